@@ -1,0 +1,60 @@
+package catalog
+
+import (
+	"math/big"
+	"regexp"
+	"strings"
+)
+
+// decimalRE is the shape WooCommerce stores prices in (wc_format_decimal):
+// an optional minus, digits, an optional fraction. Anything else (empty,
+// "1e3", "1/3", "12,50") is no price: math/big would accept some of those.
+var decimalRE = regexp.MustCompile(`^-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$`)
+
+// parseDecimal reads a stored price exactly, never through floating point.
+func parseDecimal(s string) (*big.Rat, bool) {
+	s = strings.TrimSpace(s)
+	if !decimalRE.MatchString(s) {
+		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(s)
+	return r, ok
+}
+
+// FormatPrice formats a stored decimal string with the shop's number of
+// decimals, rounding half up on the exact value ("3.995" → "4.00" with 2).
+// ok is false when the string holds no price.
+func FormatPrice(stored string, decimals int) (string, bool) {
+	r, ok := parseDecimal(stored)
+	if !ok {
+		return "", false
+	}
+	// FloatString rounds halves away from zero, which is half up for the
+	// non-negative prices a shop stores.
+	return r.FloatString(decimals), true
+}
+
+// lowestPrice returns the smallest of the stored prices that hold a number,
+// as stored (unformatted), or "" when none does.
+func lowestPrice(stored []string) string {
+	var best *big.Rat
+	var bestS string
+	for _, s := range stored {
+		r, ok := parseDecimal(s)
+		if !ok {
+			continue
+		}
+		if best == nil || r.Cmp(best) < 0 {
+			best, bestS = r, s
+		}
+	}
+	return bestS
+}
+
+// priceLess reports whether stored price a is a number below stored price b,
+// as PHP's numeric string comparison in WC_Product::is_on_sale does.
+func priceLess(a, b string) bool {
+	ra, okA := parseDecimal(a)
+	rb, okB := parseDecimal(b)
+	return okA && okB && ra.Cmp(rb) < 0
+}

@@ -1,0 +1,384 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"catalogd/wpdb"
+)
+
+// Config is what the catalog needs beyond the database.
+type Config struct {
+	// SiteURL overrides the home option as the origin of every URL.
+	SiteURL string
+	// UploadsURL overrides the uploads base URL derived from the options,
+	// for sites that move uploads with PHP constants.
+	UploadsURL string
+	// Namespace is the API namespace word: the API lives at
+	// {site}/wp-json/{Namespace}/v1.
+	Namespace string
+	// DevelopersURL is the developer page the index links, if any.
+	DevelopersURL string
+	// Now is the clock sales are evaluated against; time.Now by default.
+	Now Clock
+}
+
+// Catalog implements Service over a WooCommerce database.
+type Catalog struct {
+	db  *wpdb.DB
+	cfg Config
+}
+
+var _ Service = (*Catalog)(nil)
+
+// New returns the catalog of the shop in db.
+func New(db *wpdb.DB, cfg Config) *Catalog {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Namespace == "" {
+		cfg.Namespace = "shop"
+	}
+	return &Catalog{db: db, cfg: cfg}
+}
+
+// view runs fn on one consistent read of the shop, with its settings and
+// terms loaded, and turns storage failures into the domain's errors.
+func (c *Catalog) view(ctx context.Context, fn func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error) error {
+	err := c.db.View(ctx, func(ctx context.Context, tx *wpdb.Tx) error {
+		sh, err := c.readShop(ctx, tx)
+		if err != nil {
+			return err
+		}
+		t, err := loadTerms(ctx, tx, sh.frameworkOrder)
+		if err != nil {
+			return err
+		}
+		return fn(ctx, tx, sh, t)
+	})
+	var ce *Error
+	switch {
+	case err == nil || errors.As(err, &ce):
+		return err
+	case wpdb.IsUnavailable(err) || errors.Is(err, context.Canceled):
+		return &Error{Kind: EUNAVAILABLE, Reason: "unavailable",
+			Message: "The catalog database is not reachable right now.",
+			Hint:    "Retry after the number of seconds in the Retry-After header.", Err: err}
+	default:
+		return &Error{Kind: EINTERNAL, Reason: "internal_error",
+			Message: "The catalog could not be read.", Err: err}
+	}
+}
+
+// baseURL is the API's base URL.
+func (c *Catalog) baseURL(sh *shop) string {
+	return sh.home + "/wp-json/" + c.cfg.Namespace + "/v1"
+}
+
+// visibleFilter selects the catalog-visible population.
+func visibleFilter(sh *shop, t *terms) wpdb.Filter {
+	return wpdb.Filter{Exclude: t.catalogExclusions(sh.hideOutOfStock)}
+}
+
+// Index describes the catalog.
+func (c *Catalog) Index(ctx context.Context) (*Index, error) {
+	var idx *Index
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
+		visible, err := tx.CountProducts(ctx, visibleFilter(sh, t))
+		if err != nil {
+			return err
+		}
+		published, err := tx.CountProducts(ctx, wpdb.Filter{})
+		if err != nil {
+			return err
+		}
+		cats, err := categories(ctx, tx, sh, t)
+		if err != nil {
+			return err
+		}
+		base := c.baseURL(sh)
+		idx = &Index{
+			Name:                       sh.name,
+			Description:                sh.description,
+			Currency:                   sh.currency,
+			ProductCount:               visible,
+			PublishedProductCount:      published,
+			CatalogVisibleProductCount: visible,
+			CategoryCount:              len(cats),
+			Developers:                 c.cfg.DevelopersURL,
+			Sitemap:                    sh.home + "/sitemap_index.xml",
+			Endpoints: Endpoints{
+				Catalog:    base + "/catalog",
+				Categories: base + "/catalog/categories",
+				Products:   base + "/catalog/products",
+				Product:    base + "/catalog/products/{slug}",
+			},
+		}
+		return nil
+	})
+	return idx, err
+}
+
+// Categories lists the categories holding at least one visible product.
+func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
+	var list *CategoryList
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
+		cats, err := categories(ctx, tx, sh, t)
+		list = &CategoryList{Categories: cats}
+		return err
+	})
+	return list, err
+}
+
+// categories counts, live, the catalog-visible products of every category
+// and its descendants, as the storefront's archive shows them (and as
+// WooCommerce's product_count_product_cat meta would, were it not stale
+// after the out-of-stock option changes).
+func categories(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) ([]Category, error) {
+	var closure []wpdb.Closure
+	for _, cat := range t.categories {
+		for _, d := range cat.subtree {
+			closure = append(closure, wpdb.Closure{Ancestor: cat.TTID, Descendant: d})
+		}
+	}
+	counts, err := tx.CategoryCounts(ctx, visibleFilter(sh, t), closure)
+	if err != nil {
+		return nil, err
+	}
+	out := []Category{}
+	for _, cat := range t.categories {
+		n := counts[cat.TTID]
+		if n < 1 {
+			continue
+		}
+		var parent *string
+		if cat.parent != nil {
+			s := cat.parent.Slug
+			parent = &s
+		}
+		out = append(out, Category{Slug: cat.Slug, Name: cat.name, Count: n,
+			URL: sh.categoryURL(cat.Slug, cat.path), Parent: parent})
+	}
+	return out, nil
+}
+
+// Products returns one page of the catalog-visible products.
+func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, error) {
+	if q.Page == 0 {
+		q.Page = 1
+	}
+	if q.PerPage == 0 {
+		q.PerPage = DefaultPerPage
+	}
+	if err := q.validate(); err != nil {
+		return nil, err
+	}
+	var list *ProductList
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
+		f := visibleFilter(sh, t)
+		if q.Category != "" {
+			cat, ok := t.catBySlug[q.Category]
+			if !ok {
+				return invalidCategory(c.baseURL(sh), q.Category)
+			}
+			f.Require = append(f.Require, cat.subtree)
+		}
+		if q.Framework != "" {
+			var group []int64 // no such term in this shop: nothing matches
+			if tt, ok := t.fwBySlug[q.Framework]; ok {
+				group = []int64{tt}
+			}
+			f.Require = append(f.Require, group)
+		}
+		total, err := tx.CountProducts(ctx, f)
+		if err != nil {
+			return err
+		}
+		pages := (total + q.PerPage - 1) / q.PerPage
+		if q.Page > pages && q.Page > 1 {
+			return invalidPage(q, pages)
+		}
+		list = &ProductList{Products: []Product{}, Page: q.Page, PerPage: q.PerPage, Total: total, TotalPages: pages}
+		if total == 0 {
+			return nil
+		}
+		ids, err := tx.ProductIDs(ctx, f, q.PerPage, (q.Page-1)*q.PerPage)
+		if err != nil {
+			return err
+		}
+		d, err := loadProducts(ctx, tx, t, ids, false)
+		if err != nil {
+			return err
+		}
+		now := c.cfg.Now()
+		for _, id := range ids {
+			if _, ok := d.posts[id]; ok {
+				list.Products = append(list.Products, mapProduct(sh, t, d, id, false, now))
+			}
+		}
+		return nil
+	})
+	return list, err
+}
+
+// Product returns the published product with the English slug, hidden
+// from the catalog or not.
+func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
+	if !ValidSlug(slug) {
+		return nil, invalidSlug(slug)
+	}
+	var p *Product
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
+		id, found, err := tx.ProductIDBySlug(ctx, slug)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return &Error{Kind: ENOTFOUND, Reason: "product_not_found",
+				Message: fmt.Sprintf("No published product has the slug %q.", slug),
+				Hint:    "List the products at " + c.baseURL(sh) + "/catalog/products to find the English slug."}
+		}
+		d, err := loadProducts(ctx, tx, t, []int64{id}, true)
+		if err != nil {
+			return err
+		}
+		mp := mapProduct(sh, t, d, id, true, c.cfg.Now())
+		p = &mp
+		return nil
+	})
+	return p, err
+}
+
+// validate checks the query's ranges; the HTTP side has parsed the numbers.
+func (q ListQuery) validate() error {
+	params := map[string]string{}
+	var first string
+	bad := func(name, msg string) {
+		params[name] = msg
+		if first == "" {
+			first = name
+		}
+	}
+	if q.Page < 1 {
+		bad("page", "page must be a plain whole number of at least 1.")
+	}
+	if q.PerPage < 1 || q.PerPage > MaxPerPage {
+		bad("per_page", fmt.Sprintf("per_page must be a plain whole number from 1 to %d.", MaxPerPage))
+	}
+	if q.Framework != "" && !ValidFramework(q.Framework) {
+		bad("framework", "framework must be one of esx, qbcore, qbox, standalone.")
+	}
+	if first == "" {
+		return nil
+	}
+	return InvalidParams(first, params)
+}
+
+// InvalidParams is the error for a request whose parameters are wrong:
+// first names the one the error code names, params every offending one.
+func InvalidParams(first string, params map[string]string) *Error {
+	return &Error{Kind: EINVALID, Reason: "invalid_" + first, Message: params[first],
+		Hint: paramHints[first], Params: params}
+}
+
+// paramHints say what to send instead, per parameter.
+var paramHints = map[string]string{
+	"page":      "Send page as a plain whole number from 1 up to total_pages, or leave it out for the first page.",
+	"per_page":  "Send per_page as a plain whole number from 1 to 50 (default 20); larger pages are rejected, not clamped.",
+	"category":  "Use a slug from the categories endpoint.",
+	"framework": "Use one of esx, qbcore, qbox, standalone, or leave framework out.",
+	"slug":      "Use the product's English slug: lowercase letters, digits and hyphens, as in the product list.",
+}
+
+func invalidCategory(base, slug string) *Error {
+	e := InvalidParams("category", map[string]string{"category": fmt.Sprintf("No product category has the slug %q.", slug)})
+	e.Hint = "Use a slug from " + base + "/catalog/categories."
+	return e
+}
+
+func invalidPage(q ListQuery, pages int) *Error {
+	e := InvalidParams("page", map[string]string{"page": fmt.Sprintf("page %d is beyond the last page, %d.", q.Page, pages)})
+	e.Hint = fmt.Sprintf("The last page is %d at per_page=%d; ask for page %d or lower.", pages, q.PerPage, pages)
+	return e
+}
+
+func invalidSlug(slug string) *Error {
+	msg := "slug must be lowercase letters, digits and hyphens."
+	if len(slug) > MaxSlugLength {
+		msg = fmt.Sprintf("slug must be at most %d characters.", MaxSlugLength)
+	}
+	return InvalidParams("slug", map[string]string{"slug": msg})
+}
+
+// ParseListQuery reads the product list's parameters from query values,
+// strictly: page and per_page are plain base-10 whole numbers (not empty,
+// signed, fractional, huge or repeated) in range, category a non-empty slug,
+// framework one of Frameworks. Other parameters are ignored, as WordPress
+// ignores them. The error names every offending parameter.
+func ParseListQuery(values map[string][]string) (ListQuery, error) {
+	q := ListQuery{Page: 1, PerPage: DefaultPerPage}
+	params := map[string]string{}
+	var first string
+	bad := func(name, msg string) {
+		params[name] = msg
+		if first == "" {
+			first = name
+		}
+	}
+	one := func(name string) (string, bool) {
+		v, ok := values[name]
+		if !ok {
+			return "", false
+		}
+		if len(v) > 1 {
+			bad(name, name+" was given more than once; send it once.")
+			return "", false
+		}
+		return v[0], true
+	}
+	number := func(name string, min, max int, dst *int) {
+		s, ok := one(name)
+		if !ok {
+			return
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || !digitsRE.MatchString(s) || n < min || max > 0 && n > max {
+			msg := fmt.Sprintf("%s must be a plain whole number of at least %d.", name, min)
+			if max > 0 {
+				msg = fmt.Sprintf("%s must be a plain whole number from %d to %d.", name, min, max)
+			}
+			bad(name, msg)
+			return
+		}
+		*dst = n
+	}
+	// The order here is the order codes are chosen in: page, per_page,
+	// category, framework.
+	number("page", 1, 0, &q.Page)
+	number("per_page", 1, MaxPerPage, &q.PerPage)
+	if s, ok := one("category"); ok {
+		if s == "" || len(s) > MaxSlugLength || !utf8.ValidString(s) {
+			bad("category", "category must be a category slug from the categories endpoint.")
+		} else {
+			q.Category = s
+		}
+	}
+	if s, ok := one("framework"); ok {
+		if !ValidFramework(s) {
+			bad("framework", "framework must be one of esx, qbcore, qbox, standalone.")
+		} else {
+			q.Framework = s
+		}
+	}
+	if first != "" {
+		return q, InvalidParams(first, params)
+	}
+	return q, nil
+}
+
+var digitsRE = regexp.MustCompile(`^[0-9]+$`)

@@ -1,0 +1,150 @@
+package catalog
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"catalogd/wpdb"
+)
+
+// The taxonomies the catalog reads, and the product_visibility terms that
+// keep a product out of the shop loop (WC_Query::get_tax_query).
+const (
+	taxCategory   = "product_cat"
+	taxVisibility = "product_visibility"
+	taxType       = "product_type"
+	taxFramework  = "pa_framework"
+
+	visExcludeFromCatalog = "exclude-from-catalog"
+	visOutOfStock         = "outofstock"
+)
+
+// category is a product_cat term placed in its tree.
+type category struct {
+	wpdb.Term
+	name     string   // plain text
+	nameRank int      // position in the database's name order
+	path     []string // slugs from the root down to this one
+	parent   *category
+	subtree  []int64 // term_taxonomy_ids of itself and every descendant
+}
+
+// terms is every term of the small taxonomies the catalog needs, read in one
+// query per response.
+type terms struct {
+	categories []*category // in the storefront's order: "order" meta, then name
+	catByTT    map[int64]*category
+	catBySlug  map[string]*category
+	visibility map[string]int64 // slug → term_taxonomy_id
+	typeByTT   map[int64]string
+	fwByTT     map[int64]int    // term_taxonomy_id → position in the attribute's order
+	fwSlug     map[int64]string // term_taxonomy_id → slug
+	fwBySlug   map[string]int64
+}
+
+func loadTerms(ctx context.Context, tx *wpdb.Tx, frameworkOrder string) (*terms, error) {
+	rows, err := tx.Terms(ctx, []string{taxCategory, taxVisibility, taxType, taxFramework})
+	if err != nil {
+		return nil, err
+	}
+	t := &terms{
+		catByTT:    map[int64]*category{},
+		catBySlug:  map[string]*category{},
+		visibility: map[string]int64{},
+		typeByTT:   map[int64]string{},
+		fwByTT:     map[int64]int{},
+		fwSlug:     map[int64]string{},
+		fwBySlug:   map[string]int64{},
+	}
+	byTermID := map[int64]*category{}
+	var fws []wpdb.Term
+	for i, r := range rows { // rows come in name order
+		switch r.Taxonomy {
+		case taxCategory:
+			c := &category{Term: r, name: PlainName(r.Name), nameRank: i}
+			t.categories = append(t.categories, c)
+			t.catByTT[r.TTID] = c
+			t.catBySlug[r.Slug] = c
+			byTermID[r.TermID] = c
+		case taxVisibility:
+			t.visibility[r.Slug] = r.TTID
+		case taxType:
+			t.typeByTT[r.TTID] = r.Slug
+		case taxFramework:
+			fws = append(fws, r)
+			t.fwSlug[r.TTID] = r.Slug
+			t.fwBySlug[r.Slug] = r.TTID
+		}
+	}
+
+	for _, c := range t.categories {
+		c.parent = byTermID[c.Parent]
+	}
+	for _, c := range t.categories {
+		// Walk up, guarding against a damaged tree that loops.
+		for p, depth := c, 0; p != nil && depth <= len(t.categories); p, depth = p.parent, depth+1 {
+			c.path = append([]string{p.Slug}, c.path...)
+			p.subtree = append(p.subtree, c.TTID)
+		}
+	}
+	slices.SortStableFunc(t.categories, func(a, b *category) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.nameRank, b.nameRank))
+	})
+
+	sortFrameworks(fws, frameworkOrder)
+	for i, f := range fws {
+		t.fwByTT[f.TTID] = i
+	}
+	return t, nil
+}
+
+// sortFrameworks puts attribute terms in the storefront's order for the
+// attribute (wc_change_get_terms_defaults and wc_terms_clauses): menu_order
+// sorts by the "order" meta then name; name_num by the name's leading number
+// (MySQL's name+0); name by name. "id" sorts by name too: WooCommerce drops
+// that setting from get_terms' defaults (woocommerce issues 30052, 45521),
+// and catalogd shows what the storefront shows. The rows arrive in name order.
+func sortFrameworks(fws []wpdb.Term, orderBy string) {
+	switch orderBy {
+	case "name", "id":
+		// already in name order
+	case "name_num":
+		slices.SortStableFunc(fws, func(a, b wpdb.Term) int {
+			return cmp.Compare(leadingNumber(a.Name), leadingNumber(b.Name))
+		})
+	default: // menu_order, and the default for an unregistered attribute
+		slices.SortStableFunc(fws, func(a, b wpdb.Term) int { return cmp.Compare(a.Order, b.Order) })
+	}
+}
+
+// leadingNumber is MySQL's string-to-number conversion: the longest numeric
+// prefix, 0 when there is none.
+func leadingNumber(s string) float64 {
+	s = strings.TrimLeft(s, " \t\n")
+	end := 0
+	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.' || end == 0 && (s[end] == '-' || s[end] == '+')) {
+		end++
+	}
+	for ; end > 0; end-- {
+		if f, err := strconv.ParseFloat(s[:end], 64); err == nil {
+			return f
+		}
+	}
+	return 0
+}
+
+// catalogExclusions are the visibility terms that keep a published product
+// out of the catalog-visible population.
+func (t *terms) catalogExclusions(hideOutOfStock bool) []int64 {
+	var ex []int64
+	if id, ok := t.visibility[visExcludeFromCatalog]; ok {
+		ex = append(ex, id)
+	}
+	if id, ok := t.visibility[visOutOfStock]; ok && hideOutOfStock {
+		ex = append(ex, id)
+	}
+	return ex
+}

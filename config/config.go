@@ -1,0 +1,182 @@
+// Package config reads catalogd's settings: command-line flags, each with a
+// CATALOG_* environment variable twin. A flag wins over its variable, and a
+// bad value stops start-up with a message naming the setting and what it
+// expects.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// Config is catalogd's configuration.
+type Config struct {
+	DSN           string        // go-sql-driver DSN of the shop's database
+	TablePrefix   string        // WordPress table prefix
+	Listen        string        // public listener
+	AdminListen   string        // health, readiness and metrics; never public
+	SiteURL       string        // origin of every URL; empty: the home option
+	Namespace     string        // API namespace word
+	UploadsURL    string        // uploads base URL override
+	DevelopersURL string        // developer page the index links
+	QueryTimeout  time.Duration // deadline of one request's database reads
+	DBMaxOpen     int           // open database connections at most
+	RateLimit     int           // advisory requests per minute per client IP
+	LogFormat     string        // text or json
+	LogLevel      string        // debug, info, warn, error
+}
+
+// Load reads the configuration from args (without the program name) and
+// the environment. Usage and flag errors go to usage.
+func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, error) {
+	c := &Config{}
+	envOf := map[string]string{} // each flag's environment twin
+	fs := flag.NewFlagSet("catalogd", flag.ContinueOnError)
+	fs.SetOutput(usage)
+	str := func(p *string, name, env, def, help string) {
+		envOf[name] = env
+		fs.StringVar(p, name, def, help+" ["+env+"]")
+	}
+	str(&c.DSN, "dsn", "CATALOG_DSN", "", "go-sql-driver DSN of the shop's database, e.g. catalog:pw@tcp(127.0.0.1:3306)/wordpress (required)")
+	str(&c.TablePrefix, "table-prefix", "CATALOG_TABLE_PREFIX", "wp_", "WordPress table prefix")
+	str(&c.Listen, "listen", "CATALOG_LISTEN", ":8080", "public listen address, host:port")
+	str(&c.AdminListen, "admin-listen", "CATALOG_ADMIN_LISTEN", "127.0.0.1:9090", "admin listen address for /healthz and /readyz, host:port; keep it private")
+	str(&c.SiteURL, "site-url", "CATALOG_SITE_URL", "", "site origin for every URL, e.g. https://shop.example (default: the home option)")
+	str(&c.Namespace, "namespace", "CATALOG_NAMESPACE", "shop", "API namespace word: the API lives at /wp-json/{namespace}/v1")
+	str(&c.UploadsURL, "uploads-url", "CATALOG_UPLOADS_URL", "", "uploads base URL, for sites that move uploads with PHP constants (default: from the options)")
+	str(&c.DevelopersURL, "developers-url", "CATALOG_DEVELOPERS_URL", "", "developer page the index links (default: none)")
+	str(&c.LogFormat, "log-format", "CATALOG_LOG_FORMAT", "text", "log format: text or json")
+	str(&c.LogLevel, "log-level", "CATALOG_LOG_LEVEL", "info", "log level: debug, info, warn or error")
+	envOf["query-timeout"] = "CATALOG_QUERY_TIMEOUT"
+	fs.DurationVar(&c.QueryTimeout, "query-timeout", 5*time.Second, "deadline of one request's database reads [CATALOG_QUERY_TIMEOUT]")
+	envOf["db-max-open"] = "CATALOG_DB_MAX_OPEN"
+	fs.IntVar(&c.DBMaxOpen, "db-max-open", 10, "open database connections at most [CATALOG_DB_MAX_OPEN]")
+	envOf["rate-limit"] = "CATALOG_RATE_LIMIT"
+	fs.IntVar(&c.RateLimit, "rate-limit", 60, "advisory requests per minute per client IP, shown in the RateLimit headers [CATALOG_RATE_LIMIT]")
+
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q: catalogd takes only flags", fs.Arg(0))
+	}
+	// A variable applies where its flag was not given: flags win.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		env := envOf[f.Name]
+		if v := getenv(env); v != "" && !given[f.Name] {
+			if err := fs.Set(f.Name, v); err != nil {
+				errs = append(errs, fmt.Errorf("%s (--%s): %q is not a valid value: want %s", env, f.Name, v, kindOf(f)))
+			}
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// kindOf says what kind of value a flag takes.
+func kindOf(f *flag.Flag) string {
+	switch f.Value.(flag.Getter).Get().(type) {
+	case time.Duration:
+		return "a duration like 5s or 500ms"
+	case int:
+		return "a whole number"
+	}
+	return "a string"
+}
+
+var (
+	prefixRE    = regexp.MustCompile(`^[A-Za-z0-9_]{0,32}$`)
+	namespaceRE = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
+)
+
+// validate checks every setting and names each bad one with what it expects.
+func (c *Config) validate() error {
+	var errs []error
+	bad := func(flagName, env, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("--%s (%s): %s", flagName, env, fmt.Sprintf(format, args...)))
+	}
+	if c.DSN == "" {
+		bad("dsn", "CATALOG_DSN", "required: the go-sql-driver DSN of the shop's database, e.g. catalog:secret@tcp(127.0.0.1:3306)/wordpress")
+	} else if err := checkDSN(c.DSN); err != nil {
+		bad("dsn", "CATALOG_DSN", "%v", err)
+	}
+	if !prefixRE.MatchString(c.TablePrefix) {
+		bad("table-prefix", "CATALOG_TABLE_PREFIX", "want letters, digits and underscores (like wp_), got %q", c.TablePrefix)
+	}
+	for _, l := range []struct{ flag, env, v string }{
+		{"listen", "CATALOG_LISTEN", c.Listen}, {"admin-listen", "CATALOG_ADMIN_LISTEN", c.AdminListen},
+	} {
+		if _, port, err := net.SplitHostPort(l.v); err != nil || !validPort(port) {
+			bad(l.flag, l.env, "want host:port (like :8080 or 127.0.0.1:9090), got %q", l.v)
+		}
+	}
+	if c.Listen == c.AdminListen {
+		bad("admin-listen", "CATALOG_ADMIN_LISTEN", "must differ from --listen: the admin endpoints are never public")
+	}
+	for _, u := range []struct{ flag, env, v string }{
+		{"site-url", "CATALOG_SITE_URL", c.SiteURL}, {"uploads-url", "CATALOG_UPLOADS_URL", c.UploadsURL},
+		{"developers-url", "CATALOG_DEVELOPERS_URL", c.DevelopersURL},
+	} {
+		if u.v == "" {
+			continue
+		}
+		if p, err := url.Parse(u.v); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.RawQuery != "" || p.Fragment != "" {
+			bad(u.flag, u.env, "want an absolute http(s) URL without query, like https://shop.example, got %q", u.v)
+		}
+	}
+	if !namespaceRE.MatchString(c.Namespace) {
+		bad("namespace", "CATALOG_NAMESPACE", "want 1 to 32 lowercase letters, digits or hyphens (like shop), got %q", c.Namespace)
+	}
+	if c.QueryTimeout < 10*time.Millisecond || c.QueryTimeout > 5*time.Minute {
+		bad("query-timeout", "CATALOG_QUERY_TIMEOUT", "want a duration from 10ms to 5m (like 5s), got %s", c.QueryTimeout)
+	}
+	if c.DBMaxOpen < 1 || c.DBMaxOpen > 1000 {
+		bad("db-max-open", "CATALOG_DB_MAX_OPEN", "want a whole number from 1 to 1000, got %d", c.DBMaxOpen)
+	}
+	if c.RateLimit < 1 || c.RateLimit > 1_000_000 {
+		bad("rate-limit", "CATALOG_RATE_LIMIT", "want a whole number from 1 to 1000000, got %d", c.RateLimit)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		bad("log-format", "CATALOG_LOG_FORMAT", "want text or json, got %q", c.LogFormat)
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log-level", "CATALOG_LOG_LEVEL", "want debug, info, warn or error, got %q", c.LogLevel)
+	}
+	return errors.Join(errs...)
+}
+
+func validPort(p string) bool {
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 0 && n <= 65535
+}
+
+// checkDSN parses the DSN as go-sql-driver does, without echoing a password.
+func checkDSN(dsn string) error {
+	if !strings.Contains(dsn, "/") {
+		return errors.New("want user:password@tcp(host:port)/database; the DSN has no /database part")
+	}
+	if _, err := mysql.ParseDSN(dsn); err != nil {
+		return fmt.Errorf("want user:password@tcp(host:port)/database: %v", err)
+	}
+	return nil
+}

@@ -1,0 +1,134 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"catalogd/catalog"
+)
+
+// errorBody is the contract's Error shape.
+type errorBody struct {
+	Code    string    `json:"code"`
+	Message string    `json:"message"`
+	Data    errorData `json:"data"`
+}
+
+type errorData struct {
+	Status int               `json:"status"`
+	Hint   string            `json:"hint,omitempty"`
+	Params map[string]string `json:"params,omitempty"`
+}
+
+// handle adapts a handler that returns an error into an http.Handler: the
+// one place errors become responses.
+func (s *server) handle(h func(w http.ResponseWriter, r *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+// statusOf maps an error kind to its HTTP status.
+var statusOf = map[string]int{
+	catalog.EINVALID:     http.StatusBadRequest,
+	catalog.ENOTFOUND:    http.StatusNotFound,
+	catalog.EUNAVAILABLE: http.StatusServiceUnavailable,
+	catalog.EINTERNAL:    http.StatusInternalServerError,
+	eMethod:              http.StatusMethodNotAllowed,
+}
+
+// eMethod is the kind of a request with a method the API does not serve;
+// it is an HTTP matter, not the catalog's.
+const eMethod = "method_not_allowed"
+
+// writeError writes err as the contract's Error body. Internals (SQL,
+// paths, causes) are logged, never sent.
+func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var ce *catalog.Error
+	if !errors.As(err, &ce) {
+		ce = &catalog.Error{Kind: catalog.EINTERNAL, Reason: "internal_error",
+			Message: "The server failed to answer this request.", Err: err}
+	}
+	status := statusOf[ce.Kind]
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	if status >= 500 {
+		s.log.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "status", status, "err", err)
+		w.Header().Set("Cache-Control", "no-store")
+		if status == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", "5")
+		}
+	} else {
+		// A client error stays true for a while; let caches keep it briefly.
+		w.Header().Set("Cache-Control", "public, max-age=60")
+	}
+	reason := ce.Reason
+	if reason == "" {
+		reason = map[int]string{400: "invalid_request", 404: "not_found", 503: "unavailable"}[status]
+		if reason == "" {
+			reason = "internal_error"
+		}
+	}
+	msg := ce.Message
+	if status == http.StatusInternalServerError {
+		msg = "The server failed to answer this request."
+	}
+	body := errorBody{Code: s.ns + "_" + reason, Message: msg,
+		Data: errorData{Status: status, Hint: ce.Hint, Params: ce.Params}}
+	if err := s.writeJSON(w, r, status, body); err != nil {
+		s.log.ErrorContext(r.Context(), "write error response", "err", err)
+	}
+}
+
+// writeJSON encodes v and writes it with the status. The body is encoded
+// before anything is sent, so an encoding failure can still become a 500.
+func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // text stays readable: "UI & HUD", not "UI \u0026 HUD"
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=UTF-8")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	if status == http.StatusOK {
+		h.Set("Cache-Control", "public, max-age=600")
+	}
+	w.WriteHeader(status)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// notFound answers a path no operation serves: inside the namespace with
+// {ns}_no_route, elsewhere with {ns}_not_found (the site-wide JSON 404 the
+// reverse proxy hands JSON-wanting clients to).
+func (s *server) notFound(w http.ResponseWriter, r *http.Request) error {
+	if r.URL.Path == s.base || strings.HasPrefix(r.URL.Path, s.base+"/") ||
+		r.URL.Path == "/wp-json/"+s.ns || strings.HasPrefix(r.URL.Path, "/wp-json/"+s.ns+"/") {
+		return &catalog.Error{Kind: catalog.ENOTFOUND, Reason: "no_route",
+			Message: "No API operation serves this path.",
+			Hint:    "Start at " + s.site + s.base + "/catalog, which links every operation."}
+	}
+	return &catalog.Error{Kind: catalog.ENOTFOUND, Reason: "not_found",
+		Message: "Nothing exists at this path.",
+		Hint:    "The shop's catalog API starts at " + s.site + s.base + "/catalog."}
+}
+
+// methodNotAllowed answers a method other than GET, HEAD and OPTIONS.
+func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Allow", allowed)
+	return &catalog.Error{Kind: eMethod, Reason: "method_not_allowed",
+		Message: "The catalog API is read-only; " + r.Method + " is not served.",
+		Hint:    "Use GET."}
+}

@@ -1,0 +1,176 @@
+// Package httpapi serves the catalog over HTTP: the routes of the contract
+// under /wp-json/{ns}/v1, parameter validation, the JSON error shape, and
+// the response headers. Handlers return errors; one adapter turns them into
+// the contract's Error body and status.
+package httpapi
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"catalogd/catalog"
+)
+
+// Deps is what the server needs.
+type Deps struct {
+	Catalog   catalog.Service
+	Namespace string // "shop" by default
+	// SiteURL is the site origin the Link header points under; empty
+	// gives site-relative links.
+	SiteURL string
+	// RateLimit is the advisory requests per minute per client IP the
+	// rate-limit headers describe; 60 by default.
+	RateLimit int
+	Logger    *slog.Logger
+}
+
+type server struct {
+	cat    catalog.Service
+	ns     string
+	base   string // /wp-json/{ns}/v1
+	site   string
+	limits *rateLimiter
+	log    *slog.Logger
+}
+
+// route is one operation of the contract.
+type route struct {
+	name    string // the operationId
+	path    string // under the base path
+	handler func(w http.ResponseWriter, r *http.Request) error
+}
+
+// routes is every operation the API serves, in one table.
+func (s *server) routes() []route {
+	return []route{
+		{"getCatalogIndex", "/catalog", s.getCatalogIndex},
+		{"listCategories", "/catalog/categories", s.listCategories},
+		{"listProducts", "/catalog/products", s.listProducts},
+		{"getProduct", "/catalog/products/{slug}", s.getProduct},
+	}
+}
+
+// allowed is the Allow header of every route.
+const allowed = "GET, HEAD, OPTIONS"
+
+// NewServer returns the public HTTP handler of the API.
+func NewServer(d Deps) http.Handler {
+	if d.Namespace == "" {
+		d.Namespace = "shop"
+	}
+	if d.RateLimit <= 0 {
+		d.RateLimit = 60
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	s := &server{
+		cat:    d.Catalog,
+		ns:     d.Namespace,
+		base:   "/wp-json/" + d.Namespace + "/v1",
+		site:   strings.TrimRight(d.SiteURL, "/"),
+		limits: newRateLimiter(d.RateLimit, maxTrackedIPs),
+		log:    d.Logger,
+	}
+	r := mux.NewRouter()
+	// Clean paths are routed as they come: no redirects, a client reading
+	// JSON should never have to follow one.
+	r.SkipClean(true)
+	api := r.PathPrefix(s.base).Subrouter()
+	for _, rt := range s.routes() {
+		api.Handle(rt.path, s.handle(rt.handler)).Methods(http.MethodGet, http.MethodHead).Name(rt.name)
+		api.Handle(rt.path, http.HandlerFunc(s.preflight)).Methods(http.MethodOptions)
+	}
+	r.NotFoundHandler = s.handle(s.notFound)
+	r.MethodNotAllowedHandler = s.handle(s.methodNotAllowed)
+	api.NotFoundHandler = r.NotFoundHandler
+	api.MethodNotAllowedHandler = r.MethodNotAllowedHandler
+	return s.middleware(r)
+}
+
+// middleware wraps every response: panics become a JSON 500, a trailing
+// slash is tolerated, and the common headers are set before routing so that
+// errors carry them too.
+func (s *server) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.ErrorContext(r.Context(), "panic serving request", "path", r.URL.Path, "panic", v)
+				s.writeError(w, r, &catalog.Error{Kind: catalog.EINTERNAL, Reason: "internal_error",
+					Message: "The server failed to answer this request."})
+			}
+		}()
+		if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
+			r2 := r.Clone(r.Context())
+			r2.URL.Path = strings.TrimRight(p, "/")
+			if r2.URL.Path == "" {
+				r2.URL.Path = "/"
+			}
+			r2.URL.RawPath = ""
+			r = r2
+		}
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Expose-Headers", exposedHeaders)
+		h.Set("Link", "<"+s.site+"/openapi.json>; rel=\"service-desc\"")
+		s.limits.setHeaders(h, clientIP(r))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// exposedHeaders are the response headers a browser script may read.
+const exposedHeaders = "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, " +
+	"X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, ETag, Link, Retry-After"
+
+// preflight answers a CORS preflight: any origin may GET.
+func (s *server) preflight(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Allow", allowed)
+	h.Set("Access-Control-Allow-Methods", allowed)
+	h.Set("Access-Control-Allow-Headers", "Accept, Accept-Encoding, If-None-Match, User-Agent, Content-Type")
+	h.Set("Access-Control-Max-Age", "86400")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *server) getCatalogIndex(w http.ResponseWriter, r *http.Request) error {
+	idx, err := s.cat.Index(r.Context())
+	if err != nil {
+		return err
+	}
+	return s.writeJSON(w, r, http.StatusOK, idx)
+}
+
+func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
+	list, err := s.cat.Categories(r.Context())
+	if err != nil {
+		return err
+	}
+	return s.writeJSON(w, r, http.StatusOK, list)
+}
+
+func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
+	q, err := catalog.ParseListQuery(queryValues(r.URL.RawQuery))
+	if err != nil {
+		return err
+	}
+	list, err := s.cat.Products(r.Context(), q)
+	if err != nil {
+		return err
+	}
+	return s.writeJSON(w, r, http.StatusOK, list)
+}
+
+func (s *server) getProduct(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.cat.Product(r.Context(), mux.Vars(r)["slug"])
+	if err != nil {
+		return err
+	}
+	return s.writeJSON(w, r, http.StatusOK, p)
+}

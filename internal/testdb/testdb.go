@@ -1,0 +1,106 @@
+// Package testdb gives each test a throwaway MariaDB/MySQL database: created
+// on the server named by CATALOG_TEST_DSN (default root@tcp(127.0.0.1:3306)/),
+// dropped when the test ends. Without a server a test skips, loudly, except
+// under CI=true, where it fails: CI never passes by skipping.
+package testdb
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"catalogd/wpdb/wpfixture"
+)
+
+// DefaultDSN is the server tests use when CATALOG_TEST_DSN is not set.
+const DefaultDSN = "root@tcp(127.0.0.1:3306)/"
+
+// serverConfig returns the configuration of the test server.
+func serverConfig(t testing.TB) *mysql.Config {
+	t.Helper()
+	dsn := os.Getenv("CATALOG_TEST_DSN")
+	if dsn == "" {
+		dsn = DefaultDSN
+	}
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatalf("CATALOG_TEST_DSN: %v", err)
+	}
+	cfg.MultiStatements = false
+	return cfg
+}
+
+// unavailable fails the test under CI and skips it elsewhere.
+func unavailable(t testing.TB, err error) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("test database unreachable under CI=true (set CATALOG_TEST_DSN): %v", err)
+	}
+	t.Skipf("SKIP: no test database (start MariaDB or set CATALOG_TEST_DSN): %v", err)
+}
+
+// New creates an empty database and returns its DSN; it is dropped when
+// the test and its subtests end.
+func New(t testing.TB) string {
+	t.Helper()
+	cfg := serverConfig(t)
+	cfg.DBName = ""
+	admin, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		t.Fatalf("open test server: %v", err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := admin.PingContext(ctx); err != nil {
+		unavailable(t, err)
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	name := "catalogd_test_" + hex.EncodeToString(b[:])
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci"); err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name); err != nil {
+			t.Errorf("drop test database %s: %v", name, err)
+		}
+	})
+	cfg.DBName = name
+	return cfg.FormatDSN()
+}
+
+// Open opens a connection pool on dsn, closed when the test ends.
+func Open(t testing.TB, dsn string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatalf("open %s: %v", dsn, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// Load creates a database holding the shop and returns its DSN and a pool
+// on it, through which a test may flush rows it adds later.
+func Load(t testing.TB, shop *wpfixture.Shop) (string, *sql.DB) {
+	t.Helper()
+	dsn := New(t)
+	db := Open(t, dsn)
+	ctx := context.Background()
+	if err := shop.CreateSchema(ctx, db); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	if err := shop.Flush(ctx, db); err != nil {
+		t.Fatalf("load shop: %v", err)
+	}
+	return dsn, db
+}

@@ -1,0 +1,185 @@
+// Package wpdb reads a WordPress + WooCommerce database: every SQL statement
+// catalogd runs lives here, one small file per read. It never writes: each
+// request runs in a read-only transaction, and production gives it a user
+// that holds SELECT and nothing more.
+package wpdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"syscall"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jmoiron/sqlx"
+)
+
+// Options tune the connection pool and the query deadline.
+type Options struct {
+	Prefix       string        // table prefix, "wp_" by default
+	QueryTimeout time.Duration // deadline of one request's reads
+	MaxOpen      int           // open connections at most
+	MaxIdle      int           // idle connections kept
+}
+
+// DB is the shop's database, read-only.
+type DB struct {
+	db      *sqlx.DB
+	prefix  string
+	timeout time.Duration
+	queries atomic.Int64
+}
+
+var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_]{0,32}$`)
+
+// ValidPrefix reports whether p can be a table prefix. Table names cannot be
+// bound as SQL parameters, so the prefix is spliced into statements and must
+// be a plain identifier part, as WordPress itself requires.
+func ValidPrefix(p string) bool { return prefixRE.MatchString(p) }
+
+// Open connects to the database named by a go-sql-driver DSN. It does not
+// wait for the database to answer: catalogd starts without one and reports
+// not ready until it does.
+func Open(dsn string, o Options) (*DB, error) {
+	if !ValidPrefix(o.Prefix) {
+		return nil, fmt.Errorf("wpdb: table prefix %q: want letters, digits and underscores", o.Prefix)
+	}
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("wpdb: parse DSN: %w", err)
+	}
+	// Parameters interpolated by the driver (it escapes them for the
+	// connection's charset) save a prepare round trip on every query.
+	cfg.InterpolateParams = true
+	if cfg.Timeout == 0 {
+		cfg.Timeout = 5 * time.Second
+	}
+	if cfg.Params == nil {
+		cfg.Params = map[string]string{}
+	}
+	cfg.Collation = "utf8mb4_unicode_ci"
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("wpdb: connector: %w", err)
+	}
+	sdb := sql.OpenDB(conn)
+	if o.MaxOpen <= 0 {
+		o.MaxOpen = 10
+	}
+	if o.MaxIdle <= 0 || o.MaxIdle > o.MaxOpen {
+		o.MaxIdle = o.MaxOpen
+	}
+	sdb.SetMaxOpenConns(o.MaxOpen)
+	sdb.SetMaxIdleConns(o.MaxIdle)
+	sdb.SetConnMaxLifetime(30 * time.Minute)
+	sdb.SetConnMaxIdleTime(5 * time.Minute)
+	if o.QueryTimeout <= 0 {
+		o.QueryTimeout = 5 * time.Second
+	}
+	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout}, nil
+}
+
+// Close closes the pool.
+func (db *DB) Close() error { return db.db.Close() }
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, db.timeout)
+	defer cancel()
+	return db.db.PingContext(ctx)
+}
+
+// Queries returns how many statements have been sent since Open, for the
+// query-count tests and metrics.
+func (db *DB) Queries() int64 { return db.queries.Load() }
+
+// Tx is one consistent, read-only view of the database.
+type Tx struct {
+	tx     *sqlx.Tx
+	db     *DB
+	prefix string
+}
+
+// View runs fn in a read-only transaction under the query deadline, so that
+// the several reads of one response see the same snapshot of the shop.
+func (db *DB) View(ctx context.Context, fn func(ctx context.Context, tx *Tx) error) error {
+	ctx, cancel := context.WithTimeout(ctx, db.timeout)
+	defer cancel()
+	db.queries.Add(1)
+	stx, err := db.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("wpdb: begin read-only transaction: %w", err)
+	}
+	// Rollback: there is nothing to commit, and it releases the snapshot.
+	defer stx.Rollback() //nolint:errcheck // the outcome of a read is fn's error
+	return fn(ctx, &Tx{tx: stx, db: db, prefix: db.prefix})
+}
+
+// sql replaces {name} placeholders in a statement with prefixed table names.
+func (tx *Tx) sql(stmt string) string {
+	return tableRE.ReplaceAllStringFunc(stmt, func(m string) string {
+		return tx.prefix + m[1:len(m)-1]
+	})
+}
+
+var tableRE = regexp.MustCompile(`\{[a-z_]+\}`)
+
+// selectx runs a query that returns rows into dest, counting it.
+func (tx *Tx) selectx(ctx context.Context, dest any, stmt string, args ...any) error {
+	tx.db.queries.Add(1)
+	q := tx.sql(stmt)
+	if len(args) > 0 {
+		var err error
+		q, args, err = sqlx.In(q, args...)
+		if err != nil {
+			return fmt.Errorf("wpdb: expand query: %w", err)
+		}
+	}
+	return tx.tx.SelectContext(ctx, dest, q, args...)
+}
+
+// getx runs a query that returns one row into dest, counting it.
+// sql.ErrNoRows is returned as is.
+func (tx *Tx) getx(ctx context.Context, dest any, stmt string, args ...any) error {
+	tx.db.queries.Add(1)
+	q := tx.sql(stmt)
+	if len(args) > 0 {
+		var err error
+		q, args, err = sqlx.In(q, args...)
+		if err != nil {
+			return fmt.Errorf("wpdb: expand query: %w", err)
+		}
+	}
+	return tx.tx.GetContext(ctx, dest, q, args...)
+}
+
+// IsUnavailable reports whether err means the database could not be reached
+// or did not answer in time, as opposed to a query that is wrong.
+func IsUnavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, mysql.ErrInvalidConn) ||
+		errors.Is(err, sql.ErrConnDone) {
+		return true
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		// 1040 too many connections, 1045 access denied, 1049 unknown
+		// database, 1053 shutdown in progress, 1927 connection killed.
+		switch me.Number {
+		case 1040, 1045, 1049, 1053, 1927:
+			return true
+		}
+		return false
+	}
+	var netErr net.Error
+	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}

@@ -1,0 +1,129 @@
+package wpdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Filter selects published products by their term relationships, the way
+// WooCommerce's tax_query does: none of Exclude, and at least one term of
+// each group in Require.
+type Filter struct {
+	Exclude []int64   // term_taxonomy_ids a product must not have
+	Require [][]int64 // per group, term_taxonomy_ids of which it needs one
+}
+
+// where returns the conditions on posts p for the filter and their args.
+// NOT IN / IN subqueries on term_relationships use its primary key
+// (object_id, term_taxonomy_id) and its term_taxonomy_id index.
+func (f Filter) where() (string, []any) {
+	var b strings.Builder
+	var args []any
+	b.WriteString(`p.post_type = 'product' AND p.post_status = 'publish'`)
+	if len(f.Exclude) > 0 {
+		b.WriteString(` AND p.ID NOT IN (SELECT object_id FROM {term_relationships} WHERE term_taxonomy_id IN (?))`)
+		args = append(args, f.Exclude)
+	}
+	for _, g := range f.Require {
+		if len(g) == 0 {
+			b.WriteString(` AND FALSE`)
+			continue
+		}
+		b.WriteString(` AND p.ID IN (SELECT object_id FROM {term_relationships} WHERE term_taxonomy_id IN (?))`)
+		args = append(args, g)
+	}
+	return b.String(), args
+}
+
+// CountProducts counts the published products that pass the filter.
+func (tx *Tx) CountProducts(ctx context.Context, f Filter) (int, error) {
+	where, args := f.where()
+	var n int
+	if err := tx.getx(ctx, &n, `SELECT COUNT(*) FROM {posts} p WHERE `+where, args...); err != nil {
+		return 0, fmt.Errorf("wpdb: count products: %w", err)
+	}
+	return n, nil
+}
+
+// ProductIDs returns one page of the filtered products, by ascending ID.
+func (tx *Tx) ProductIDs(ctx context.Context, f Filter, limit, offset int) ([]int64, error) {
+	where, args := f.where()
+	args = append(args, limit, offset)
+	var ids []int64
+	if err := tx.selectx(ctx, &ids,
+		`SELECT p.ID FROM {posts} p WHERE `+where+` ORDER BY p.ID LIMIT ? OFFSET ?`, args...); err != nil {
+		return nil, fmt.Errorf("wpdb: list products: %w", err)
+	}
+	return ids, nil
+}
+
+// ProductIDBySlug finds the published product with the slug; found is false
+// when there is none. Variations are product_variation posts and never match.
+func (tx *Tx) ProductIDBySlug(ctx context.Context, slug string) (id int64, found bool, err error) {
+	err = tx.getx(ctx, &id, `
+		SELECT ID FROM {posts}
+		WHERE post_name = ? AND post_type = 'product' AND post_status = 'publish'
+		ORDER BY ID LIMIT 1`, slug)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("wpdb: find product by slug: %w", err)
+	}
+	return id, true, nil
+}
+
+// Post is the part of a posts row the catalog needs.
+type Post struct {
+	ID       int64  `db:"ID"`
+	Parent   int64  `db:"post_parent"`
+	Type     string `db:"post_type"`
+	Status   string `db:"post_status"`
+	Slug     string `db:"post_name"`
+	Title    string `db:"post_title"`
+	Excerpt  string `db:"post_excerpt"`
+	Content  string `db:"post_content"` // only when asked for
+	Password string `db:"post_password"`
+}
+
+// Posts reads the posts with the IDs, in no particular order. The content is
+// read only with withContent: the list never shows it, and it is the bulk
+// of a row.
+func (tx *Tx) Posts(ctx context.Context, ids []int64, withContent bool) ([]Post, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	content := `'' AS post_content`
+	if withContent {
+		content = `post_content`
+	}
+	var posts []Post
+	if err := tx.selectx(ctx, &posts, `
+		SELECT ID, post_parent, post_type, post_status, post_name, post_title, post_excerpt,
+		       `+content+`, post_password
+		FROM {posts} WHERE ID IN (?)`, ids); err != nil {
+		return nil, fmt.Errorf("wpdb: read posts: %w", err)
+	}
+	return posts, nil
+}
+
+// Variations reads the variations of the variable products, enabled or not,
+// in the storefront's order (menu_order, then ID).
+func (tx *Tx) Variations(ctx context.Context, parents []int64) ([]Post, error) {
+	if len(parents) == 0 {
+		return nil, nil
+	}
+	var posts []Post
+	if err := tx.selectx(ctx, &posts, `
+		SELECT ID, post_parent, post_type, post_status, post_name, post_title, '' AS post_excerpt,
+		       '' AS post_content, post_password
+		FROM {posts}
+		WHERE post_parent IN (?) AND post_type = 'product_variation'
+		ORDER BY menu_order, ID`, parents); err != nil {
+		return nil, fmt.Errorf("wpdb: read variations: %w", err)
+	}
+	return posts, nil
+}
