@@ -12,8 +12,8 @@ import (
 	"io"
 	"net"
 	"regexp"
-	"syscall"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/go-sql-driver/mysql"

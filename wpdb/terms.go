@@ -13,7 +13,7 @@ type Term struct {
 	TermID   int64  `db:"term_id"`
 	Taxonomy string `db:"taxonomy"`
 	Slug     string `db:"slug"`
-	Name     string `db:"name"` // as stored: HTML-escaped
+	Name     string `db:"name"`   // as stored: HTML-escaped
 	Parent   int64  `db:"parent"` // the parent's term_id, 0 at the top
 	// Order is the "order" term meta (WooCommerce's drag-and-drop order),
 	// as a number; 0 when missing, as the storefront's meta_value+0 sorts.

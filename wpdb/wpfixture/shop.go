@@ -49,8 +49,8 @@ type Shop struct {
 
 	tables  map[string]*table
 	order   []string
-	nextID  int64 // posts
-	nextTID int64 // terms and term_taxonomy share numbering, as a fresh install does
+	nextID  int64                         // posts
+	nextTID int64                         // terms and term_taxonomy share numbering, as a fresh install does
 	terms   map[string]map[string]termRef // taxonomy → slug → term
 	prices  map[int64]string              // each product's stored _price, for grouped products
 }
