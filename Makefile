@@ -1,0 +1,54 @@
+# catalogd — run `make help` for the targets.
+GO        ?= go
+BIN       := bin
+MYSQL     ?= mysql
+DEMO_HOST ?= 127.0.0.1
+DEMO_PORT ?= 3306
+DEMO_USER ?= root
+DEMO_DB   ?= wp_demo
+DEMO_DSN  ?= $(DEMO_USER)@tcp($(DEMO_HOST):$(DEMO_PORT))/$(DEMO_DB)
+MYSQL_CMD := $(MYSQL) --protocol=tcp -h$(DEMO_HOST) -P$(DEMO_PORT) -u$(DEMO_USER)
+
+.PHONY: help build test vet fmt-check bench demo demo-load seed clean
+
+help:
+	@echo "make build   build catalogd and catalogctl into $(BIN)/"
+	@echo "make test    vet, gofmt check, and every test with -race (needs MariaDB; see README)"
+	@echo "make demo    load the demo shop into database $(DEMO_DB) and serve it on :8080"
+	@echo "make bench   run the Go benchmarks"
+	@echo "make seed    regenerate deploy/seed/demo.sql from deploy/seed/demo.go"
+
+build:
+	$(GO) build -trimpath -o $(BIN)/ ./cmd/...
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+test: vet fmt-check
+	$(GO) test -race -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+seed:
+	$(GO) generate ./deploy/seed/
+
+demo-load:
+	@$(MYSQL_CMD) -e 'SELECT 1' >/dev/null 2>&1 || { \
+	  echo "make demo: cannot reach MariaDB/MySQL at $(DEMO_HOST):$(DEMO_PORT) as $(DEMO_USER)."; \
+	  echo "  Start it (e.g. 'sudo service mariadb start') or set DEMO_HOST, DEMO_PORT, DEMO_USER."; \
+	  exit 1; }
+	$(MYSQL_CMD) -e 'DROP DATABASE IF EXISTS $(DEMO_DB); CREATE DATABASE $(DEMO_DB) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci'
+	$(MYSQL_CMD) $(DEMO_DB) < deploy/seed/demo.sql
+	@echo "demo shop loaded into $(DEMO_DB)"
+
+demo: demo-load build
+	@echo "serving the demo shop: curl http://localhost:8080/wp-json/shop/v1/catalog"
+	CATALOG_DSN='$(DEMO_DSN)' CATALOG_SITE_URL=http://localhost:8080 $(BIN)/catalogd
+
+clean:
+	rm -rf $(BIN)
