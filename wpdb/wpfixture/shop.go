@@ -123,8 +123,20 @@ func (s *Shop) Row(name string, cols []string, vals ...any) {
 	t.rows = append(t.rows, vals)
 }
 
-// SetOption adds an option row (autoloaded, as update_option does).
+// SetOption sets an option as update_option() does: the row is added, or
+// its value replaced when the option exists and is not yet flushed.
 func (s *Shop) SetOption(name, value string) {
+	if t := s.tables["options"]; t != nil {
+		for i, row := range t.rows {
+			if row[0] == name {
+				if i < t.flushed {
+					panic("wpfixture: option " + name + " is already in the database; update it there")
+				}
+				row[1] = value
+				return
+			}
+		}
+	}
 	s.Row("options", []string{"option_name", "option_value", "autoload"}, name, value, "yes")
 }
 

@@ -1,0 +1,193 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestPlainText(t *testing.T) {
+	tests := []struct {
+		name      string
+		in        string
+		keepLines bool
+		want      string
+	}{
+		{"entities", "Radar &amp; plates &#8217;n&nbsp;more &hellip;", false, "Radar & plates ’n more …"},
+		{"tags go, words stay apart", "<p>One</p><p>Two<br/>Three</p>", false, "One Two Three"},
+		{"inline tags join", "Po<strong>lice</strong> job", false, "Police job"},
+		{"block comments", "<!-- wp:paragraph --><p>Hello</p><!-- /wp:paragraph -->", false, "Hello"},
+		{"paragraphs in a description", "<!-- wp:paragraph -->\n<p>One</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:paragraph -->\n<p>Two</p>\n<!-- /wp:paragraph -->", true, "One\n\nTwo"},
+		{"lists become lines", "<p>Features:</p><ul>\n<li>Radar</li>\n<li>Plates</li>\n</ul><p>End</p>", true, "Features:\n\nRadar\nPlates\n\nEnd"},
+		{"heading", "<h2>Install</h2><p>Drop it in</p>", true, "Install\n\nDrop it in"},
+		{"classic editor newlines", "First paragraph\n\nSecond line one\nline two", true, "First paragraph\n\nSecond line one\nline two"},
+		{"newlines fold in a summary", "a\n\nb\nc", false, "a b c"},
+		{"enclosing shortcode keeps its text", `[caption id="1" align="left"]A photo[/caption] of a car`, false, "A photo of a car"},
+		{"self-closing and unknown shortcodes go", `Watch [youtube id="x"] now [gallery ids="1,2"/] [unknown-tag]!`, false, "Watch now !"},
+		{"escaped shortcode is literal", `Use [[product id="1"]] to embed`, false, `Use [product id="1"] to embed`},
+		{"quoted bracket in attribute", `[button text="Buy ]now"]Buy[/button]`, false, "Buy"},
+		{"script and style are not text", "<style>p{}</style><p>Hi</p><script>alert(1)</script>", false, "Hi"},
+		{"invalid UTF-8 is repaired", "caf\xe9 ok", false, "caf\uFFFD ok"},
+		{"table cells", "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>", true, "a b\nc"},
+		{"empty", "", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := PlainText(tt.in, tt.keepLines)
+			if got != tt.want {
+				t.Errorf("PlainText(%q, %v)\n got %q\nwant %q", tt.in, tt.keepLines, got, tt.want)
+			}
+			if !utf8.ValidString(got) {
+				t.Errorf("not valid UTF-8: %q", got)
+			}
+		})
+	}
+}
+
+func TestPlainName(t *testing.T) {
+	for in, want := range map[string]string{
+		"UI &amp; HUD":                 "UI & HUD",
+		"Police Radar & Plate Reader":  "Police Radar & Plate Reader",
+		"Caf&eacute; Job &#8211; ESX ": "Café Job – ESX",
+		"<b>Bold</b> name":             "Bold name",
+	} {
+		if got := PlainName(in); got != want {
+			t.Errorf("PlainName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	words := strings.Repeat("word ", 100) // 500 characters
+	multibyte := strings.Repeat("Größe ", 80)
+	giant := strings.Repeat("x", 400)
+	tests := []struct {
+		name string
+		in   string
+	}{
+		{"ascii words", words},
+		{"multibyte words", multibyte},
+		{"one giant word", giant},
+		{"cjk and emoji", strings.Repeat("日本語のテキスト🚓 ", 40)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Truncate(tt.in, SummaryLimit)
+			n := utf8.RuneCountInString(got)
+			if n > SummaryLimit {
+				t.Errorf("%d characters, want at most %d", n, SummaryLimit)
+			}
+			if !strings.HasSuffix(got, "…") {
+				t.Errorf("cut text does not end with …: %q", got)
+			}
+			body := strings.TrimSuffix(got, "…")
+			if !strings.HasPrefix(tt.in, body) {
+				t.Errorf("cut text is not a prefix of the input: %q", body)
+			}
+			if tt.name != "one giant word" && !strings.HasPrefix(tt.in[len(body):], " ") {
+				t.Errorf("cut inside a word: …%q|%q", body[max(0, len(body)-10):], tt.in[len(body):len(body)+5])
+			}
+			if !utf8.ValidString(got) {
+				t.Errorf("invalid UTF-8")
+			}
+		})
+	}
+	short := "A short summary."
+	if got := Truncate(short, SummaryLimit); got != short {
+		t.Errorf("a short text changed: %q", got)
+	}
+	exact := strings.Repeat("é", SummaryLimit)
+	if got := Truncate(exact, SummaryLimit); got != exact {
+		t.Errorf("a text of exactly the limit was cut")
+	}
+}
+
+func TestFormatPrice(t *testing.T) {
+	tests := []struct {
+		in       string
+		decimals int
+		want     string
+		ok       bool
+	}{
+		{"20", 2, "20.00", true},
+		{"12.5", 2, "12.50", true},
+		{"3.995", 2, "4.00", true},
+		{"3.994", 2, "3.99", true},
+		{"7.12345", 2, "7.12", true},
+		{"7.125", 2, "7.13", true},
+		{"0.005", 2, "0.01", true},
+		{"0", 2, "0.00", true},
+		{"19.99", 0, "20", true},
+		{"12.5", 3, "12.500", true},
+		{"1234567890123456789.995", 2, "1234567890123456790.00", true},
+		{" 5 ", 2, "5.00", true},
+		{"", 2, "", false},
+		{"abc", 2, "", false},
+		{"1e3", 2, "", false},
+		{"1/3", 2, "", false},
+		{"12,50", 2, "", false},
+	}
+	for _, tt := range tests {
+		got, ok := FormatPrice(tt.in, tt.decimals)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("FormatPrice(%q, %d) = %q, %v; want %q, %v", tt.in, tt.decimals, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestParseListQuery(t *testing.T) {
+	tests := []struct {
+		name   string
+		values map[string][]string
+		want   ListQuery
+		code   string   // "" for no error
+		params []string // every offending parameter
+	}{
+		{"defaults", nil, ListQuery{Page: 1, PerPage: 20}, "", nil},
+		{"all set", map[string][]string{"page": {"3"}, "per_page": {"50"}, "category": {"jobs"}, "framework": {"qbox"}},
+			ListQuery{Page: 3, PerPage: 50, Category: "jobs", Framework: "qbox"}, "", nil},
+		{"leading zeros are base 10", map[string][]string{"page": {"007"}}, ListQuery{Page: 7, PerPage: 20}, "", nil},
+		{"unknown parameters ignored", map[string][]string{"orderby": {"price"}}, ListQuery{Page: 1, PerPage: 20}, "", nil},
+		{"empty page", map[string][]string{"page": {""}}, ListQuery{}, "invalid_page", []string{"page"}},
+		{"signed page", map[string][]string{"page": {"+2"}}, ListQuery{}, "invalid_page", []string{"page"}},
+		{"negative page", map[string][]string{"page": {"-1"}}, ListQuery{}, "invalid_page", []string{"page"}},
+		{"zero page", map[string][]string{"page": {"0"}}, ListQuery{}, "invalid_page", []string{"page"}},
+		{"fractional page", map[string][]string{"page": {"1.0"}}, ListQuery{}, "invalid_page", []string{"page"}},
+		{"huge page", map[string][]string{"page": {"99999999999999999999"}}, ListQuery{}, "invalid_page", []string{"page"}},
+		{"repeated page", map[string][]string{"page": {"1", "1"}}, ListQuery{}, "invalid_page", []string{"page"}},
+		{"per_page over 50", map[string][]string{"per_page": {"51"}}, ListQuery{}, "invalid_per_page", []string{"per_page"}},
+		{"per_page zero", map[string][]string{"per_page": {"0"}}, ListQuery{}, "invalid_per_page", []string{"per_page"}},
+		{"per_page hex", map[string][]string{"per_page": {"0x10"}}, ListQuery{}, "invalid_per_page", []string{"per_page"}},
+		{"empty category", map[string][]string{"category": {""}}, ListQuery{}, "invalid_category", []string{"category"}},
+		{"unknown framework", map[string][]string{"framework": {"vrp"}}, ListQuery{}, "invalid_framework", []string{"framework"}},
+		{"framework is case-sensitive", map[string][]string{"framework": {"ESX"}}, ListQuery{}, "invalid_framework", []string{"framework"}},
+		{"first offender names the code", map[string][]string{"framework": {"x"}, "per_page": {"99"}, "page": {"a"}},
+			ListQuery{}, "invalid_page", []string{"page", "per_page", "framework"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := ParseListQuery(tt.values)
+			if tt.code == "" {
+				if err != nil || q != tt.want {
+					t.Fatalf("got %+v, %v; want %+v", q, err, tt.want)
+				}
+				return
+			}
+			e, ok := err.(*Error)
+			if !ok || e.Kind != EINVALID || e.Reason != tt.code {
+				t.Fatalf("err = %v, want %s", err, tt.code)
+			}
+			if len(e.Params) != len(tt.params) {
+				t.Errorf("params = %v, want %v", e.Params, tt.params)
+			}
+			for _, p := range tt.params {
+				if e.Params[p] == "" {
+					t.Errorf("params has no message for %s: %v", p, e.Params)
+				}
+			}
+			if e.Hint == "" {
+				t.Error("no hint")
+			}
+		})
+	}
+}
