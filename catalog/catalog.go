@@ -112,6 +112,10 @@ type ListQuery struct {
 	PerPage   int
 	Category  string
 	Framework string
+
+	// problems are what ParseListQuery rejected, per parameter, so that
+	// Products can report them with what only the database can tell.
+	problems map[string]string
 }
 
 // Service is what the HTTP side needs of the catalog.

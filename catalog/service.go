@@ -175,8 +175,9 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 	if q.PerPage == 0 {
 		q.PerPage = DefaultPerPage
 	}
-	if err := q.validate(); err != nil {
-		return nil, err
+	problems := q.check()
+	if len(problems) > 0 && q.Category == "" {
+		return nil, InvalidParams(problems) // nothing the database could add
 	}
 	var list *ProductList
 	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
@@ -184,9 +185,17 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 		if q.Category != "" {
 			cat, ok := t.catBySlug[q.Category]
 			if !ok {
-				return invalidCategory(c.baseURL(sh), q.Category)
+				problems["category"] = fmt.Sprintf("No product category has the slug %q.", q.Category)
+			} else {
+				f.Require = append(f.Require, cat.subtree)
 			}
-			f.Require = append(f.Require, cat.subtree)
+		}
+		if len(problems) > 0 {
+			e := InvalidParams(problems)
+			if e.Reason == "invalid_category" {
+				e.Hint = "Use a slug from " + c.baseURL(sh) + "/catalog/categories."
+			}
+			return e
 		}
 		if q.Framework != "" {
 			var group []int64 // no such term in this shop: nothing matches
@@ -254,34 +263,40 @@ func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
 	return p, err
 }
 
-// validate checks the query's ranges; the HTTP side has parsed the numbers.
-func (q ListQuery) validate() error {
-	params := map[string]string{}
-	var first string
-	bad := func(name, msg string) {
-		params[name] = msg
-		if first == "" {
-			first = name
-		}
+// check returns the problems of the query: those ParseListQuery found,
+// and the ranges of a query built in code.
+func (q ListQuery) check() map[string]string {
+	problems := map[string]string{}
+	for k, v := range q.problems {
+		problems[k] = v
 	}
-	if q.Page < 1 {
-		bad("page", "page must be a plain whole number of at least 1.")
+	if q.Page < 1 && problems["page"] == "" {
+		problems["page"] = "page must be a plain whole number of at least 1."
 	}
-	if q.PerPage < 1 || q.PerPage > MaxPerPage {
-		bad("per_page", fmt.Sprintf("per_page must be a plain whole number from 1 to %d.", MaxPerPage))
+	if (q.PerPage < 1 || q.PerPage > MaxPerPage) && problems["per_page"] == "" {
+		problems["per_page"] = fmt.Sprintf("per_page must be a plain whole number from 1 to %d.", MaxPerPage)
 	}
-	if q.Framework != "" && !ValidFramework(q.Framework) {
-		bad("framework", "framework must be one of esx, qbcore, qbox, standalone.")
+	if q.Framework != "" && !ValidFramework(q.Framework) && problems["framework"] == "" {
+		problems["framework"] = "framework must be one of esx, qbcore, qbox, standalone."
 	}
-	if first == "" {
-		return nil
-	}
-	return InvalidParams(first, params)
+	return problems
 }
 
+// paramOrder is the order in which an error's code names the first
+// offending parameter.
+var paramOrder = []string{"page", "per_page", "category", "framework", "slug"}
+
 // InvalidParams is the error for a request whose parameters are wrong:
-// first names the one the error code names, params every offending one.
-func InvalidParams(first string, params map[string]string) *Error {
+// params has a message for every offending one; the code names the first
+// of them in paramOrder.
+func InvalidParams(params map[string]string) *Error {
+	first := ""
+	for _, p := range paramOrder {
+		if params[p] != "" {
+			first = p
+			break
+		}
+	}
 	return &Error{Kind: EINVALID, Reason: "invalid_" + first, Message: params[first],
 		Hint: paramHints[first], Params: params}
 }
@@ -295,14 +310,8 @@ var paramHints = map[string]string{
 	"slug":      "Use the product's English slug: lowercase letters, digits and hyphens, as in the product list.",
 }
 
-func invalidCategory(base, slug string) *Error {
-	e := InvalidParams("category", map[string]string{"category": fmt.Sprintf("No product category has the slug %q.", slug)})
-	e.Hint = "Use a slug from " + base + "/catalog/categories."
-	return e
-}
-
 func invalidPage(q ListQuery, pages int) *Error {
-	e := InvalidParams("page", map[string]string{"page": fmt.Sprintf("page %d is beyond the last page, %d.", q.Page, pages)})
+	e := InvalidParams(map[string]string{"page": fmt.Sprintf("page %d is beyond the last page, %d.", q.Page, pages)})
 	e.Hint = fmt.Sprintf("The last page is %d at per_page=%d; ask for page %d or lower.", pages, q.PerPage, pages)
 	return e
 }
@@ -312,24 +321,19 @@ func invalidSlug(slug string) *Error {
 	if len(slug) > MaxSlugLength {
 		msg = fmt.Sprintf("slug must be at most %d characters.", MaxSlugLength)
 	}
-	return InvalidParams("slug", map[string]string{"slug": msg})
+	return InvalidParams(map[string]string{"slug": msg})
 }
 
 // ParseListQuery reads the product list's parameters from query values,
 // strictly: page and per_page are plain base-10 whole numbers (not empty,
 // signed, fractional, huge or repeated) in range, category a non-empty slug,
 // framework one of Frameworks. Other parameters are ignored, as WordPress
-// ignores them. The error names every offending parameter.
+// ignores them. The error names every offending parameter; the query keeps
+// them too, so that Products reports them along with an unknown category.
 func ParseListQuery(values map[string][]string) (ListQuery, error) {
 	q := ListQuery{Page: 1, PerPage: DefaultPerPage}
 	params := map[string]string{}
-	var first string
-	bad := func(name, msg string) {
-		params[name] = msg
-		if first == "" {
-			first = name
-		}
-	}
+	bad := func(name, msg string) { params[name] = msg }
 	one := func(name string) (string, bool) {
 		v, ok := values[name]
 		if !ok {
@@ -357,8 +361,6 @@ func ParseListQuery(values map[string][]string) (ListQuery, error) {
 		}
 		*dst = n
 	}
-	// The order here is the order codes are chosen in: page, per_page,
-	// category, framework.
 	number("page", 1, 0, &q.Page)
 	number("per_page", 1, MaxPerPage, &q.PerPage)
 	if s, ok := one("category"); ok {
@@ -375,8 +377,9 @@ func ParseListQuery(values map[string][]string) (ListQuery, error) {
 			q.Framework = s
 		}
 	}
-	if first != "" {
-		return q, InvalidParams(first, params)
+	if len(params) > 0 {
+		q.problems = params
+		return q, InvalidParams(params)
 	}
 	return q, nil
 }

@@ -76,12 +76,13 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			reason = "internal_error"
 		}
 	}
-	msg := ce.Message
+	msg, hint := ce.Message, ce.Hint
 	if status == http.StatusInternalServerError {
 		msg = "The server failed to answer this request."
+		hint = "Retry in a little while; if it keeps failing, tell the shop."
 	}
 	body := errorBody{Code: s.ns + "_" + reason, Message: msg,
-		Data: errorData{Status: status, Hint: ce.Hint, Params: ce.Params}}
+		Data: errorData{Status: status, Hint: hint, Params: ce.Params}}
 	if err := s.writeJSON(w, r, status, body); err != nil {
 		s.log.ErrorContext(r.Context(), "write error response", "err", err)
 	}

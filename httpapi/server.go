@@ -83,11 +83,14 @@ func NewServer(d Deps) http.Handler {
 	for _, rt := range s.routes() {
 		api.Handle(rt.path, s.handle(rt.handler)).Methods(http.MethodGet, http.MethodHead).Name(rt.name)
 		api.Handle(rt.path, http.HandlerFunc(s.preflight)).Methods(http.MethodOptions)
+		// Any other method on a served path is a 405. gorilla/mux's own
+		// MethodNotAllowedHandler only fires when the last route tried
+		// matched the path (mux v1.8.1 resets the mismatch on later
+		// routes), so each route gets its explicit fallback.
+		api.Handle(rt.path, s.handle(s.methodNotAllowed))
 	}
 	r.NotFoundHandler = s.handle(s.notFound)
-	r.MethodNotAllowedHandler = s.handle(s.methodNotAllowed)
 	api.NotFoundHandler = r.NotFoundHandler
-	api.MethodNotAllowedHandler = r.MethodNotAllowedHandler
 	return s.middleware(r)
 }
 
@@ -156,10 +159,9 @@ func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
-	q, err := catalog.ParseListQuery(queryValues(r.URL.RawQuery))
-	if err != nil {
-		return err
-	}
+	// Products reports the problems the parse found together with those only
+	// the database can tell (an unknown category), in the contract's order.
+	q, _ := catalog.ParseListQuery(queryValues(r.URL.RawQuery))
 	list, err := s.cat.Products(r.Context(), q)
 	if err != nil {
 		return err

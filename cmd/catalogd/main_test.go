@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"catalogd/internal/testdb"
+	"catalogd/wpdb/wpfixture"
+)
+
+// binary is the catalogd built for these tests, by TestMain.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "catalogd-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "temp dir:", err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "catalogd")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "go build:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// syncBuffer is a buffer the process writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// freeAddr returns a local address where nothing listens right now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// environ is the test's environment without any CATALOG_* setting, plus kv.
+func environ(kv ...string) []string {
+	var out []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "CATALOG_") {
+			out = append(out, e)
+		}
+	}
+	return append(out, kv...)
+}
+
+// proc is a running catalogd.
+type proc struct {
+	cmd    *exec.Cmd
+	stderr *syncBuffer
+	done   chan struct{}
+	err    error // of Wait, once done is closed
+}
+
+// start starts the binary with the environment; the process is killed when
+// the test ends, if it still runs.
+func start(t *testing.T, env []string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(binary), stderr: &syncBuffer{}, done: make(chan struct{})}
+	p.cmd.Env = env
+	p.cmd.Stdout = io.Discard
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start catalogd: %v", err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.done:
+		default:
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	return p
+}
+
+// wait waits at most d for the process to exit and returns its exit code.
+func (p *proc) wait(t *testing.T, d time.Duration) int {
+	t.Helper()
+	select {
+	case <-p.done:
+	case <-time.After(d):
+		t.Fatalf("catalogd did not exit within %v; stderr:\n%s", d, p.stderr.String())
+	}
+	var ee *exec.ExitError
+	if errors.As(p.err, &ee) {
+		return ee.ExitCode()
+	}
+	if p.err != nil {
+		t.Fatalf("wait: %v", p.err)
+	}
+	return 0
+}
+
+func newShop() *wpfixture.Shop {
+	s := wpfixture.New("wp_", "https://db-home.example")
+	s.Category("Jobs", "jobs", "", 0)
+	s.Add(wpfixture.Product{Title: "Police Radar", RegularPrice: "20", Categories: []string{"jobs"}, Frameworks: []string{"esx"}})
+	s.Add(wpfixture.Product{Title: "Car Dealer", RegularPrice: "30", Categories: []string{"jobs"}})
+	s.Add(wpfixture.Product{Title: "Hidden Gem", RegularPrice: "5", Visibility: "hidden", Categories: []string{"jobs"}})
+	return s
+}
+
+func getJSON(t *testing.T, client *http.Client, url string) (int, map[string]any) {
+	t.Helper()
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("GET %s: Content-Type = %q, want JSON; body %q", url, ct, body)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("GET %s: not a JSON object: %v: %q", url, err, body)
+	}
+	return resp.StatusCode, m
+}
+
+func TestServesAndStopsOnSIGTERM(t *testing.T) {
+	dsn, _ := testdb.Load(t, newShop())
+	public, admin := freeAddr(t), freeAddr(t)
+	const site = "https://shop.example"
+	p := start(t, environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
+		"CATALOG_SITE_URL="+site))
+	client := &http.Client{Timeout: 5 * time.Second}
+
+	// Wait, bounded, until the admin listener says ready.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := client.Get("http://" + admin + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("catalogd exited before it was ready: %v; stderr:\n%s", p.err, p.stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz not 200 within 10s (last error %v); stderr:\n%s", err, p.stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	api := "http://" + public + "/wp-json/shop/v1"
+	t.Run("index", func(t *testing.T) {
+		status, m := getJSON(t, client, api+"/catalog")
+		if status != 200 {
+			t.Fatalf("status %d: %v", status, m)
+		}
+		if m["product_count"] != float64(2) {
+			t.Errorf("product_count = %v, want 2", m["product_count"])
+		}
+		eps, _ := m["endpoints"].(map[string]any)
+		if want := site + "/wp-json/shop/v1/catalog"; eps["catalog"] != want {
+			t.Errorf("endpoints.catalog = %v, want %s (CATALOG_SITE_URL)", eps["catalog"], want)
+		}
+	})
+	t.Run("categories", func(t *testing.T) {
+		status, m := getJSON(t, client, api+"/catalog/categories")
+		if status != 200 {
+			t.Fatalf("status %d: %v", status, m)
+		}
+		cats, _ := m["categories"].([]any)
+		if len(cats) != 1 {
+			t.Fatalf("categories = %v, want one", m["categories"])
+		}
+		if c, _ := cats[0].(map[string]any); c["slug"] != "jobs" || c["count"] != float64(2) {
+			t.Errorf("category = %v, want jobs with count 2", c)
+		}
+	})
+	t.Run("products", func(t *testing.T) {
+		status, m := getJSON(t, client, api+"/catalog/products")
+		if status != 200 {
+			t.Fatalf("status %d: %v", status, m)
+		}
+		if m["total"] != float64(2) {
+			t.Errorf("total = %v, want 2", m["total"])
+		}
+	})
+	t.Run("product", func(t *testing.T) {
+		status, m := getJSON(t, client, api+"/catalog/products/police-radar")
+		if status != 200 {
+			t.Fatalf("status %d: %v", status, m)
+		}
+		if m["price"] != "20.00" || m["url"] != site+"/product/police-radar/" {
+			t.Errorf("price, url = %v, %v; want 20.00, %s/product/police-radar/", m["price"], m["url"], site)
+		}
+	})
+	for _, path := range []string{"/readyz", "/healthz"} {
+		t.Run("no "+path+" on the public port", func(t *testing.T) {
+			status, m := getJSON(t, client, "http://"+public+path)
+			if status != http.StatusNotFound || m["code"] != "shop_not_found" {
+				t.Errorf("GET %s on the public port = %d %v, want 404 shop_not_found", path, status, m)
+			}
+		})
+	}
+
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatalf("SIGTERM: %v", err)
+	}
+	if code := p.wait(t, 10*time.Second); code != 0 {
+		t.Errorf("exit code after SIGTERM = %d, want 0; stderr:\n%s", code, p.stderr.String())
+	}
+}
+
+func TestBadSettingExitsNonZero(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary)
+	cmd.Env = environ("CATALOG_DSN=catalog:pw@tcp(127.0.0.1:1)/wordpress", "CATALOG_NAMESPACE=Bad!",
+		"CATALOG_LISTEN="+freeAddr(t), "CATALOG_ADMIN_LISTEN="+freeAddr(t))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("catalogd with a bad setting still ran after 10s")
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() == 0 {
+		t.Fatalf("exit: %v, want a non-zero exit code; stderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "CATALOG_NAMESPACE") {
+		t.Errorf("stderr does not name CATALOG_NAMESPACE:\n%s", stderr.String())
+	}
+}

@@ -1,0 +1,154 @@
+package config
+
+import (
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+const goodDSN = "catalog:s3cret@tcp(127.0.0.1:3306)/wordpress"
+
+// env is a fake environment.
+func env(kv ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestLoad(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		env   func(string) string
+		check func(t *testing.T, c *Config)
+	}{
+		{"defaults", nil, env("CATALOG_DSN", goodDSN), func(t *testing.T, c *Config) {
+			if c.Listen != ":8080" || c.AdminListen != "127.0.0.1:9090" || c.TablePrefix != "wp_" || c.Namespace != "shop" {
+				t.Errorf("listen, admin, prefix, namespace = %q, %q, %q, %q; want :8080, 127.0.0.1:9090, wp_, shop",
+					c.Listen, c.AdminListen, c.TablePrefix, c.Namespace)
+			}
+			if c.DSN != goodDSN {
+				t.Errorf("DSN = %q", c.DSN)
+			}
+			if c.SiteURL != "" {
+				t.Errorf("SiteURL = %q, want empty (the home option)", c.SiteURL)
+			}
+			if c.QueryTimeout <= 0 || c.DBMaxOpen < 1 || c.RateLimit != 60 {
+				t.Errorf("query timeout, max open, rate limit = %v, %d, %d", c.QueryTimeout, c.DBMaxOpen, c.RateLimit)
+			}
+		}},
+		{"dsn by flag", []string{"--dsn", goodDSN}, env(), func(t *testing.T, c *Config) {
+			if c.DSN != goodDSN {
+				t.Errorf("DSN = %q", c.DSN)
+			}
+		}},
+		{"environment applied", nil, env("CATALOG_DSN", goodDSN, "CATALOG_LISTEN", "127.0.0.1:8000",
+			"CATALOG_ADMIN_LISTEN", "127.0.0.1:8001", "CATALOG_TABLE_PREFIX", "shop_", "CATALOG_NAMESPACE", "acme",
+			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5",
+			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug"),
+			func(t *testing.T, c *Config) {
+				want := Config{DSN: goodDSN, Listen: "127.0.0.1:8000", AdminListen: "127.0.0.1:8001",
+					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
+					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, RateLimit: 120, LogFormat: "json", LogLevel: "debug"}
+				if *c != want {
+					t.Errorf("config = %+v\nwant     %+v", *c, want)
+				}
+			}},
+		{"flag wins over its environment twin", []string{"--listen", "127.0.0.1:7000", "--namespace=flagged",
+			"--query-timeout", "3s", "--db-max-open=7"},
+			env("CATALOG_DSN", goodDSN, "CATALOG_LISTEN", "127.0.0.1:8000", "CATALOG_NAMESPACE", "acme",
+				"CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5", "CATALOG_TABLE_PREFIX", "env_"),
+			func(t *testing.T, c *Config) {
+				if c.Listen != "127.0.0.1:7000" || c.Namespace != "flagged" || c.QueryTimeout != 3*time.Second || c.DBMaxOpen != 7 {
+					t.Errorf("listen, namespace, timeout, max open = %q, %q, %v, %d; want the flags' values",
+						c.Listen, c.Namespace, c.QueryTimeout, c.DBMaxOpen)
+				}
+				if c.TablePrefix != "env_" {
+					t.Errorf("TablePrefix = %q, want env_ (no flag given)", c.TablePrefix)
+				}
+			}},
+		{"flag wins over a bad environment twin", []string{"--query-timeout", "3s"},
+			env("CATALOG_DSN", goodDSN, "CATALOG_QUERY_TIMEOUT", "fast"), func(t *testing.T, c *Config) {
+				if c.QueryTimeout != 3*time.Second {
+					t.Errorf("QueryTimeout = %v, want 3s", c.QueryTimeout)
+				}
+			}},
+		{"empty prefix allowed", []string{"--table-prefix="}, env("CATALOG_DSN", goodDSN), func(t *testing.T, c *Config) {
+			if c.TablePrefix != "" {
+				t.Errorf("TablePrefix = %q, want empty", c.TablePrefix)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(tc.args, tc.env, io.Discard)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			tc.check(t, c)
+		})
+	}
+}
+
+func TestLoadRejects(t *testing.T) {
+	dsn := []string{"CATALOG_DSN", goodDSN}
+	tests := []struct {
+		name   string
+		args   []string
+		env    []string
+		want   []string // each must appear in the error message
+		secret string   // must not appear in it
+	}{
+		{"missing DSN", nil, nil, []string{"CATALOG_DSN", "--dsn"}, ""},
+		{"DSN without database", nil, []string{"CATALOG_DSN", "catalog:s3cret@tcp(127.0.0.1:3306)"},
+			[]string{"CATALOG_DSN"}, "s3cret"},
+		{"bad prefix by env", nil, append(dsn, "CATALOG_TABLE_PREFIX", "wp-"), []string{"CATALOG_TABLE_PREFIX", "--table-prefix", "wp-"}, ""},
+		{"bad prefix by flag", []string{"--table-prefix", "wp-"}, dsn, []string{"--table-prefix"}, ""},
+		{"listen abc by env", nil, append(dsn, "CATALOG_LISTEN", "abc"), []string{"CATALOG_LISTEN", "--listen", "abc"}, ""},
+		{"listen abc by flag", []string{"--listen", "abc"}, dsn, []string{"--listen"}, ""},
+		{"admin listen abc", nil, append(dsn, "CATALOG_ADMIN_LISTEN", "abc"), []string{"CATALOG_ADMIN_LISTEN"}, ""},
+		{"listen port out of range", []string{"--listen", ":70000"}, dsn, []string{"--listen"}, ""},
+		{"same listen and admin", nil, append(dsn, "CATALOG_LISTEN", "127.0.0.1:9000", "CATALOG_ADMIN_LISTEN", "127.0.0.1:9000"),
+			[]string{"CATALOG_ADMIN_LISTEN", "--listen"}, ""},
+		{"same listen and admin, admin default", []string{"--listen", "127.0.0.1:9090"}, dsn, []string{"--admin-listen"}, ""},
+		{"namespace Shop! by env", nil, append(dsn, "CATALOG_NAMESPACE", "Shop!"), []string{"CATALOG_NAMESPACE", "--namespace"}, ""},
+		{"namespace Shop! by flag", []string{"--namespace", "Shop!"}, dsn, []string{"--namespace"}, ""},
+		{"site-url ftp by env", nil, append(dsn, "CATALOG_SITE_URL", "ftp://x"), []string{"CATALOG_SITE_URL", "--site-url"}, ""},
+		{"site-url ftp by flag", []string{"--site-url", "ftp://x"}, dsn, []string{"--site-url"}, ""},
+		{"site-url relative", []string{"--site-url", "shop.example"}, dsn, []string{"--site-url"}, ""},
+		{"query-timeout fast via env", nil, append(dsn, "CATALOG_QUERY_TIMEOUT", "fast"), []string{"CATALOG_QUERY_TIMEOUT", "fast"}, ""},
+		{"query-timeout zero", []string{"--query-timeout", "0s"}, dsn, []string{"--query-timeout"}, ""},
+		{"db-max-open 0 by env", nil, append(dsn, "CATALOG_DB_MAX_OPEN", "0"), []string{"CATALOG_DB_MAX_OPEN", "--db-max-open"}, ""},
+		{"db-max-open 0 by flag", []string{"--db-max-open", "0"}, dsn, []string{"--db-max-open"}, ""},
+		{"db-max-open not a number via env", nil, append(dsn, "CATALOG_DB_MAX_OPEN", "many"), []string{"CATALOG_DB_MAX_OPEN"}, ""},
+		{"log-format xml by env", nil, append(dsn, "CATALOG_LOG_FORMAT", "xml"), []string{"CATALOG_LOG_FORMAT", "--log-format"}, ""},
+		{"log-format xml by flag", []string{"--log-format", "xml"}, dsn, []string{"--log-format"}, ""},
+		{"log-level loud", nil, append(dsn, "CATALOG_LOG_LEVEL", "loud"), []string{"CATALOG_LOG_LEVEL"}, ""},
+		{"rate-limit 0", nil, append(dsn, "CATALOG_RATE_LIMIT", "0"), []string{"CATALOG_RATE_LIMIT"}, ""},
+		{"positional argument", []string{"serve"}, dsn, []string{"serve"}, ""},
+		{"unknown flag", []string{"--nope"}, dsn, []string{"nope"}, ""},
+		{"every bad setting named", nil, append(dsn, "CATALOG_NAMESPACE", "Shop!", "CATALOG_LOG_FORMAT", "xml", "CATALOG_LISTEN", "abc"),
+			[]string{"CATALOG_NAMESPACE", "CATALOG_LOG_FORMAT", "CATALOG_LISTEN"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var usage strings.Builder
+			c, err := Load(tc.args, env(tc.env...), &usage)
+			if err == nil {
+				t.Fatalf("Load accepted it: %+v", c)
+			}
+			msg := err.Error()
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not name %q", msg, w)
+				}
+			}
+			if tc.secret != "" && (strings.Contains(msg, tc.secret) || strings.Contains(usage.String(), tc.secret)) {
+				t.Errorf("the password shows in the error: %q", msg)
+			}
+		})
+	}
+}
