@@ -89,10 +89,15 @@ func (t *textBuilder) word(w string) {
 	t.b.WriteString(w)
 }
 
-// text adds character data: whitespace runs become breaks, a blank line in
-// the source (wpautop's paragraph) a paragraph break, a single newline a
-// line break (wpautop's <br>) — but only when keepLines is set.
-func (t *textBuilder) text(s string, keepLines bool) {
+// text adds character data: whitespace runs become breaks. With autop (a
+// classic-editor text, which WordPress runs through wpautop) a blank line
+// inside the text is a paragraph break and a single newline a line break;
+// whitespace alone between tags is only layout of the source.
+func (t *textBuilder) text(s string, autop bool) {
+	if strings.TrimSpace(s) == "" {
+		t.brk(brSpace)
+		return
+	}
 	for len(s) > 0 {
 		i := strings.IndexFunc(s, unicode.IsSpace)
 		if i < 0 {
@@ -109,7 +114,7 @@ func (t *textBuilder) text(s string, keepLines bool) {
 			ws = s[:j]
 		}
 		level := brSpace
-		if keepLines {
+		if autop {
 			switch n := strings.Count(ws, "\n"); {
 			case n >= 2:
 				level = brParagraph
@@ -132,6 +137,9 @@ func (t *textBuilder) text(s string, keepLines bool) {
 // (a summary, a name). The result is always valid UTF-8.
 func PlainText(stored string, keepLines bool) string {
 	s := strings.ToValidUTF8(stripShortcodes(stored), "\uFFFD")
+	// Block editor content is not run through wpautop: its newlines are
+	// layout; the blocks' tags carry the structure.
+	autop := keepLines && !strings.Contains(s, "<!-- wp:")
 	z := xhtml.NewTokenizer(strings.NewReader(s))
 	var t textBuilder
 	skip := 0 // inside <script>/<style>: their text is not visible
@@ -142,7 +150,7 @@ func PlainText(stored string, keepLines bool) string {
 			return strings.ToValidUTF8(t.b.String(), "\uFFFD")
 		case xhtml.TextToken:
 			if skip == 0 {
-				t.text(string(z.Text()), keepLines)
+				t.text(string(z.Text()), autop)
 			}
 		case xhtml.StartTagToken, xhtml.EndTagToken, xhtml.SelfClosingTagToken:
 			name, _ := z.TagName()

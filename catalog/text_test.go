@@ -21,6 +21,8 @@ func TestPlainText(t *testing.T) {
 		{"lists become lines", "<p>Features:</p><ul>\n<li>Radar</li>\n<li>Plates</li>\n</ul><p>End</p>", true, "Features:\n\nRadar\nPlates\n\nEnd"},
 		{"heading", "<h2>Install</h2><p>Drop it in</p>", true, "Install\n\nDrop it in"},
 		{"classic editor newlines", "First paragraph\n\nSecond line one\nline two", true, "First paragraph\n\nSecond line one\nline two"},
+		{"classic list layout", "<ul>\n\n<li>a</li>\n\n<li>b</li>\n</ul>", true, "a\nb"},
+		{"block list items", "<!-- wp:list --><ul><!-- wp:list-item --><li>a</li><!-- /wp:list-item -->\n\n<!-- wp:list-item --><li>b\nc</li><!-- /wp:list-item --></ul><!-- /wp:list -->", true, "a\nb c"},
 		{"newlines fold in a summary", "a\n\nb\nc", false, "a b c"},
 		{"enclosing shortcode keeps its text", `[caption id="1" align="left"]A photo[/caption] of a car`, false, "A photo of a car"},
 		{"self-closing and unknown shortcodes go", `Watch [youtube id="x"] now [gallery ids="1,2"/] [unknown-tag]!`, false, "Watch now !"},
