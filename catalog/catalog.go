@@ -30,6 +30,11 @@ type Product struct {
 	Summary      string   `json:"summary"`
 	// Description is only set in the single-product response.
 	Description *string `json:"description,omitempty"`
+
+	// Until is when this product's on_sale next flips by the clock alone
+	// (a sale date passes); zero when no sale date lies ahead. A cached copy
+	// must not outlive it.
+	Until time.Time `json:"-"`
 }
 
 // ProductList is one page of the catalog-visible products.
@@ -39,6 +44,9 @@ type ProductList struct {
 	PerPage    int       `json:"per_page"`
 	Total      int       `json:"total"`
 	TotalPages int       `json:"total_pages"`
+
+	// Until is the earliest Until of the products on the page.
+	Until time.Time `json:"-"`
 }
 
 // Category is a product category holding at least one visible product.

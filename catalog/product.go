@@ -182,6 +182,31 @@ func onSale(m wpdb.Meta, id int64, now time.Time) bool {
 	return true
 }
 
+// saleChange is the next instant after now at which onSale of the post can
+// change by the clock alone: the start of its sale, or the second after its
+// end (the end is inclusive). Zero when neither lies ahead.
+func saleChange(m wpdb.Meta, id int64, now time.Time) time.Time {
+	if m.First(id, metaSalePrice) == "" {
+		return time.Time{}
+	}
+	var next time.Time
+	if from, ok := saleBound(m.First(id, metaSaleFrom)); ok && from.After(now) {
+		next = from
+	}
+	if to, ok := saleBound(m.First(id, metaSaleTo)); ok && to.Add(time.Second).After(now) {
+		next = earliest(next, to.Add(time.Second))
+	}
+	return next
+}
+
+// earliest is the earlier of two instants, a zero one meaning "never".
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
+}
+
 // visibleVariations are the variations the storefront prices a variable
 // product from (get_visible_children): enabled ones, without the out of
 // stock ones when the shop hides those, with a price.
@@ -221,12 +246,14 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 
 	var regular string
 	var sale bool
+	var until time.Time
 	switch typ {
 	case typeVariable:
 		var regs []string
 		for _, v := range visibleVariations(d, id, sh.hideOutOfStock) {
 			regs = append(regs, d.childMeta.First(v.post.ID, metaRegularPrice))
 			sale = sale || onSale(d.childMeta, v.post.ID, now)
+			until = earliest(until, saleChange(d.childMeta, v.post.ID, now))
 		}
 		regular = lowestPrice(regs)
 	case typeGrouped:
@@ -238,12 +265,14 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 			if c.typ != typeExternal && c.typ != typeGrouped && c.typ != typeVariable &&
 				lowestPrice(d.childMeta[c.post.ID][metaPrice]) != "" {
 				sale = sale || onSale(d.childMeta, c.post.ID, now)
+				until = earliest(until, saleChange(d.childMeta, c.post.ID, now))
 			}
 		}
 		regular = lowestPrice(regs)
 	default:
 		regular = d.meta.First(id, metaRegularPrice)
 		sale = onSale(d.meta, id, now)
+		until = saleChange(d.meta, id, now)
 	}
 	price := lowestPrice(d.meta[id][metaPrice])
 
@@ -260,6 +289,7 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 		Purchasable: price != "" && typ != typeExternal && typ != typeGrouped,
 		Categories:  []string{},
 		Frameworks:  []string{},
+		Until:       until,
 	}
 
 	var cats []*category

@@ -429,3 +429,27 @@ func TestSiteAndUploadsOverride(t *testing.T) {
 		t.Errorf("url %s image %s", p.URL, str(p.Image))
 	}
 }
+
+// A cached response must not outlive the next sale start or end among its
+// products: Until says when that is.
+func TestSaleChangeInstant(t *testing.T) {
+	start := now.Add(3 * time.Hour)
+	end := now.Add(5 * time.Hour)
+	s := newShop()
+	s.Add(wpfixture.Product{Title: "Soon", RegularPrice: "9", SalePrice: "5", SaleFrom: start, SaleTo: end})
+	s.Add(wpfixture.Product{Title: "Running", RegularPrice: "9", SalePrice: "5", SaleTo: end})
+	s.Add(wpfixture.Product{Title: "Variants", Type: "variable", Variations: []wpfixture.Variation{
+		{Framework: "esx", RegularPrice: "9", SalePrice: "4", SaleFrom: now.Add(time.Hour)}}})
+	s.Add(wpfixture.Product{Title: "Plain", RegularPrice: "9"})
+	f := load(t, s)
+	for slug, want := range map[string]time.Time{
+		"soon": start, "running": end.Add(time.Second), "variants": now.Add(time.Hour), "plain": {},
+	} {
+		if got := f.product(t, slug).Until; !got.Equal(want) {
+			t.Errorf("%s: Until = %v, want %v", slug, got, want)
+		}
+	}
+	if got := f.list(t, catalog.ListQuery{}).Until; !got.Equal(now.Add(time.Hour)) {
+		t.Errorf("list Until = %v, want the earliest, %v", got, now.Add(time.Hour))
+	}
+}

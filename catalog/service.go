@@ -227,7 +227,9 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 		now := c.cfg.Now()
 		for _, id := range ids {
 			if _, ok := d.posts[id]; ok {
-				list.Products = append(list.Products, mapProduct(sh, t, d, id, false, now))
+				p := mapProduct(sh, t, d, id, false, now)
+				list.Until = earliest(list.Until, p.Until)
+				list.Products = append(list.Products, p)
 			}
 		}
 		return nil
