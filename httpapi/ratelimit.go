@@ -3,7 +3,9 @@ package httpapi
 import (
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,18 +15,18 @@ import (
 // window is the rate-limit window the headers describe.
 const window = 60 * time.Second
 
-// maxTrackedIPs bounds the memory the advisory limiter uses: the least
-// recently seen clients are forgotten first, and a forgotten client simply
-// starts a fresh window.
+// maxTrackedIPs bounds the memory the limiter uses: the least recently seen
+// clients are forgotten first, and a forgotten client simply starts a fresh
+// window — it gains nothing it could not get by waiting.
 const maxTrackedIPs = 100_000
 
-// rateLimiter counts requests per client IP in fixed 60-second windows, for
-// the advisory RateLimit headers.
+// rateLimiter counts requests per client IP in fixed 60-second windows.
 type rateLimiter struct {
-	limit int
-	mu    sync.Mutex
-	seen  *lru.Cache[string, *ipWindow]
-	now   func() time.Time
+	limit   int
+	enforce bool
+	mu      sync.Mutex
+	seen    *lru.Cache[netip.Addr, *ipWindow]
+	now     func() time.Time
 }
 
 type ipWindow struct {
@@ -32,17 +34,17 @@ type ipWindow struct {
 	count int
 }
 
-func newRateLimiter(limit, size int) *rateLimiter {
-	c, err := lru.New[string, *ipWindow](size)
+func newRateLimiter(limit, size int, enforce bool) *rateLimiter {
+	c, err := lru.New[netip.Addr, *ipWindow](size)
 	if err != nil {
 		panic(err) // only for a size < 1, a programming error
 	}
-	return &rateLimiter{limit: limit, seen: c, now: time.Now}
+	return &rateLimiter{limit: limit, enforce: enforce, seen: c, now: time.Now}
 }
 
-// take counts one request of ip and returns what is left in its window and
-// the seconds until the window resets.
-func (l *rateLimiter) take(ip string) (remaining, reset int) {
+// take counts one request of ip and returns what is left in its window, the
+// seconds until the window resets, and whether the request is over the limit.
+func (l *rateLimiter) take(ip netip.Addr) (remaining, reset int, over bool) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -54,26 +56,68 @@ func (l *rateLimiter) take(ip string) (remaining, reset int) {
 	w.count++
 	remaining = max(l.limit-w.count, 0)
 	reset = int((window - now.Sub(w.start) + time.Second - 1) / time.Second)
-	return remaining, max(reset, 1)
+	return remaining, max(reset, 1), w.count > l.limit
 }
 
 // setHeaders counts the request and sets the rate-limit headers, under both
-// the RateLimit-* names and the X-RateLimit-* ones.
-func (l *rateLimiter) setHeaders(h http.Header, ip string) {
-	remaining, reset := l.take(ip)
-	for _, prefix := range []string{"", "X-"} {
-		h.Set(prefix+"RateLimit-Limit", strconv.Itoa(l.limit))
-		h.Set(prefix+"RateLimit-Remaining", strconv.Itoa(remaining))
-		h.Set(prefix+"RateLimit-Reset", strconv.Itoa(reset))
-	}
+// the RateLimit-* names and the X-RateLimit-* ones. It reports whether the
+// request must be refused (only when enforcement is on).
+func (l *rateLimiter) setHeaders(h http.Header, ip netip.Addr) (refuse bool, reset int) {
+	remaining, reset, over := l.take(ip)
+	lim, rem, res := strconv.Itoa(l.limit), strconv.Itoa(remaining), strconv.Itoa(reset)
+	h["Ratelimit-Limit"] = []string{lim}
+	h["Ratelimit-Remaining"] = []string{rem}
+	h["Ratelimit-Reset"] = []string{res}
+	h["X-Ratelimit-Limit"] = []string{lim}
+	h["X-Ratelimit-Remaining"] = []string{rem}
+	h["X-Ratelimit-Reset"] = []string{res}
+	return l.enforce && over, reset
 }
 
-// clientIP is the peer's address. (Trusted proxies' X-Forwarded-For comes
-// with the origin cache work; until then a client cannot claim another IP.)
-func clientIP(r *http.Request) string {
+// clientIPs finds the client's address: the peer, or, only when the peer is
+// a trusted proxy, the right-most X-Forwarded-For address that is not a
+// trusted proxy. Addresses left of it are the client's to invent, so a
+// client cannot spoof its way to a fresh window.
+type clientIPs struct {
+	trusted []netip.Prefix
+}
+
+func (c clientIPs) isTrusted(a netip.Addr) bool {
+	for _, p := range c.trusted {
+		if p.Contains(a.Unmap()) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c clientIPs) of(r *http.Request) netip.Addr {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
 	}
-	return host
+	peer, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}
+	}
+	peer = peer.Unmap()
+	if !c.isTrusted(peer) {
+		return peer
+	}
+	client := peer
+	hops := r.Header.Values("X-Forwarded-For")
+	for i := len(hops) - 1; i >= 0; i-- {
+		parts := strings.Split(hops[i], ",")
+		for j := len(parts) - 1; j >= 0; j-- {
+			a, err := netip.ParseAddr(strings.TrimSpace(parts[j]))
+			if err != nil {
+				return client // garbage: trust nothing further left
+			}
+			client = a.Unmap()
+			if !c.isTrusted(client) {
+				return client
+			}
+		}
+	}
+	return client
 }

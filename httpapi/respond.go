@@ -41,11 +41,15 @@ var statusOf = map[string]int{
 	catalog.EUNAVAILABLE: http.StatusServiceUnavailable,
 	catalog.EINTERNAL:    http.StatusInternalServerError,
 	eMethod:              http.StatusMethodNotAllowed,
+	eRateLimited:         http.StatusTooManyRequests,
 }
 
 // eMethod is the kind of a request with a method the API does not serve;
 // it is an HTTP matter, not the catalog's.
 const eMethod = "method_not_allowed"
+
+// eRateLimited is the kind of a request over the enforced rate limit.
+const eRateLimited = "rate_limited"
 
 // writeError writes err as the contract's Error body. Internals (SQL,
 // paths, causes) are logged, never sent.
@@ -59,12 +63,14 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == 0 {
 		status = http.StatusInternalServerError
 	}
-	if status >= 500 {
+	if status >= 500 || status == http.StatusTooManyRequests {
 		s.log.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "status", status, "err", err)
 		w.Header().Set("Cache-Control", "no-store")
 		if status == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", "5")
 		}
+	} else if status == http.StatusTooManyRequests {
+		w.Header().Set("Cache-Control", "no-store")
 	} else {
 		// A client error stays true for a while; let caches keep it briefly.
 		w.Header().Set("Cache-Control", "public, max-age=60")

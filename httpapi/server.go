@@ -7,7 +7,10 @@ package httpapi
 import (
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -24,16 +27,30 @@ type Deps struct {
 	// RateLimit is the advisory requests per minute per client IP the
 	// rate-limit headers describe; 60 by default.
 	RateLimit int
-	Logger    *slog.Logger
+	// EnforceRateLimit answers 429 past the limit; off by default, as the
+	// edge enforces.
+	EnforceRateLimit bool
+	// TrustedProxies are the peers whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
+	// Cache is the origin cache; nil serves every request from the
+	// database (still with ETag, 304 and gzip).
+	Cache   *Cache
+	Metrics *Metrics // nil: none
+	Logger  *slog.Logger
+	// AccessLog logs every request at info level.
+	AccessLog bool
 }
 
 type server struct {
-	cat    catalog.Service
-	ns     string
-	base   string // /wp-json/{ns}/v1
-	site   string
-	limits *rateLimiter
-	log    *slog.Logger
+	cat       catalog.Service
+	ns        string
+	base      string // /wp-json/{ns}/v1
+	site      string
+	limits    *rateLimiter
+	clients   clientIPs
+	metrics   *Metrics
+	log       *slog.Logger
+	accessLog bool
 }
 
 // route is one operation of the contract.
@@ -67,13 +84,19 @@ func NewServer(d Deps) http.Handler {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
+	if d.Cache == nil {
+		d.Cache = NewCache(CacheConfig{})
+	}
 	s := &server{
-		cat:    d.Catalog,
-		ns:     d.Namespace,
-		base:   "/wp-json/" + d.Namespace + "/v1",
-		site:   strings.TrimRight(d.SiteURL, "/"),
-		limits: newRateLimiter(d.RateLimit, maxTrackedIPs),
-		log:    d.Logger,
+		cat:       d.Catalog,
+		ns:        d.Namespace,
+		base:      "/wp-json/" + d.Namespace + "/v1",
+		site:      strings.TrimRight(d.SiteURL, "/"),
+		limits:    newRateLimiter(d.RateLimit, maxTrackedIPs, d.EnforceRateLimit),
+		clients:   clientIPs{trusted: d.TrustedProxies},
+		metrics:   d.Metrics,
+		log:       d.Logger,
+		accessLog: d.AccessLog,
 	}
 	r := mux.NewRouter()
 	// Clean paths are routed as they come: no redirects, a client reading
@@ -91,14 +114,28 @@ func NewServer(d Deps) http.Handler {
 	}
 	r.NotFoundHandler = s.handle(s.notFound)
 	api.NotFoundHandler = r.NotFoundHandler
-	return s.middleware(r)
+	return s.middleware(d.Cache.middleware(r))
 }
 
 // middleware wraps every response: panics become a JSON 500, a trailing
 // slash is tolerated, and the common headers are set before routing so that
-// errors carry them too.
+// errors and 304s carry them too; requests are counted and logged.
 func (s *server) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		w = sw
+		defer func() {
+			route := s.routeOf(r.URL.Path)
+			s.metrics.observe(route, sw.status, time.Since(start))
+			if s.accessLog {
+				s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+					slog.String("method", r.Method), slog.String("path", r.URL.Path),
+					slog.String("query", r.URL.RawQuery), slog.Int("status", sw.status),
+					slog.String("cache", sw.Header().Get("X-Cache")), slog.String("route", route),
+					slog.Duration("took", time.Since(start)), slog.String("ua", r.UserAgent()))
+			}
+		}()
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -123,7 +160,13 @@ func (s *server) middleware(next http.Handler) http.Handler {
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Access-Control-Expose-Headers", exposedHeaders)
 		h.Set("Link", "<"+s.site+"/openapi.json>; rel=\"service-desc\"")
-		s.limits.setHeaders(h, clientIP(r))
+		if refuse, reset := s.limits.setHeaders(h, s.clients.of(r)); refuse {
+			h.Set("Retry-After", strconv.Itoa(reset))
+			s.writeError(w, r, &catalog.Error{Kind: eRateLimited, Reason: "rate_limited",
+				Message: "Too many requests from your address in this minute.",
+				Hint:    "Wait for the number of seconds in Retry-After; prefer a larger per_page over more pages."})
+			return
+		}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -166,6 +209,7 @@ func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	expireAt(r, list.Until)
 	return s.writeJSON(w, r, http.StatusOK, list)
 }
 
@@ -174,5 +218,6 @@ func (s *server) getProduct(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	expireAt(r, p.Until)
 	return s.writeJSON(w, r, http.StatusOK, p)
 }

@@ -1,0 +1,329 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+	"golang.org/x/sync/singleflight"
+)
+
+// CacheConfig bounds the origin cache.
+type CacheConfig struct {
+	TTL        time.Duration // how long a response is served from memory; 0 turns the cache off
+	StaleFor   time.Duration // how long a copy may stand in when the database fails
+	MaxEntries int
+	MaxBytes   int64 // bodies, plain and gzipped, added up
+}
+
+// DefaultCacheConfig is ten minutes fresh, a day stale, 10 000 responses or
+// 64 MiB, whichever is reached first.
+var DefaultCacheConfig = CacheConfig{TTL: 10 * time.Minute, StaleFor: 24 * time.Hour,
+	MaxEntries: 10_000, MaxBytes: 64 << 20}
+
+// Cache keeps finished responses in memory: status, headers, body, a gzip
+// copy and the ETag, keyed by the normalized request. It is bounded by
+// entries and bytes, and cleared (made stale) by Invalidate when the shop
+// changes. Concurrent misses for one key make one database round.
+type Cache struct {
+	cfg   CacheConfig
+	now   func() time.Time
+	gen   atomic.Uint64 // bumped by Invalidate: older entries are stale
+	group singleflight.Group
+
+	mu    sync.Mutex
+	lru   *lru.Cache[string, *entry]
+	bytes int64
+
+	stats cacheStats
+}
+
+// cacheStats are counted for the metrics.
+type cacheStats struct {
+	hits, misses, stale, evictions atomic.Int64
+}
+
+// entry is one finished response.
+type entry struct {
+	status     int
+	header     http.Header // the handler's own headers
+	body, gz   []byte
+	etag       string // strong, of the plain body; the gzip copy's is etag+"-gzip"
+	stored     time.Time
+	freshUntil time.Time
+	gen        uint64
+}
+
+func (e *entry) size() int64 { return int64(len(e.body) + len(e.gz) + 256) }
+
+// NewCache returns an empty cache.
+func NewCache(cfg CacheConfig) *Cache {
+	if cfg.MaxEntries <= 0 {
+		cfg.MaxEntries = DefaultCacheConfig.MaxEntries
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = DefaultCacheConfig.MaxBytes
+	}
+	c := &Cache{cfg: cfg, now: time.Now}
+	// The eviction callback runs under c.mu (every Add and Remove is made
+	// with it held), so the byte count stays exact.
+	c.lru, _ = lru.NewWithEvict(cfg.MaxEntries, func(_ string, e *entry) {
+		c.bytes -= e.size()
+		c.stats.evictions.Add(1)
+	})
+	return c
+}
+
+// Invalidate makes every cached response stale: it is served again only if
+// the database fails. The change poller calls it.
+func (c *Cache) Invalidate() { c.gen.Add(1) }
+
+// Len and Bytes report the cache's size, for the metrics and tests.
+func (c *Cache) Len() int { return c.lru.Len() }
+
+// Bytes is the memory the cached bodies hold.
+func (c *Cache) Bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes
+}
+
+func (c *Cache) get(key string) (*entry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Get(key)
+}
+
+func (c *Cache) put(key string, e *entry) {
+	if e.size() > c.cfg.MaxBytes/4 {
+		return // one response may not push out most of the others
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.lru.Peek(key); ok {
+		c.bytes -= old.size() // Add replaces it in place, without the callback
+	}
+	c.lru.Add(key, e)
+	c.bytes += e.size()
+	for c.bytes > c.cfg.MaxBytes && c.lru.Len() > 1 {
+		c.lru.RemoveOldest()
+	}
+}
+
+// fresh reports whether e may be served without asking the database.
+func (c *Cache) fresh(e *entry, now time.Time) bool {
+	return e.gen == c.gen.Load() && now.Before(e.freshUntil)
+}
+
+// cacheKey normalizes a request: its path, and of the query only the
+// parameters the API reads, sorted, so that unknown parameters and their
+// order do not split the cache. Repeated values are kept: they are an error.
+func cacheKey(r *http.Request) string {
+	if r.URL.RawQuery == "" {
+		return r.URL.Path
+	}
+	v := queryValues(r.URL.RawQuery)
+	keys := make([]string, 0, 4)
+	for _, k := range []string{"page", "per_page", "category", "framework"} {
+		if _, ok := v[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return r.URL.Path
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(r.URL.Path)
+	b.WriteByte('?')
+	for i, k := range keys {
+		for j, val := range v[k] {
+			if i+j > 0 {
+				b.WriteByte('&')
+			}
+			b.WriteString(k + "=" + url.QueryEscape(val))
+		}
+	}
+	return b.String()
+}
+
+// hintsKey carries a response's expiry from a handler to the cache.
+type hintsKey struct{}
+
+type hints struct{ until time.Time }
+
+// expireAt tells the cache the response must not be served after t (the
+// next sale start or end among its products); zero t says nothing.
+func expireAt(r *http.Request, t time.Time) {
+	if h, ok := r.Context().Value(hintsKey{}).(*hints); ok && !t.IsZero() {
+		h.until = t
+	}
+}
+
+// recorder captures a handler's response.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+}
+func (r *recorder) Write(p []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(p)
+}
+
+// cacheable statuses: answers that stay true until the shop changes.
+func cacheable(status int) bool {
+	return status == http.StatusOK || status == http.StatusBadRequest || status == http.StatusNotFound
+}
+
+// middleware serves GET and HEAD from the cache, fills it, and writes every
+// such response with its ETag, gzip and 304 handling.
+func (c *Cache) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			next.ServeHTTP(w, r)
+			return
+		}
+		key := cacheKey(r)
+		now := c.now()
+		cached, ok := c.get(key)
+		if ok && c.fresh(cached, now) {
+			c.stats.hits.Add(1)
+			serveEntry(w, r, cached, "HIT")
+			return
+		}
+		c.stats.misses.Add(1)
+		v, _, _ := c.group.Do(key, func() (any, error) {
+			return c.fill(next, r, key), nil
+		})
+		e := v.(*entry)
+		if e.status >= 500 && ok && now.Sub(cached.stored) < c.cfg.StaleFor {
+			// The database failed: a copy a little old beats an error.
+			c.stats.stale.Add(1)
+			serveEntry(w, r, cached, "STALE")
+			return
+		}
+		serveEntry(w, r, e, "MISS")
+	})
+}
+
+// fill runs the handler once for the key, as a GET, and keeps the result
+// when it may be cached.
+func (c *Cache) fill(next http.Handler, r *http.Request, key string) *entry {
+	h := &hints{}
+	// The round is shared by every waiter: it must not end when the first
+	// caller goes away, but keeps that caller's values.
+	ctx := context.WithValue(context.WithoutCancel(r.Context()), hintsKey{}, h)
+	req := r.Clone(ctx)
+	req.Method = http.MethodGet
+	rec := &recorder{header: http.Header{}}
+	next.ServeHTTP(rec, req)
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	now := c.now()
+	e := newEntry(rec.status, rec.header, rec.body.Bytes(), now)
+	e.gen = c.gen.Load()
+	e.freshUntil = now.Add(c.cfg.TTL)
+	if !h.until.IsZero() && h.until.Before(e.freshUntil) {
+		e.freshUntil = h.until
+	}
+	if c.cfg.TTL > 0 && cacheable(e.status) && now.Before(e.freshUntil) {
+		c.put(key, e)
+	}
+	return e
+}
+
+// minGzip is the smallest body worth compressing.
+const minGzip = 512
+
+func newEntry(status int, header http.Header, body []byte, now time.Time) *entry {
+	header.Del("Content-Length")
+	e := &entry{status: status, header: header, body: bytes.Clone(body), stored: now}
+	sum := sha256.Sum256(body)
+	e.etag = `"` + hex.EncodeToString(sum[:16]) + `"`
+	if len(body) >= minGzip {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write(body)
+		_ = zw.Close()
+		e.gz = buf.Bytes()
+	}
+	return e
+}
+
+// serveEntry writes a finished response: 304 when the client holds it,
+// the gzip copy when the client takes gzip.
+func serveEntry(w http.ResponseWriter, r *http.Request, e *entry, state string) {
+	h := w.Header()
+	for k, v := range e.header {
+		h[k] = v
+	}
+	h.Set("X-Cache", state)
+	h.Set("Vary", "Accept-Encoding")
+	body, etag := e.body, e.etag
+	if e.gz != nil && acceptsGzip(r) {
+		body, etag = e.gz, strings.TrimSuffix(e.etag, `"`)+`-gzip"`
+		h.Set("Content-Encoding", "gzip")
+	}
+	h.Set("ETag", etag)
+	if e.status == http.StatusOK && matchesETag(r.Header.Get("If-None-Match"), e.etag) {
+		h.Del("Content-Type")
+		h.Del("Content-Encoding")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(e.status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// acceptsGzip reports whether Accept-Encoding allows gzip (q > 0).
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.EqualFold(strings.TrimSpace(name), "gzip") || strings.TrimSpace(name) == "*" {
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+		}
+	}
+	return false
+}
+
+// matchesETag reports whether an If-None-Match list names the response, in
+// either of its encodings (weak comparison, as RFC 9110 asks for it).
+func matchesETag(inm, etag string) bool {
+	if inm == "" {
+		return false
+	}
+	gz := strings.TrimSuffix(etag, `"`) + `-gzip"`
+	for _, t := range strings.Split(inm, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag || t == gz {
+			return true
+		}
+	}
+	return false
+}
