@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -34,6 +35,15 @@ type Config struct {
 	RateLimit     int           // advisory requests per minute per client IP
 	LogFormat     string        // text or json
 	LogLevel      string        // debug, info, warn, error
+	AccessLog     bool          // log every request
+
+	CacheTTL        time.Duration  // origin cache freshness; 0 turns it off
+	CacheStale      time.Duration  // how long a copy may stand in for a failed database
+	CacheMaxEntries int            // responses kept at most
+	CacheMaxMB      int            // megabytes of bodies kept at most
+	PollInterval    time.Duration  // how often the change signature is read
+	TrustedProxies  []netip.Prefix // peers whose X-Forwarded-For is believed
+	EnforceRate     bool           // answer 429 past the rate limit
 }
 
 // Load reads the configuration from args (without the program name) and
@@ -64,6 +74,23 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	envOf["rate-limit"] = "CATALOG_RATE_LIMIT"
 	fs.IntVar(&c.RateLimit, "rate-limit", 60, "advisory requests per minute per client IP, shown in the RateLimit headers [CATALOG_RATE_LIMIT]")
 
+	envOf["access-log"] = "CATALOG_ACCESS_LOG"
+	fs.BoolVar(&c.AccessLog, "access-log", true, "log every request [CATALOG_ACCESS_LOG]")
+	envOf["cache-ttl"] = "CATALOG_CACHE_TTL"
+	fs.DurationVar(&c.CacheTTL, "cache-ttl", 10*time.Minute, "how long a response is served from memory; 0 turns the origin cache off [CATALOG_CACHE_TTL]")
+	envOf["cache-stale"] = "CATALOG_CACHE_STALE"
+	fs.DurationVar(&c.CacheStale, "cache-stale", 24*time.Hour, "how old a cached copy served while the database fails may be [CATALOG_CACHE_STALE]")
+	envOf["cache-max-entries"] = "CATALOG_CACHE_MAX_ENTRIES"
+	fs.IntVar(&c.CacheMaxEntries, "cache-max-entries", 10000, "responses the origin cache keeps at most [CATALOG_CACHE_MAX_ENTRIES]")
+	envOf["cache-max-mb"] = "CATALOG_CACHE_MAX_MB"
+	fs.IntVar(&c.CacheMaxMB, "cache-max-mb", 64, "megabytes of response bodies the origin cache keeps at most [CATALOG_CACHE_MAX_MB]")
+	envOf["poll-interval"] = "CATALOG_POLL_INTERVAL"
+	fs.DurationVar(&c.PollInterval, "poll-interval", 2*time.Second, "how often the shop's change signature is read [CATALOG_POLL_INTERVAL]")
+	envOf["rate-limit-enforce"] = "CATALOG_RATE_LIMIT_ENFORCE"
+	fs.BoolVar(&c.EnforceRate, "rate-limit-enforce", false, "answer 429 past the rate limit (the edge usually enforces) [CATALOG_RATE_LIMIT_ENFORCE]")
+	trusted := "127.0.0.1/32,::1/128"
+	str(&trusted, "trusted-proxies", "CATALOG_TRUSTED_PROXIES", trusted, "comma-separated CIDRs of proxies whose X-Forwarded-For is believed; empty trusts none")
+
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -85,10 +112,40 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	var perr error
+	if c.TrustedProxies, perr = parsePrefixes(trusted); perr != nil {
+		return nil, fmt.Errorf("--trusted-proxies (CATALOG_TRUSTED_PROXIES): want comma-separated CIDRs like 10.0.0.0/8,127.0.0.1/32: %v", perr)
+	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// parsePrefixes reads a comma-separated list of CIDRs; a bare address is a
+// single-host prefix.
+func parsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !strings.Contains(part, "/") {
+			a, err := netip.ParseAddr(part)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 // kindOf says what kind of value a flag takes.
@@ -98,6 +155,8 @@ func kindOf(f *flag.Flag) string {
 		return "a duration like 5s or 500ms"
 	case int:
 		return "a whole number"
+	case bool:
+		return "true or false"
 	}
 	return "a string"
 }
@@ -153,6 +212,21 @@ func (c *Config) validate() error {
 	}
 	if c.RateLimit < 1 || c.RateLimit > 1_000_000 {
 		bad("rate-limit", "CATALOG_RATE_LIMIT", "want a whole number from 1 to 1000000, got %d", c.RateLimit)
+	}
+	if c.CacheTTL < 0 || c.CacheTTL > 24*time.Hour {
+		bad("cache-ttl", "CATALOG_CACHE_TTL", "want a duration from 0 (off) to 24h, got %s", c.CacheTTL)
+	}
+	if c.CacheStale < 0 || c.CacheStale > 30*24*time.Hour {
+		bad("cache-stale", "CATALOG_CACHE_STALE", "want a duration from 0 to 720h, got %s", c.CacheStale)
+	}
+	if c.CacheMaxEntries < 1 || c.CacheMaxEntries > 10_000_000 {
+		bad("cache-max-entries", "CATALOG_CACHE_MAX_ENTRIES", "want a whole number from 1 to 10000000, got %d", c.CacheMaxEntries)
+	}
+	if c.CacheMaxMB < 1 || c.CacheMaxMB > 64<<10 {
+		bad("cache-max-mb", "CATALOG_CACHE_MAX_MB", "want a whole number of megabytes from 1 to 65536, got %d", c.CacheMaxMB)
+	}
+	if c.PollInterval < 100*time.Millisecond || c.PollInterval > time.Hour {
+		bad("poll-interval", "CATALOG_POLL_INTERVAL", "want a duration from 100ms to 1h (like 2s), got %s", c.PollInterval)
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		bad("log-format", "CATALOG_LOG_FORMAT", "want text or json, got %q", c.LogFormat)

@@ -2,6 +2,8 @@ package config
 
 import (
 	"io"
+	"net/netip"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -48,12 +50,17 @@ func TestLoad(t *testing.T) {
 		{"environment applied", nil, env("CATALOG_DSN", goodDSN, "CATALOG_LISTEN", "127.0.0.1:8000",
 			"CATALOG_ADMIN_LISTEN", "127.0.0.1:8001", "CATALOG_TABLE_PREFIX", "shop_", "CATALOG_NAMESPACE", "acme",
 			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5",
-			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug"),
+			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug",
+			"CATALOG_CACHE_TTL", "1m", "CATALOG_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7", "CATALOG_RATE_LIMIT_ENFORCE", "true",
+			"CATALOG_ACCESS_LOG", "false"),
 			func(t *testing.T, c *Config) {
 				want := Config{DSN: goodDSN, Listen: "127.0.0.1:8000", AdminListen: "127.0.0.1:8001",
 					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
-					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, RateLimit: 120, LogFormat: "json", LogLevel: "debug"}
-				if *c != want {
+					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, RateLimit: 120, LogFormat: "json", LogLevel: "debug",
+					CacheTTL: time.Minute, CacheStale: 24 * time.Hour, CacheMaxEntries: 10000, CacheMaxMB: 64,
+					PollInterval: 2 * time.Second, EnforceRate: true, AccessLog: false,
+					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")}}
+				if !reflect.DeepEqual(*c, want) {
 					t.Errorf("config = %+v\nwant     %+v", *c, want)
 				}
 			}},

@@ -26,6 +26,8 @@ type Options struct {
 	QueryTimeout time.Duration // deadline of one request's reads
 	MaxOpen      int           // open connections at most
 	MaxIdle      int           // idle connections kept
+	// Observe, when set, is told the duration of every statement.
+	Observe func(d time.Duration, err error)
 }
 
 // DB is the shop's database, read-only.
@@ -34,6 +36,7 @@ type DB struct {
 	prefix  string
 	timeout time.Duration
 	queries atomic.Int64
+	observe func(time.Duration, error)
 }
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_]{0,32}$`)
@@ -82,7 +85,10 @@ func Open(dsn string, o Options) (*DB, error) {
 	if o.QueryTimeout <= 0 {
 		o.QueryTimeout = 5 * time.Second
 	}
-	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout}, nil
+	if o.Observe == nil {
+		o.Observe = func(time.Duration, error) {}
+	}
+	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, observe: o.Observe}, nil
 }
 
 // Close closes the pool.
@@ -94,6 +100,9 @@ func (db *DB) Ping(ctx context.Context) error {
 	defer cancel()
 	return db.db.PingContext(ctx)
 }
+
+// Stats returns the pool's statistics.
+func (db *DB) Stats() sql.DBStats { return db.db.Stats() }
 
 // Queries returns how many statements have been sent since Open, for the
 // query-count tests and metrics.
@@ -130,23 +139,24 @@ func (tx *Tx) sql(stmt string) string {
 
 var tableRE = regexp.MustCompile(`\{[a-z_]+\}`)
 
-// selectx runs a query that returns rows into dest, counting it.
+// selectx runs a query that returns rows into dest.
 func (tx *Tx) selectx(ctx context.Context, dest any, stmt string, args ...any) error {
-	tx.db.queries.Add(1)
-	q := tx.sql(stmt)
-	if len(args) > 0 {
-		var err error
-		q, args, err = sqlx.In(q, args...)
-		if err != nil {
-			return fmt.Errorf("wpdb: expand query: %w", err)
-		}
-	}
-	return tx.tx.SelectContext(ctx, dest, q, args...)
+	return tx.run(ctx, stmt, args, func(q string, args []any) error {
+		return tx.tx.SelectContext(ctx, dest, q, args...)
+	})
 }
 
-// getx runs a query that returns one row into dest, counting it.
-// sql.ErrNoRows is returned as is.
+// getx runs a query that returns one row into dest; sql.ErrNoRows is
+// returned as is.
 func (tx *Tx) getx(ctx context.Context, dest any, stmt string, args ...any) error {
+	return tx.run(ctx, stmt, args, func(q string, args []any) error {
+		return tx.tx.GetContext(ctx, dest, q, args...)
+	})
+}
+
+// run prefixes the statement's tables, expands IN (?) lists, counts and
+// times the statement.
+func (tx *Tx) run(ctx context.Context, stmt string, args []any, do func(string, []any) error) error {
 	tx.db.queries.Add(1)
 	q := tx.sql(stmt)
 	if len(args) > 0 {
@@ -156,7 +166,10 @@ func (tx *Tx) getx(ctx context.Context, dest any, stmt string, args ...any) erro
 			return fmt.Errorf("wpdb: expand query: %w", err)
 		}
 	}
-	return tx.tx.GetContext(ctx, dest, q, args...)
+	start := time.Now()
+	err := do(q, args)
+	tx.db.observe(time.Since(start), err)
+	return err
 }
 
 // IsUnavailable reports whether err means the database could not be reached

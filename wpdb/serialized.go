@@ -61,13 +61,13 @@ func ParseIDList(raw string) ([]int64, error) {
 	if err := unserialize(raw, &m); err != nil {
 		return nil, fmt.Errorf("ID list: %w", err)
 	}
-	// PHP arrays keep insertion order; the map does not, so order by key.
+	// PHP arrays keep insertion order; the map does not, so order by key,
+	// then keep the first of duplicates as array_unique does.
 	type kv struct {
 		k int64
 		v int64
 	}
-	var items []kv
-	seen := map[int64]bool{}
+	items := make([]kv, 0, len(m))
 	for k, v := range m {
 		var id int64
 		switch x := v.(type) {
@@ -77,15 +77,14 @@ func ParseIDList(raw string) ([]int64, error) {
 			id, _ = strconv.ParseInt(x, 10, 64)
 		}
 		ki, _ := k.(int64)
-		if id > 0 && !seen[id] {
-			seen[id] = true
-			items = append(items, kv{ki, id})
-		}
+		items = append(items, kv{ki, id})
 	}
-	ids := make([]int64, 0, len(items))
 	slices.SortFunc(items, func(a, b kv) int { return cmp.Compare(a.k, b.k) })
+	ids := make([]int64, 0, len(items))
 	for _, it := range items {
-		ids = append(ids, it.v)
+		if it.v > 0 && !slices.Contains(ids, it.v) {
+			ids = append(ids, it.v)
+		}
 	}
 	return ids, nil
 }

@@ -1,0 +1,397 @@
+package wpdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"catalogd/internal/testdb"
+	"catalogd/wpdb/wpfixture"
+)
+
+// testNow is when the fixture shops are "saved".
+var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// newTestShop returns a fresh-install shop with the prefix, saved at testNow.
+func newTestShop(prefix string) *wpfixture.Shop {
+	s := wpfixture.New(prefix, "https://shop.example")
+	s.Now = testNow
+	return s
+}
+
+// openShop loads the shop into a throwaway database and opens it with wpdb,
+// using the shop's prefix; it returns the DB and a raw pool on the database.
+func openShop(t *testing.T, shop *wpfixture.Shop) (*DB, *sql.DB) {
+	t.Helper()
+	return openShopWith(t, shop, Options{Prefix: shop.Prefix})
+}
+
+// openShopWith is openShop with explicit options.
+func openShopWith(t *testing.T, shop *wpfixture.Shop, o Options) (*DB, *sql.DB) {
+	t.Helper()
+	dsn, raw := testdb.Load(t, shop)
+	db, err := Open(dsn, o)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, raw
+}
+
+// view runs fn in a View and fails the test on an error.
+func view(t *testing.T, db *DB, fn func(ctx context.Context, tx *Tx) error) {
+	t.Helper()
+	if err := db.View(context.Background(), fn); err != nil {
+		t.Fatalf("View: %v", err)
+	}
+}
+
+// mysqlErrNumber returns the MySQL error number in err's chain, 0 for none.
+func mysqlErrNumber(err error) uint16 {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return me.Number
+	}
+	return 0
+}
+
+// rawScalar reads one value through the raw pool, outside wpdb.
+func rawScalar(t *testing.T, raw *sql.DB, dest any, query string, args ...any) {
+	t.Helper()
+	if err := raw.QueryRowContext(context.Background(), query, args...).Scan(dest); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+// closedPort returns a local TCP port nothing listens on.
+func closedPort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	if err := l.Close(); err != nil {
+		t.Fatalf("close listener: %v", err)
+	}
+	return port
+}
+
+func TestViewIsReadOnly(t *testing.T) {
+	t.Parallel()
+	db, raw := openShop(t, newTestShop("wp_"))
+	var optionsBefore int
+	rawScalar(t, raw, &optionsBefore, `SELECT COUNT(*) FROM wp_options`)
+
+	tests := []struct {
+		name string
+		stmt string
+	}{
+		{"insert", `INSERT INTO {options} (option_name, option_value, autoload) VALUES ('evil', 'x', 'yes')`},
+		{"update", `UPDATE {options} SET option_value = 'Hacked' WHERE option_name = 'blogname'`},
+		{"delete", `DELETE FROM {options} WHERE option_name = 'blogname'`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			view(t, db, func(ctx context.Context, tx *Tx) error {
+				_, err := tx.tx.ExecContext(ctx, tx.sql(tt.stmt))
+				if err == nil {
+					t.Fatalf("%s through a View succeeded; want MariaDB error 1792", tt.name)
+				}
+				if n := mysqlErrNumber(err); n != 1792 {
+					t.Errorf("%s: error %v (number %d), want 1792 (read-only transaction)", tt.name, err, n)
+				}
+				if IsUnavailable(err) {
+					t.Errorf("IsUnavailable(%v) = true for a refused write", err)
+				}
+				return nil
+			})
+			var optionsAfter int
+			rawScalar(t, raw, &optionsAfter, `SELECT COUNT(*) FROM wp_options`)
+			if optionsAfter != optionsBefore {
+				t.Errorf("wp_options has %d rows after the %s, want %d", optionsAfter, tt.name, optionsBefore)
+			}
+			var blogname string
+			rawScalar(t, raw, &blogname, `SELECT option_value FROM wp_options WHERE option_name = 'blogname'`)
+			if blogname != "Script Shop" {
+				t.Errorf("blogname = %q after the %s, want %q", blogname, tt.name, "Script Shop")
+			}
+		})
+	}
+}
+
+func TestQueriesCountsEveryStatement(t *testing.T) {
+	t.Parallel()
+	db, _ := openShop(t, newTestShop("wp_"))
+	tests := []struct {
+		name string
+		fn   func(ctx context.Context, tx *Tx) error
+		want int64
+	}{
+		{"empty view counts BEGIN", func(ctx context.Context, tx *Tx) error { return nil }, 1},
+		{"two reads", func(ctx context.Context, tx *Tx) error {
+			if _, err := tx.Options(ctx, []string{"blogname"}); err != nil {
+				return err
+			}
+			_, err := tx.Terms(ctx, []string{"product_cat"})
+			return err
+		}, 3},
+		{"lookup that finds nothing still counts", func(ctx context.Context, tx *Tx) error {
+			_, _, err := tx.ProductIDBySlug(ctx, "no-such-product")
+			return err
+		}, 2},
+		{"reads with nothing to read send nothing", func(ctx context.Context, tx *Tx) error {
+			if _, err := tx.Meta(ctx, nil, []string{"_price"}); err != nil {
+				return err
+			}
+			if _, err := tx.Relationships(ctx, nil); err != nil {
+				return err
+			}
+			if _, err := tx.Posts(ctx, nil, true); err != nil {
+				return err
+			}
+			if _, err := tx.Variations(ctx, nil); err != nil {
+				return err
+			}
+			_, err := tx.CategoryCounts(ctx, Filter{}, nil)
+			return err
+		}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := db.Queries()
+			view(t, db, tt.fn)
+			if got := db.Queries() - before; got != tt.want {
+				t.Errorf("Queries() grew by %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestViewEnforcesQueryDeadline(t *testing.T) {
+	t.Parallel()
+	db, _ := openShopWith(t, newTestShop("wp_"), Options{Prefix: "wp_", QueryTimeout: 50 * time.Millisecond})
+	start := time.Now()
+	err := db.View(context.Background(), func(ctx context.Context, tx *Tx) error {
+		var slept int
+		return tx.getx(ctx, &slept, `SELECT SLEEP(2)`)
+	})
+	elapsed := time.Since(start)
+	if err == nil {
+		t.Fatal("SELECT SLEEP(2) under a 50ms deadline returned no error")
+	}
+	if elapsed > time.Second {
+		t.Errorf("View returned after %v, want well under 1s (deadline 50ms)", elapsed)
+	}
+	if !IsUnavailable(err) {
+		t.Errorf("IsUnavailable(%v) = false for a query past the deadline", err)
+	}
+	// The pool recovers: the next View works.
+	view(t, db, func(ctx context.Context, tx *Tx) error {
+		_, err := tx.Options(ctx, []string{"blogname"})
+		return err
+	})
+}
+
+func TestOpenRejects(t *testing.T) {
+	tests := []struct {
+		name   string
+		dsn    string
+		prefix string
+	}{
+		{"dash in prefix", "root@tcp(127.0.0.1:3306)/wp", "wp-"},
+		{"SQL in prefix", "root@tcp(127.0.0.1:3306)/wp", "x;DROP"},
+		{"space in prefix", "root@tcp(127.0.0.1:3306)/wp", "wp _"},
+		{"backquote in prefix", "root@tcp(127.0.0.1:3306)/wp", "wp`_"},
+		{"prefix too long", "root@tcp(127.0.0.1:3306)/wp", "abcdefghijklmnopqrstuvwxyz0123456"},
+		{"DSN without database slash", "root@tcp(127.0.0.1:3306)", "wp_"},
+		{"DSN not a DSN", "this is not a dsn", "wp_"},
+		{"DSN bad timeout", "root@tcp(127.0.0.1:3306)/wp?timeout=soon", "wp_"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := Open(tt.dsn, Options{Prefix: tt.prefix})
+			if err == nil {
+				db.Close()
+				t.Fatalf("Open(%q, prefix %q) succeeded, want an error", tt.dsn, tt.prefix)
+			}
+		})
+	}
+}
+
+func TestOpenAcceptsValidPrefixes(t *testing.T) {
+	for _, prefix := range []string{"", "wp_", "shop2_", "WP_Live_9", "abcdefghijklmnopqrstuvwxyz012345"} {
+		t.Run(fmt.Sprintf("%q", prefix), func(t *testing.T) {
+			if !ValidPrefix(prefix) {
+				t.Errorf("ValidPrefix(%q) = false, want true", prefix)
+			}
+			db, err := Open("root@tcp(127.0.0.1:3306)/wp", Options{Prefix: prefix})
+			if err != nil {
+				t.Fatalf("Open with prefix %q: %v", prefix, err)
+			}
+			db.Close()
+		})
+	}
+}
+
+func TestIsUnavailableConnectionRefused(t *testing.T) {
+	t.Parallel()
+	dsn := fmt.Sprintf("root@tcp(127.0.0.1:%d)/wp?timeout=1s", closedPort(t))
+	db, err := Open(dsn, Options{Prefix: "wp_", QueryTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatalf("Open does not wait for the database, yet failed: %v", err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		run  func() error
+	}{
+		{"Ping", func() error { return db.Ping(ctx) }},
+		{"View", func() error {
+			return db.View(ctx, func(ctx context.Context, tx *Tx) error {
+				t.Error("View ran fn without a database")
+				return nil
+			})
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.run()
+			if err == nil {
+				t.Fatal("no error from a closed port")
+			}
+			if !IsUnavailable(err) {
+				t.Errorf("IsUnavailable(%v) = false for a refused connection", err)
+			}
+		})
+	}
+}
+
+func TestIsUnavailableFalseForBadQueries(t *testing.T) {
+	t.Parallel()
+	db, _ := openShop(t, newTestShop("wp_"))
+	tests := []struct {
+		name   string
+		stmt   string
+		number uint16
+	}{
+		{"syntax error", `SELEC 1`, 1064},
+		{"missing table", `SELECT COUNT(*) FROM {no_such_table}`, 1146},
+		{"missing column", `SELECT no_such_column FROM {options} LIMIT 1`, 1054},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := db.View(context.Background(), func(ctx context.Context, tx *Tx) error {
+				var n int
+				return tx.getx(ctx, &n, tt.stmt)
+			})
+			if err == nil {
+				t.Fatalf("%s: no error", tt.stmt)
+			}
+			if n := mysqlErrNumber(err); n != tt.number {
+				t.Errorf("%s: error %v (number %d), want %d", tt.stmt, err, n, tt.number)
+			}
+			if IsUnavailable(err) {
+				t.Errorf("IsUnavailable(%v) = true for a wrong query", err)
+			}
+		})
+	}
+}
+
+func TestIsUnavailableClassifies(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"nil", nil, false},
+		{"deadline", context.DeadlineExceeded, true},
+		{"wrapped deadline", fmt.Errorf("wpdb: read terms: %w", context.DeadlineExceeded), true},
+		{"invalid connection", mysql.ErrInvalidConn, true},
+		{"connection done", sql.ErrConnDone, true},
+		{"EOF", io.EOF, true},
+		{"unexpected EOF", io.ErrUnexpectedEOF, true},
+		{"net error", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}, true},
+		{"too many connections", &mysql.MySQLError{Number: 1040}, true},
+		{"access denied", &mysql.MySQLError{Number: 1045}, true},
+		{"unknown database", &mysql.MySQLError{Number: 1049}, true},
+		{"server shutdown", &mysql.MySQLError{Number: 1053}, true},
+		{"connection killed", &mysql.MySQLError{Number: 1927}, true},
+		{"syntax error", &mysql.MySQLError{Number: 1064}, false},
+		{"missing table", fmt.Errorf("wpdb: x: %w", &mysql.MySQLError{Number: 1146}), false},
+		{"read-only transaction", &mysql.MySQLError{Number: 1792}, false},
+		{"no rows", sql.ErrNoRows, false},
+		{"plain error", errors.New("boom"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := IsUnavailable(tt.err); got != tt.want {
+				t.Errorf("IsUnavailable(%v) = %v, want %v", tt.err, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigurablePrefix(t *testing.T) {
+	t.Parallel()
+	shop := newTestShop("shop2_")
+	cat := shop.Category("Vehicles", "vehicles", "", 0)
+	id := shop.Add(wpfixture.Product{Title: "Police Car", RegularPrice: "9", Categories: []string{"vehicles"}})
+	dsn, _ := testdb.Load(t, shop)
+
+	db, err := Open(dsn, Options{Prefix: "shop2_"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	view(t, db, func(ctx context.Context, tx *Tx) error {
+		opts, err := tx.Options(ctx, []string{"blogname"})
+		if err != nil {
+			return err
+		}
+		if opts["blogname"] != "Script Shop" {
+			t.Errorf("blogname = %q, want %q", opts["blogname"], "Script Shop")
+		}
+		got, found, err := tx.ProductIDBySlug(ctx, "police-car")
+		if err != nil {
+			return err
+		}
+		if !found || got != id {
+			t.Errorf("ProductIDBySlug(police-car) = %d, %v; want %d, true", got, found, id)
+		}
+		n, err := tx.CountProducts(ctx, Filter{Require: [][]int64{{cat.TTID}}})
+		if err != nil {
+			return err
+		}
+		if n != 1 {
+			t.Errorf("CountProducts(vehicles) = %d, want 1", n)
+		}
+		return nil
+	})
+
+	// The default prefix does not find the shop2_ tables: a wrong query,
+	// not an unavailable database.
+	wrong, err := Open(dsn, Options{Prefix: "wp_"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wrong.Close()
+	err = wrong.View(context.Background(), func(ctx context.Context, tx *Tx) error {
+		_, err := tx.Options(ctx, []string{"blogname"})
+		return err
+	})
+	if n := mysqlErrNumber(err); n != 1146 {
+		t.Errorf("reading with prefix wp_: error %v (number %d), want 1146", err, n)
+	}
+	if IsUnavailable(err) {
+		t.Errorf("IsUnavailable(%v) = true for a missing table", err)
+	}
+}

@@ -1,0 +1,87 @@
+package wpdb
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+func TestOptions(t *testing.T) {
+	t.Parallel()
+	shop := newTestShop("wp_")
+	shop.SetOption("woocommerce_hide_out_of_stock_items", "yes")
+	db, _ := openShop(t, shop)
+
+	permalinks := `a:5:{s:12:"product_base";s:7:"product";s:13:"category_base";s:16:"product-category";` +
+		`s:8:"tag_base";s:11:"product-tag";s:14:"attribute_base";s:0:"";s:22:"use_verbose_page_rules";b:0;}`
+	tests := []struct {
+		name  string
+		names []string
+		want  map[string]string
+	}{
+		{"present options", []string{"blogname", "woocommerce_currency"},
+			map[string]string{"blogname": "Script Shop", "woocommerce_currency": "USD"}},
+		{"missing options are omitted", []string{"blogname", "no_such_option", "woocommerce_price_thousand_sep"},
+			map[string]string{"blogname": "Script Shop"}},
+		{"only missing", []string{"no_such_option"}, map[string]string{}},
+		{"present but empty is kept", []string{"upload_path", "upload_url_path"},
+			map[string]string{"upload_path": "", "upload_url_path": ""}},
+		{"updated value", []string{"woocommerce_hide_out_of_stock_items"},
+			map[string]string{"woocommerce_hide_out_of_stock_items": "yes"}},
+		{"serialized value as stored", []string{"woocommerce_permalinks"},
+			map[string]string{"woocommerce_permalinks": permalinks}},
+		{"a name asked twice", []string{"home", "home"}, map[string]string{"home": "https://shop.example"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			view(t, db, func(ctx context.Context, tx *Tx) error {
+				got, err := tx.Options(ctx, tt.names)
+				if err != nil {
+					return err
+				}
+				if !reflect.DeepEqual(got, tt.want) {
+					t.Errorf("Options(%q) = %q, want %q", tt.names, got, tt.want)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+func TestAttributeOrderBy(t *testing.T) {
+	t.Parallel()
+	shop := newTestShop("wp_")
+	attrCols := []string{"attribute_name", "attribute_label", "attribute_type", "attribute_orderby", "attribute_public"}
+	shop.Row("woocommerce_attribute_taxonomies", attrCols, "size", "Size", "select", "name_num", 0)
+	shop.Row("woocommerce_attribute_taxonomies", attrCols, "color", "Color", "select", "id", 0)
+	db, _ := openShop(t, shop)
+
+	tests := []struct {
+		name      string
+		attribute string
+		wantOrder string
+		wantFound bool
+	}{
+		{"fresh install attribute", "framework", "menu_order", true},
+		{"name_num", "size", "name_num", true},
+		{"id", "color", "id", true},
+		{"not registered", "material", "", false},
+		{"taxonomy name is not the attribute name", "pa_framework", "", false},
+		{"empty", "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			view(t, db, func(ctx context.Context, tx *Tx) error {
+				order, found, err := tx.AttributeOrderBy(ctx, tt.attribute)
+				if err != nil {
+					return err
+				}
+				if order != tt.wantOrder || found != tt.wantFound {
+					t.Errorf("AttributeOrderBy(%q) = %q, %v; want %q, %v",
+						tt.attribute, order, found, tt.wantOrder, tt.wantFound)
+				}
+				return nil
+			})
+		})
+	}
+}
