@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -15,6 +16,10 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"catalogd/catalog"
 	"catalogd/config"
@@ -41,11 +46,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	log := newLogger(cfg, stderr)
 
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	queryLatency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "catalogd_db_query_duration_seconds", Help: "Time of one database statement, by outcome.",
+		Buckets: []float64{.0002, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1, 5},
+	}, []string{"outcome"})
+	reg.MustRegister(queryLatency)
+
 	db, err := wpdb.Open(cfg.DSN, wpdb.Options{Prefix: cfg.TablePrefix, QueryTimeout: cfg.QueryTimeout,
-		MaxOpen: cfg.DBMaxOpen})
+		MaxOpen: cfg.DBMaxOpen, Observe: func(d time.Duration, err error) {
+			outcome := "ok"
+			if err != nil {
+				outcome = "error"
+			}
+			queryLatency.WithLabelValues(outcome).Observe(d.Seconds())
+		}})
 	if err != nil {
 		return err
 	}
+	registerDBMetrics(reg, db)
 	defer db.Close()
 	// A database that is down at start is no reason not to start: requests
 	// answer 503 until it returns, and /readyz says so.
@@ -55,9 +75,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
 		Namespace: cfg.Namespace, DevelopersURL: cfg.DevelopersURL})
+	cache := httpapi.NewCache(httpapi.CacheConfig{TTL: cfg.CacheTTL, StaleFor: cfg.CacheStale,
+		MaxEntries: cfg.CacheMaxEntries, MaxBytes: int64(cfg.CacheMaxMB) << 20})
 	public := &http.Server{
 		Handler: httpapi.NewServer(httpapi.Deps{Catalog: cat, Namespace: cfg.Namespace,
-			SiteURL: cfg.SiteURL, RateLimit: cfg.RateLimit, Logger: log}),
+			SiteURL: cfg.SiteURL, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
+			TrustedProxies: cfg.TrustedProxies, Cache: cache, Metrics: httpapi.NewMetrics(reg, cache),
+			Logger: log, AccessLog: cfg.AccessLog}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -66,7 +90,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	admin := &http.Server{
-		Handler:           adminHandler(db),
+		Handler:           adminHandler(db, reg),
 		ReadHeaderTimeout: 5 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -83,6 +107,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	log.Info("catalogd serving", "listen", pl.Addr().String(), "admin", al.Addr().String(),
 		"api", "/wp-json/"+cfg.Namespace+"/v1/catalog", "prefix", cfg.TablePrefix)
 	fmt.Fprintf(stdout, "catalogd listening on %s (admin %s)\n", pl.Addr(), al.Addr())
+
+	pollCtx, stopPoll := context.WithCancel(ctx)
+	defer stopPoll()
+	go cat.Watch(pollCtx, cfg.PollInterval, cache.Invalidate)
 
 	errc := make(chan error, 2)
 	go func() { errc <- public.Serve(pl) }()
@@ -113,18 +141,40 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// adminHandler serves liveness and readiness on the private listener.
-func adminHandler(db *wpdb.DB) http.Handler {
+// adminHandler serves liveness, readiness and metrics on the private
+// listener.
+func adminHandler(db *wpdb.DB, reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		if err := db.Ping(r.Context()); err != nil {
-			http.Error(w, "database not reachable", http.StatusServiceUnavailable)
+		// Ready means the database answers and has the tables under the
+		// configured prefix; the reason goes to the operator, who is the
+		// only one who can reach this listener.
+		if err := db.Ready(r.Context()); err != nil {
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ready")
 	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	return mux
+}
+
+// registerDBMetrics exports the statement count and the pool's state.
+func registerDBMetrics(reg *prometheus.Registry, db *wpdb.DB) {
+	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "catalogd_db_queries_total", Help: "Database statements sent.",
+	}, func() float64 { return float64(db.Queries()) }))
+	gauge := func(name, help string, f func(sql.DBStats) float64) {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help},
+			func() float64 { return f(db.Stats()) }))
+	}
+	gauge("catalogd_db_connections_open", "Open database connections.", func(s sql.DBStats) float64 { return float64(s.OpenConnections) })
+	gauge("catalogd_db_connections_in_use", "Database connections in use.", func(s sql.DBStats) float64 { return float64(s.InUse) })
+	gauge("catalogd_db_connections_idle", "Idle database connections.", func(s sql.DBStats) float64 { return float64(s.Idle) })
+	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "catalogd_db_connection_waits_total", Help: "Times a request waited for a free connection.",
+	}, func() float64 { return float64(db.Stats().WaitCount) }))
 }
