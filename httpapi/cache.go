@@ -288,8 +288,7 @@ func serveEntry(w http.ResponseWriter, r *http.Request, e *entry, state string) 
 	}
 	h.Set("ETag", etag)
 	if e.status == http.StatusOK && matchesETag(r.Header.Get("If-None-Match"), e.etag) {
-		h.Del("Content-Type")
-		h.Del("Content-Encoding")
+		h.Del("Content-Encoding") // Content-Type stays: every response names it
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}

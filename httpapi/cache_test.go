@@ -1,0 +1,278 @@
+package httpapi_test
+
+import (
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"catalogd/catalog"
+	"catalogd/httpapi"
+	"catalogd/internal/faultproxy"
+	"catalogd/internal/testdb"
+	"catalogd/wpdb"
+	"catalogd/wpdb/wpfixture"
+)
+
+// cached is a server with the origin cache on, over a shop reached through
+// a proxy that can take the database away.
+type cached struct {
+	srv   *httptest.Server
+	raw   *sql.DB
+	db    *wpdb.DB
+	cat   *catalog.Catalog
+	cache *httpapi.Cache
+	proxy *faultproxy.Proxy
+}
+
+func serveCached(t *testing.T, shop *wpfixture.Shop, clock func() time.Time) *cached {
+	t.Helper()
+	dsn, raw := testdb.Load(t, shop)
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := faultproxy.Start(t, cfg.Addr)
+	cfg.Addr = proxy.Addr()
+	cfg.Timeout = time.Second
+	db, err := wpdb.Open(cfg.FormatDSN(), wpdb.Options{Prefix: "wp_", QueryTimeout: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	cat := catalog.New(db, catalog.Config{Now: clock})
+	cache := httpapi.NewCache(httpapi.DefaultCacheConfig)
+	h := httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: siteURL, Cache: cache,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &cached{srv: srv, raw: raw, db: db, cat: cat, cache: cache, proxy: proxy}
+}
+
+func price(t *testing.T, r response) string {
+	t.Helper()
+	var p struct {
+		Price  *string `json:"price"`
+		OnSale bool    `json:"on_sale"`
+	}
+	if err := json.Unmarshal(r.body, &p); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+	if p.Price == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%s on_sale=%v", *p.Price, p.OnSale)
+}
+
+// A price edited the way WooCommerce's admin saves it (meta, the post's
+// modified time, the product transient version) shows within one poll.
+func TestPriceEditSeenWithinPollInterval(t *testing.T) {
+	c := serveCached(t, newShop(), time.Now)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.cat.Watch(ctx, 100*time.Millisecond, c.cache.Invalidate)
+
+	path := base + "/catalog/products/police-radar"
+	if r := get(t, c.srv, path); price(t, r) != "20.00 on_sale=false" || r.header.Get("X-Cache") != "MISS" {
+		t.Fatalf("first: %s, %s", price(t, r), r.header.Get("X-Cache"))
+	}
+	if r := get(t, c.srv, path); r.header.Get("X-Cache") != "HIT" {
+		t.Fatalf("second request not served from the cache: %s", r.header.Get("X-Cache"))
+	}
+	time.Sleep(250 * time.Millisecond) // let the poller read a first signature
+	for _, q := range []string{
+		`UPDATE wp_postmeta m JOIN wp_posts p ON p.ID = m.post_id SET m.meta_value = '17' WHERE p.post_name = 'police-radar' AND m.meta_key IN ('_price', '_regular_price')`,
+		`UPDATE wp_posts SET post_modified = NOW(), post_modified_gmt = UTC_TIMESTAMP() + INTERVAL 1 SECOND WHERE post_name = 'police-radar'`,
+		`INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', UNIX_TIMESTAMP(), 'yes') ON DUPLICATE KEY UPDATE option_value = UNIX_TIMESTAMP() + 1`,
+	} {
+		if _, err := c.raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		r := get(t, c.srv, path)
+		if price(t, r) == "17.00 on_sale=false" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("edited price not served 3s after the edit: %s (%s)", price(t, r), r.header.Get("X-Cache"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// When the database goes away, cached copies keep serving, a cold key gets
+// 503 with Retry-After, and everything recovers when it returns.
+func TestDatabaseOutage(t *testing.T) {
+	c := serveCached(t, newShop(), func() time.Time { return now })
+	warm := base + "/catalog/products"
+	if r := get(t, c.srv, warm); r.status != http.StatusOK {
+		t.Fatalf("warm-up: %d", r.status)
+	}
+	c.cache.Invalidate() // even an invalidated copy beats an error
+	c.proxy.SetDown(true)
+
+	r := get(t, c.srv, warm)
+	if r.status != http.StatusOK || r.header.Get("X-Cache") != "STALE" {
+		t.Errorf("warm key during outage: %d %s, want 200 STALE", r.status, r.header.Get("X-Cache"))
+	}
+	cold := get(t, c.srv, base+"/catalog/categories")
+	e := checkError(t, cold, http.StatusServiceUnavailable, "shop_unavailable")
+	if cold.header.Get("Retry-After") == "" || e.Data.Hint == "" {
+		t.Errorf("503 without Retry-After or hint: %v", cold.header)
+	}
+	for _, leak := range []string{"dial", "tcp", "127.0.0.1", "connection", "sql"} {
+		if strings.Contains(strings.ToLower(string(cold.body)), leak) {
+			t.Errorf("503 body leaks %q: %s", leak, cold.body)
+		}
+	}
+
+	c.proxy.SetDown(false)
+	deadline := time.Now().Add(5 * time.Second)
+	for get(t, c.srv, base+"/catalog/categories").status != http.StatusOK {
+		if time.Now().After(deadline) {
+			t.Fatal("no recovery 5s after the database returned")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A hundred concurrent identical cold requests cost one database round.
+func TestConcurrentMissesOneRound(t *testing.T) {
+	c := serveCached(t, newShop(), func() time.Time { return now })
+	path := base + "/catalog/products?per_page=3&page=2"
+
+	before := c.db.Queries()
+	get(t, c.srv, base+"/catalog/products?per_page=3&page=1") // one round, for comparison
+	oneRound := c.db.Queries() - before
+
+	before = c.db.Queries()
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := 0; i < 100; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			resp, err := c.srv.Client().Get(c.srv.URL + path)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("status %d", resp.StatusCode)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if got := c.db.Queries() - before; got > oneRound {
+		t.Errorf("100 concurrent requests cost %d statements; one round costs %d", got, oneRound)
+	}
+}
+
+func TestETagAndGzip(t *testing.T) {
+	c := serveCached(t, newShop(), func() time.Time { return now })
+	path := base + "/catalog/products"
+	plain := do(t, c.srv, http.MethodGet, path, map[string]string{"Accept-Encoding": "identity"})
+	etag := plain.header.Get("ETag")
+	if !strings.HasPrefix(etag, `"`) || plain.header.Get("Content-Encoding") != "" {
+		t.Fatalf("plain: ETag %q, Content-Encoding %q", etag, plain.header.Get("Content-Encoding"))
+	}
+	if plain.header.Get("Vary") != "Accept-Encoding" {
+		t.Errorf("Vary = %q", plain.header.Get("Vary"))
+	}
+
+	nm := do(t, c.srv, http.MethodGet, path, map[string]string{"If-None-Match": etag})
+	if nm.status != http.StatusNotModified || len(nm.body) != 0 {
+		t.Errorf("If-None-Match: %d with %d bytes, want 304 and none", nm.status, len(nm.body))
+	}
+	// The rate-limit and common headers come on a 304 too (Go's server
+	// drops Content-Type there, as RFC 9110 §15.4.5 allows).
+	for _, h := range []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "X-RateLimit-Remaining",
+		"Access-Control-Allow-Origin", "X-Content-Type-Options", "Link", "Vary"} {
+		if nm.header.Get(h) == "" {
+			t.Errorf("304 lacks %s", h)
+		}
+	}
+	if nm.header.Get("ETag") == "" || nm.header.Get("Cache-Control") != "public, max-age=600" {
+		t.Errorf("304 lacks ETag or Cache-Control: %v", nm.header)
+	}
+	if r := do(t, c.srv, http.MethodGet, path, map[string]string{"If-None-Match": `"other"`}); r.status != http.StatusOK {
+		t.Errorf("a different ETag: %d, want 200", r.status)
+	}
+
+	gz := do(t, c.srv, http.MethodGet, path, map[string]string{"Accept-Encoding": "gzip"})
+	if gz.header.Get("Content-Encoding") != "gzip" || gz.header.Get("ETag") == etag {
+		t.Fatalf("gzip: Content-Encoding %q, ETag %q (plain %q)", gz.header.Get("Content-Encoding"), gz.header.Get("ETag"), etag)
+	}
+	zr, err := gzip.NewReader(strings.NewReader(string(gz.body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unzipped, err := io.ReadAll(zr)
+	if err != nil || string(unzipped) != string(plain.body) {
+		t.Errorf("gzip body does not unzip to the plain body (%v)", err)
+	}
+	if r := do(t, c.srv, http.MethodGet, path, map[string]string{"Accept-Encoding": "gzip;q=0"}); r.header.Get("Content-Encoding") != "" {
+		t.Error("gzip;q=0 still got gzip")
+	}
+	if r := do(t, c.srv, http.MethodGet, path, map[string]string{"Accept-Encoding": "gzip",
+		"If-None-Match": gz.header.Get("ETag")}); r.status != http.StatusNotModified {
+		t.Errorf("If-None-Match with the gzip ETag: %d", r.status)
+	}
+}
+
+// A cached response expires at the next sale start among its products,
+// with no edit at all.
+func TestCachedResponseExpiresAtSaleStart(t *testing.T) {
+	s := newShop()
+	start := time.Now().Add(1500 * time.Millisecond).Truncate(time.Second).Add(time.Second)
+	s.Now = time.Now()
+	s.Add(wpfixture.Product{Title: "Flash Sale", RegularPrice: "10", SalePrice: "5", SaleFrom: start})
+	c := serveCached(t, s, time.Now)
+	path := base + "/catalog/products/flash-sale"
+	if got := price(t, get(t, c.srv, path)); got != "10.00 on_sale=false" {
+		t.Fatalf("before the sale: %s", got)
+	}
+	if r := get(t, c.srv, path); r.header.Get("X-Cache") != "HIT" {
+		t.Fatalf("not cached before the sale: %s", r.header.Get("X-Cache"))
+	}
+	time.Sleep(time.Until(start) + 100*time.Millisecond)
+	// _price still holds the regular price (the sale job has not run):
+	// on_sale flips by the clock, as on the storefront.
+	if got := price(t, get(t, c.srv, path)); got != "10.00 on_sale=true" {
+		t.Errorf("after the sale start: %s, want on_sale=true", got)
+	}
+}
+
+func TestCacheBoundedByBytes(t *testing.T) {
+	cache := httpapi.NewCache(httpapi.CacheConfig{TTL: time.Minute, MaxEntries: 1000, MaxBytes: 64 << 10})
+	c := serveCached(t, newShop(), func() time.Time { return now })
+	h := httpapi.NewServer(httpapi.Deps{Catalog: c.cat, SiteURL: siteURL, Cache: cache,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	for i := 0; i < 200; i++ {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, fmt.Sprintf("%s/catalog/products/no-such-%d", base, i), nil))
+		if rec.Code != http.StatusNotFound {
+			t.Fatalf("status %d", rec.Code)
+		}
+	}
+	if cache.Bytes() > 64<<10 || cache.Len() == 0 || cache.Len() >= 200 {
+		t.Errorf("cache holds %d entries in %d bytes; want some, within 65536 bytes", cache.Len(), cache.Bytes())
+	}
+}
