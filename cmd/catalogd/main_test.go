@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -240,7 +241,31 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 			t.Errorf("price, url = %v, %v; want 20.00, %s/product/police-radar/", m["price"], m["url"], site)
 		}
 	})
-	for _, path := range []string{"/readyz", "/healthz"} {
+	t.Run("metrics are scraped and move", func(t *testing.T) {
+		before := scrape(t, client, "http://"+admin+"/metrics")
+		for _, name := range []string{"catalogd_http_requests_total", "catalogd_http_request_duration_seconds_count",
+			"catalogd_cache_hits_total", "catalogd_cache_misses_total", "catalogd_cache_evictions_total",
+			"catalogd_cache_bytes", "catalogd_cache_entries", "catalogd_cache_stale_served_total",
+			"catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count", "catalogd_db_connections_open",
+			"catalogd_db_connections_idle", "go_goroutines", "process_resident_memory_bytes"} {
+			if _, ok := before[name]; !ok {
+				t.Errorf("series %s missing", name)
+			}
+		}
+		getJSON(t, client, api+"/catalog/products/police-radar") // cached by the subtest above: a hit
+		getJSON(t, client, api+"/catalog/products?per_page=1")   // a miss: database statements
+		after := scrape(t, client, "http://"+admin+"/metrics")
+		for _, name := range []string{"catalogd_http_requests_total", "catalogd_cache_hits_total",
+			"catalogd_cache_misses_total", "catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count"} {
+			if after[name] <= before[name] {
+				t.Errorf("%s did not move: %v → %v", name, before[name], after[name])
+			}
+		}
+		if after["catalogd_cache_bytes"] <= 0 {
+			t.Errorf("catalogd_cache_bytes = %v", after["catalogd_cache_bytes"])
+		}
+	})
+	for _, path := range []string{"/readyz", "/healthz", "/metrics"} {
 		t.Run("no "+path+" on the public port", func(t *testing.T) {
 			status, m := getJSON(t, client, "http://"+public+path)
 			if status != http.StatusNotFound || m["code"] != "shop_not_found" {
@@ -276,4 +301,31 @@ func TestBadSettingExitsNonZero(t *testing.T) {
 	if !strings.Contains(stderr.String(), "CATALOG_NAMESPACE") {
 		t.Errorf("stderr does not name CATALOG_NAMESPACE:\n%s", stderr.String())
 	}
+}
+
+// scrape reads a Prometheus text page into series name → summed value.
+func scrape(t *testing.T, client *http.Client, url string) map[string]float64 {
+	t.Helper()
+	resp, err := client.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(string(body), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		name, _, _ := strings.Cut(fields[0], "{")
+		v, err := strconv.ParseFloat(fields[len(fields)-1], 64)
+		if err == nil {
+			out[name] += v
+		}
+	}
+	return out
 }
