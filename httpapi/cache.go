@@ -60,6 +60,8 @@ type entry struct {
 	header     http.Header // the handler's own headers
 	body, gz   []byte
 	etag       string // strong, of the plain body; the gzip copy's is etag+"-gzip"
+	// Header values prepared once, shared read-only by every hit.
+	etagH, gzEtagH, lenH, gzLenH []string
 	stored     time.Time
 	freshUntil time.Time
 	gen        uint64
@@ -209,7 +211,7 @@ func (c *Cache) middleware(next http.Handler) http.Handler {
 		cached, ok := c.get(key)
 		if ok && c.fresh(cached, now) {
 			c.stats.hits.Add(1)
-			serveEntry(w, r, cached, "HIT")
+			serveEntry(w, r, cached, cacheHit)
 			return
 		}
 		c.stats.misses.Add(1)
@@ -220,10 +222,10 @@ func (c *Cache) middleware(next http.Handler) http.Handler {
 		if e.status >= 500 && ok && now.Sub(cached.stored) < c.cfg.StaleFor {
 			// The database failed: a copy a little old beats an error.
 			c.stats.stale.Add(1)
-			serveEntry(w, r, cached, "STALE")
+			serveEntry(w, r, cached, cacheStale)
 			return
 		}
-		serveEntry(w, r, e, "MISS")
+		serveEntry(w, r, e, cacheMiss)
 	})
 }
 
@@ -269,35 +271,46 @@ func newEntry(status int, header http.Header, body []byte, now time.Time) *entry
 		_ = zw.Close()
 		e.gz = buf.Bytes()
 	}
+	e.etagH = []string{e.etag}
+	e.gzEtagH = []string{strings.TrimSuffix(e.etag, `"`) + `-gzip"`}
+	e.lenH = []string{strconv.Itoa(len(e.body))}
+	e.gzLenH = []string{strconv.Itoa(len(e.gz))}
 	return e
 }
 
 // serveEntry writes a finished response: 304 when the client holds it,
 // the gzip copy when the client takes gzip.
-func serveEntry(w http.ResponseWriter, r *http.Request, e *entry, state string) {
+func serveEntry(w http.ResponseWriter, r *http.Request, e *entry, state []string) {
 	h := w.Header()
 	for k, v := range e.header {
 		h[k] = v
 	}
-	h.Set("X-Cache", state)
-	h.Set("Vary", "Accept-Encoding")
-	body, etag := e.body, e.etag
+	h["X-Cache"] = state
+	h["Vary"] = hdrVary
+	body, etag, length := e.body, e.etagH, e.lenH
 	if e.gz != nil && acceptsGzip(r) {
-		body, etag = e.gz, strings.TrimSuffix(e.etag, `"`)+`-gzip"`
-		h.Set("Content-Encoding", "gzip")
+		body, etag, length = e.gz, e.gzEtagH, e.gzLenH
+		h["Content-Encoding"] = hdrGzip
 	}
-	h.Set("ETag", etag)
+	h["Etag"] = etag
 	if e.status == http.StatusOK && matchesETag(r.Header.Get("If-None-Match"), e.etag) {
-		h.Del("Content-Encoding") // Content-Type stays: every response names it
+		h.Del("Content-Encoding")
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h["Content-Length"] = length
 	w.WriteHeader(e.status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
 }
+
+// Cache states for X-Cache, and other constant header values.
+var (
+	cacheHit, cacheMiss, cacheStale = []string{"HIT"}, []string{"MISS"}, []string{"STALE"}
+	hdrVary                         = []string{"Accept-Encoding"}
+	hdrGzip                         = []string{"gzip"}
+)
 
 // acceptsGzip reports whether Accept-Encoding allows gzip (q > 0).
 func acceptsGzip(r *http.Request) bool {

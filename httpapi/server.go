@@ -42,6 +42,7 @@ type Deps struct {
 }
 
 type server struct {
+	link      []string // the Link header's value
 	cat       catalog.Service
 	ns        string
 	base      string // /wp-json/{ns}/v1
@@ -98,6 +99,7 @@ func NewServer(d Deps) http.Handler {
 		log:       d.Logger,
 		accessLog: d.AccessLog,
 	}
+	s.link = []string{"<" + s.site + "/openapi.json>; rel=\"service-desc\""}
 	r := mux.NewRouter()
 	// Clean paths are routed as they come: no redirects, a client reading
 	// JSON should never have to follow one.
@@ -155,11 +157,13 @@ func (s *server) middleware(next http.Handler) http.Handler {
 			r2.URL.RawPath = ""
 			r = r2
 		}
+		// The constant headers share read-only value slices: the hit path
+		// allocates nothing for them.
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Access-Control-Allow-Origin", "*")
-		h.Set("Access-Control-Expose-Headers", exposedHeaders)
-		h.Set("Link", "<"+s.site+"/openapi.json>; rel=\"service-desc\"")
+		h["X-Content-Type-Options"] = hdrNosniff
+		h["Access-Control-Allow-Origin"] = hdrAnyOrigin
+		h["Access-Control-Expose-Headers"] = hdrExposed
+		h["Link"] = s.link
 		if refuse, reset := s.limits.setHeaders(h, s.clients.of(r)); refuse {
 			h.Set("Retry-After", strconv.Itoa(reset))
 			s.writeError(w, r, &catalog.Error{Kind: eRateLimited, Reason: "rate_limited",
@@ -171,9 +175,14 @@ func (s *server) middleware(next http.Handler) http.Handler {
 	})
 }
 
-// exposedHeaders are the response headers a browser script may read.
-const exposedHeaders = "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, " +
-	"X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, ETag, Link, Retry-After"
+// Constant header values, shared read-only.
+var (
+	hdrNosniff   = []string{"nosniff"}
+	hdrAnyOrigin = []string{"*"}
+	// hdrExposed are the response headers a browser script may read.
+	hdrExposed = []string{"RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, " +
+		"X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, ETag, Link, Retry-After"}
+)
 
 // preflight answers a CORS preflight: any origin may GET.
 func (s *server) preflight(w http.ResponseWriter, r *http.Request) {

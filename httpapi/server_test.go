@@ -57,14 +57,14 @@ func newShop() *wpfixture.Shop {
 
 // loadShop loads the fixture shop into a throwaway database and returns its
 // DSN.
-func loadShop(t *testing.T) string {
+func loadShop(t testing.TB) string {
 	t.Helper()
 	dsn, _ := testdb.Load(t, newShop())
 	return dsn
 }
 
 // openDB opens wpdb on dsn with the table prefix.
-func openDB(t *testing.T, dsn, prefix string, timeout time.Duration) *wpdb.DB {
+func openDB(t testing.TB, dsn, prefix string, timeout time.Duration) *wpdb.DB {
 	t.Helper()
 	db, err := wpdb.Open(dsn, wpdb.Options{Prefix: prefix, QueryTimeout: timeout})
 	if err != nil {
