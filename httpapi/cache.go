@@ -56,15 +56,15 @@ type cacheStats struct {
 
 // entry is one finished response.
 type entry struct {
-	status     int
-	header     http.Header // the handler's own headers
-	body, gz   []byte
-	etag       string // strong, of the plain body; the gzip copy's is etag+"-gzip"
+	status   int
+	header   http.Header // the handler's own headers
+	body, gz []byte
+	etag     string // strong, of the plain body; the gzip copy's is etag+"-gzip"
 	// Header values prepared once, shared read-only by every hit.
 	etagH, gzEtagH, lenH, gzLenH []string
-	stored     time.Time
-	freshUntil time.Time
-	gen        uint64
+	stored                       time.Time
+	freshUntil                   time.Time
+	gen                          uint64
 }
 
 func (e *entry) size() int64 { return int64(len(e.body) + len(e.gz) + 256) }

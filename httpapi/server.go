@@ -43,6 +43,7 @@ type Deps struct {
 
 type server struct {
 	link      []string // the Link header's value
+	openapi   []byte   // the OpenAPI document served
 	cat       catalog.Service
 	ns        string
 	base      string // /wp-json/{ns}/v1
@@ -54,20 +55,35 @@ type server struct {
 	accessLog bool
 }
 
-// route is one operation of the contract.
+// route is one operation of the contract; the OpenAPI document is
+// generated from this table.
 type route struct {
 	name    string // the operationId
 	path    string // under the base path
 	handler func(w http.ResponseWriter, r *http.Request) error
+	summary string
+	params  []param
+	body    string            // schema of the 200 body
+	errors  map[string]string // client-error statuses it answers besides 405 and 429
 }
 
 // routes is every operation the API serves, in one table.
 func (s *server) routes() []route {
+	ns := s.ns
 	return []route{
-		{"getCatalogIndex", "/catalog", s.getCatalogIndex},
-		{"listCategories", "/catalog/categories", s.listCategories},
-		{"listProducts", "/catalog/products", s.listProducts},
-		{"getProduct", "/catalog/products/{slug}", s.getProduct},
+		{name: "getCatalogIndex", path: "/catalog", handler: s.getCatalogIndex, body: "CatalogIndex",
+			summary: "The catalog: shop name, currency, counts and links to every operation."},
+		{name: "listCategories", path: "/catalog/categories", handler: s.listCategories, body: "CategoryList",
+			summary: "Product categories holding at least one visible product."},
+		{name: "listProducts", path: "/catalog/products", handler: s.listProducts, body: "ProductList",
+			summary: "One page of the catalog-visible products, by ascending post ID.", params: listParams,
+			errors: map[string]string{"400": "A parameter is invalid; code names the first (" + ns + "_invalid_page, " +
+				ns + "_invalid_per_page, " + ns + "_invalid_category, " + ns + "_invalid_framework), data.params each one."}},
+		{name: "getProduct", path: "/catalog/products/{slug}", handler: s.getProduct, body: "Product",
+			summary: "One published product by its English slug, with its whole summary and description.",
+			params:  []param{slugParam},
+			errors: map[string]string{"400": "The slug is not an English slug (" + ns + "_invalid_slug).",
+				"404": "No published product has the slug (" + ns + "_product_not_found)."}},
 	}
 }
 
@@ -100,6 +116,7 @@ func NewServer(d Deps) http.Handler {
 		accessLog: d.AccessLog,
 	}
 	s.link = []string{"<" + s.site + "/openapi.json>; rel=\"service-desc\""}
+	s.openapi = OpenAPI(s.ns, s.site+s.base)
 	r := mux.NewRouter()
 	// Clean paths are routed as they come: no redirects, a client reading
 	// JSON should never have to follow one.
@@ -113,6 +130,11 @@ func NewServer(d Deps) http.Handler {
 		// matched the path (mux v1.8.1 resets the mismatch on later
 		// routes), so each route gets its explicit fallback.
 		api.Handle(rt.path, s.handle(s.methodNotAllowed))
+	}
+	for _, path := range []string{"/openapi.json", "/.well-known/openapi.json"} {
+		r.Handle(path, s.handle(s.serveOpenAPI)).Methods(http.MethodGet, http.MethodHead)
+		r.Handle(path, http.HandlerFunc(s.preflight)).Methods(http.MethodOptions)
+		r.Handle(path, s.handle(s.methodNotAllowed))
 	}
 	r.NotFoundHandler = s.handle(s.notFound)
 	api.NotFoundHandler = r.NotFoundHandler

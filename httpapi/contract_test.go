@@ -1,0 +1,163 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pb33f/libopenapi"
+	validator "github.com/pb33f/libopenapi-validator"
+
+	"catalogd/catalog"
+	"catalogd/httpapi"
+	"catalogd/wpdb"
+)
+
+// TestOpenAPIIsCurrent fails when the checked-in openapi.json no longer is
+// what the route table and types generate: run `go generate ./httpapi`.
+func TestOpenAPIIsCurrent(t *testing.T) {
+	committed, err := os.ReadFile("openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(committed, httpapi.OpenAPI("shop", httpapi.DocServerURL)) {
+		t.Fatal("httpapi/openapi.json is stale: run `go generate ./httpapi` and commit it")
+	}
+}
+
+// TestContract loads the served document, checks it is valid OpenAPI 3.1,
+// and validates every response the suite provokes — every operation and
+// every error status — against it.
+func TestContract(t *testing.T) {
+	dsn := loadShop(t)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	mk := func(db *wpdb.DB, enforce bool) *httptest.Server {
+		cat := catalog.New(db, catalog.Config{Now: func() time.Time { return now }})
+		srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: siteURL, Logger: logger,
+			Cache: httpapi.NewCache(httpapi.DefaultCacheConfig), RateLimit: 2, EnforceRateLimit: enforce}))
+		t.Cleanup(srv.Close)
+		return srv
+	}
+	good := mk(openDB(t, dsn, "wp_", 5*time.Second), false)
+
+	a := get(t, good, "/openapi.json")
+	b := get(t, good, "/.well-known/openapi.json")
+	if a.status != 200 || !bytes.Equal(a.body, b.body) || a.header.Get("ETag") != b.header.Get("ETag") {
+		t.Fatalf("the two OpenAPI addresses differ: %d/%d, ETag %q/%q", a.status, b.status, a.header.Get("ETag"), b.header.Get("ETag"))
+	}
+	doc, err := libopenapi.NewDocument(a.body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := doc.GetVersion(); v != "3.1.0" {
+		t.Errorf("openapi = %q, want 3.1.0", v)
+	}
+	v, errs := validator.NewValidator(doc)
+	if len(errs) > 0 {
+		t.Fatalf("validator: %v", errs)
+	}
+	if ok, verrs := v.ValidateDocument(); !ok {
+		for _, e := range verrs {
+			t.Errorf("document: %s: %s", e.Message, e.Reason)
+		}
+	}
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	down := mk(openDB(t, "root@tcp("+closed+")/x?timeout=1s", "wp_", time.Second), false)
+	broken := mk(openDB(t, dsn, "nope_", 5*time.Second), false)
+	limited := mk(openDB(t, dsn, "wp_", 5*time.Second), true)
+
+	etag := get(t, good, base+"/catalog").header.Get("ETag")
+	cases := []struct {
+		srv    *httptest.Server
+		method string
+		path   string
+		hdr    map[string]string
+		status int
+	}{
+		{good, "GET", "/catalog", nil, 200},
+		{good, "GET", "/catalog/categories", nil, 200},
+		{good, "GET", "/catalog/products", nil, 200},
+		{good, "GET", "/catalog/products?per_page=1&page=2&category=jobs", nil, 200},
+		{good, "GET", "/catalog/products?framework=esx", nil, 200},
+		{good, "GET", "/catalog/products/police-radar", nil, 200},
+		{good, "GET", "/catalog/products/free-thing", nil, 200},
+		{good, "GET", "/catalog", map[string]string{"If-None-Match": etag}, 304},
+		{good, "GET", "/catalog/products?page=0", nil, 400},
+		{good, "GET", "/catalog/products?per_page=51", nil, 400},
+		{good, "GET", "/catalog/products?category=nope", nil, 400},
+		{good, "GET", "/catalog/products?framework=vrp", nil, 400},
+		{good, "GET", "/catalog/products?page=99", nil, 400},
+		{good, "GET", "/catalog/products/Bad_Slug", nil, 400},
+		{good, "GET", "/catalog/products/no-such-product", nil, 404},
+		{good, "POST", "/catalog/products", nil, 405},
+		{down, "GET", "/catalog/products", nil, 503},
+		{broken, "GET", "/catalog", nil, 500},
+	}
+	for i := 0; i < 3; i++ {
+		want := 200
+		if i == 2 {
+			want = 429
+		}
+		cases = append(cases, struct {
+			srv    *httptest.Server
+			method string
+			path   string
+			hdr    map[string]string
+			status int
+		}{limited, "GET", "/catalog", nil, want})
+	}
+	for _, c := range cases {
+		r := do(t, c.srv, c.method, base+c.path, c.hdr)
+		if r.status != c.status {
+			t.Errorf("%s %s: status %d, want %d: %s", c.method, c.path, r.status, c.status, r.body)
+			continue
+		}
+		if c.method != http.MethodGet {
+			// The document describes the operations, which are GETs; a
+			// 405 to another method is checked for the Error shape.
+			checkError(t, r, http.StatusMethodNotAllowed, "shop_method_not_allowed")
+			continue
+		}
+		// Validate as the document's server sees it: the base URL.
+		req, _ := http.NewRequest(c.method, siteURL+base+c.path, nil)
+		resp := &http.Response{StatusCode: r.status, Header: r.header, Body: io.NopCloser(bytes.NewReader(r.body)), Request: req}
+		if ok, verrs := v.ValidateHttpResponse(req, resp); !ok {
+			for _, e := range verrs {
+				t.Errorf("%s %s (%d) drifts from the document: %s: %s", c.method, c.path, r.status, e.Message, e.Reason)
+				for _, se := range e.SchemaValidationErrors {
+					t.Errorf("    %s: %s", se.FieldPath, se.Reason)
+				}
+			}
+		}
+		if !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") && r.status != 304 {
+			t.Errorf("%s: Content-Type %q", c.path, r.header.Get("Content-Type"))
+		}
+	}
+
+	// The check has teeth: a list whose product carries a description, or
+	// a product without its price key, drifts from the document.
+	for name, body := range map[string]string{
+		"description in the list": strings.Replace(string(get(t, good, base+"/catalog/products").body), `"summary":`, `"description":"x","summary":`, 1),
+		"price missing":           strings.Replace(string(get(t, good, base+"/catalog/products").body), `"price":"20.00",`, ``, 1),
+	} {
+		req, _ := http.NewRequest(http.MethodGet, siteURL+base+"/catalog/products", nil)
+		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json; charset=UTF-8"}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: req}
+		if ok, _ := v.ValidateHttpResponse(req, resp); ok {
+			t.Errorf("%s: a drifted response passed validation", name)
+		}
+	}
+}

@@ -1,0 +1,282 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+
+	"catalogd/catalog"
+)
+
+// The OpenAPI document is generated from the route table and the Go types
+// the handlers encode: there is no second, hand-kept copy. `go generate`
+// writes the default document to openapi.json (checked in, for readers and
+// tools); a test fails when it drifts from what the server generates.
+//
+//go:generate go run ./internal/genopenapi openapi.json
+
+// param describes one parameter of an operation.
+type param struct {
+	name, in, desc string
+	required       bool
+	schema         map[string]any
+}
+
+// listParams and slugParam mirror what catalog.ParseListQuery and
+// catalog.ValidSlug accept, from the same constants.
+var (
+	listParams = []param{
+		{name: "page", in: "query", desc: "One-based page number; a page beyond total_pages is a 400 naming the last page.",
+			schema: map[string]any{"type": "integer", "minimum": 1, "default": 1}},
+		{name: "per_page", in: "query", desc: "Products per page; more than the maximum is rejected, not clamped.",
+			schema: map[string]any{"type": "integer", "minimum": 1, "maximum": catalog.MaxPerPage, "default": catalog.DefaultPerPage}},
+		{name: "category", in: "query", desc: "A category slug from the categories endpoint; includes its descendants.",
+			schema: map[string]any{"type": "string", "minLength": 1, "maxLength": catalog.MaxSlugLength}},
+		{name: "framework", in: "query", desc: "Only products declaring this pa_framework term; combines with category by AND.",
+			schema: map[string]any{"type": "string", "enum": catalog.Frameworks}},
+	}
+	slugParam = param{name: "slug", in: "path", required: true, desc: "The product's English slug.",
+		schema: map[string]any{"type": "string", "pattern": "^[a-z0-9-]+$", "maxLength": catalog.MaxSlugLength}}
+)
+
+// schema variants of the catalog's types: the list's Product has no
+// description; the single product always has one.
+type variant struct {
+	name    string
+	typ     reflect.Type
+	omit    []string
+	require []string
+}
+
+var schemas = []variant{
+	{name: "CatalogIndex", typ: reflect.TypeFor[catalog.Index]()},
+	{name: "Endpoints", typ: reflect.TypeFor[catalog.Endpoints]()},
+	{name: "CategoryList", typ: reflect.TypeFor[catalog.CategoryList]()},
+	{name: "Category", typ: reflect.TypeFor[catalog.Category]()},
+	{name: "ProductList", typ: reflect.TypeFor[catalog.ProductList]()},
+	{name: "ProductListItem", typ: reflect.TypeFor[catalog.Product](), omit: []string{"description"}},
+	{name: "Product", typ: reflect.TypeFor[catalog.Product](), require: []string{"description"}},
+	{name: "Error", typ: reflect.TypeFor[errorBody]()},
+	{name: "ErrorData", typ: reflect.TypeFor[errorData]()},
+}
+
+// refName names the schema a Go type is referred to by, inside another.
+func refName(t reflect.Type, parent string) string {
+	switch t {
+	case reflect.TypeFor[catalog.Product]():
+		if parent == "ProductList" {
+			return "ProductListItem"
+		}
+		return "Product"
+	case reflect.TypeFor[catalog.Endpoints]():
+		return "Endpoints"
+	case reflect.TypeFor[catalog.Category]():
+		return "Category"
+	case reflect.TypeFor[errorData]():
+		return "ErrorData"
+	}
+	return ""
+}
+
+// fieldDocs describe fields; the structure comes from the types.
+var fieldDocs = map[string]string{
+	"Product.slug":                  "Stable identifier; the last segment of url.",
+	"Product.url":                   "Canonical English URL of the product page.",
+	"Product.price":                 "Decimal string in currency; null when no price is set.",
+	"Product.regular_price":         "Price before any active sale; null when none is set.",
+	"Product.currency":              "ISO 4217 code of the shop base currency.",
+	"Product.in_stock":              "Stock state; check it as well as purchasable.",
+	"Product.purchasable":           "Whether the shop accepts the product into a cart.",
+	"Product.categories":            "Category slugs, matching the categories endpoint.",
+	"Product.frameworks":            "pa_framework terms; an empty array means none declared, not standalone.",
+	"Product.image":                 "Full-size featured image URL, or null.",
+	"Product.summary":               "Plain text of the short description; cut to 300 characters in the list.",
+	"Product.description":           "Plain text of the full description.",
+	"Category.count":                "Catalog-visible products in the category and its descendants.",
+	"Category.parent":               "The parent category's slug, or null at the top.",
+	"Category.url":                  "Canonical archive page.",
+	"Index.product_count":           "Catalog-visible products: the unfiltered list's total.",
+	"Index.published_product_count": "Every published product, including those hidden from the catalog.",
+	"Index.endpoints":               "Links to every operation.",
+	"errorBody.code":                "Stable machine identifier; branch on it, not on message.",
+	"errorData.hint":                "What to do instead, whenever a next step exists.",
+	"errorData.params":              "Per-parameter messages, on a 400.",
+}
+
+var uriFields = map[string]bool{"url": true, "image": true, "developers": true, "openapi": true,
+	"llms_txt": true, "sitemap": true, "catalog": true, "categories": true, "products": true}
+
+// schemaOf builds the JSON Schema of a struct type.
+func schemaOf(v variant) map[string]any {
+	props := map[string]any{}
+	var required []string
+	for i := 0; i < v.typ.NumField(); i++ {
+		f := v.typ.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" || name == "" || !f.IsExported() || slices.Contains(v.omit, name) {
+			continue
+		}
+		s := typeSchema(f.Type, v.name)
+		if uriFields[name] {
+			addFormat(s, "uri")
+		}
+		if d := fieldDocs[v.typ.Name()+"."+name]; d != "" {
+			s["description"] = d
+		}
+		props[name] = s
+		if !strings.Contains(opts, "omitempty") || slices.Contains(v.require, name) {
+			required = append(required, name)
+		}
+	}
+	if v.name == "Endpoints" {
+		props["product"] = map[string]any{"type": "string",
+			"description": "URI template of the single-product operation: replace {slug}."}
+	}
+	return map[string]any{"type": "object", "properties": props, "required": required,
+		"additionalProperties": false}
+}
+
+// addFormat marks a string schema (or a nullable one) with a format.
+func addFormat(s map[string]any, format string) {
+	switch t := s["type"].(type) {
+	case string:
+		if t == "string" {
+			s["format"] = format
+		}
+	case []any:
+		if t[0] == "string" {
+			s["format"] = format
+		}
+	}
+}
+
+func typeSchema(t reflect.Type, parent string) map[string]any {
+	if t.Kind() == reflect.Pointer {
+		s := typeSchema(t.Elem(), parent)
+		if typ, ok := s["type"].(string); ok {
+			s["type"] = []any{typ, "null"}
+		}
+		return s
+	}
+	if name := refName(t, parent); name != "" {
+		return map[string]any{"$ref": "#/components/schemas/" + name}
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Int, reflect.Int64:
+		return map[string]any{"type": "integer", "minimum": 0}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Slice:
+		return map[string]any{"type": "array", "items": typeSchema(t.Elem(), parent)}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": typeSchema(t.Elem(), parent)}
+	}
+	panic("openapi: no schema for " + t.String())
+}
+
+// rateHeaders are on every response.
+var rateHeaders = []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
+	"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
+
+// OpenAPI returns the API's OpenAPI 3.1 document for a server at
+// serverURL (the base URL, {site}/wp-json/{ns}/v1), generated from the route
+// table and the types the handlers encode.
+func OpenAPI(ns, serverURL string) []byte {
+	s := &server{ns: ns, base: "/wp-json/" + ns + "/v1"}
+	headerRefs := map[string]any{}
+	components := map[string]any{}
+	for _, h := range rateHeaders {
+		desc := map[string]string{
+			"Limit":     "Requests allowed per 60-second window for the client's IP (advisory).",
+			"Remaining": "Requests left in the current window.",
+			"Reset":     "Seconds until the window resets.",
+		}[h[strings.LastIndex(h, "-")+1:]]
+		components[h] = map[string]any{"description": desc, "schema": map[string]any{"type": "integer", "minimum": 0}}
+		headerRefs[h] = map[string]any{"$ref": "#/components/headers/" + h}
+	}
+	withHeaders := func(extra map[string]any) map[string]any {
+		h := map[string]any{}
+		for k, v := range headerRefs {
+			h[k] = v
+		}
+		for k, v := range extra {
+			h[k] = v
+		}
+		return h
+	}
+	jsonBody := func(ref string) map[string]any {
+		return map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/" + ref}}}
+	}
+	errResp := func(desc string, extra map[string]any) map[string]any {
+		return map[string]any{"description": desc, "headers": withHeaders(extra), "content": jsonBody("Error")}
+	}
+	retryAfter := map[string]any{"description": "Seconds to wait before retrying.", "schema": map[string]any{"type": "integer", "minimum": 0}}
+
+	paths := map[string]any{}
+	for _, rt := range s.routes() {
+		params := []any{}
+		for _, p := range rt.params {
+			params = append(params, map[string]any{"name": p.name, "in": p.in, "required": p.required,
+				"description": p.desc, "schema": p.schema})
+		}
+		responses := map[string]any{
+			"200": map[string]any{"description": "OK", "headers": withHeaders(map[string]any{
+				"ETag": map[string]any{"description": "Strong validator; send it back in If-None-Match.", "schema": map[string]any{"type": "string"}}}),
+				"content": jsonBody(rt.body)},
+			"304": map[string]any{"description": "Not modified: the If-None-Match ETag is current.", "headers": withHeaders(nil)},
+			"405": errResp("Method not allowed (shop_method_not_allowed): the API is read-only.", map[string]any{
+				"Allow": map[string]any{"description": "The methods served.", "schema": map[string]any{"type": "string"}}}),
+			"429": errResp("Too many requests (shop_rate_limited), only when enforcement is on.", map[string]any{"Retry-After": retryAfter}),
+			"500": errResp("Internal error (shop_internal_error); never with internals.", nil),
+			"503": errResp("The database is unreachable and no cached copy exists (shop_unavailable).", map[string]any{"Retry-After": retryAfter}),
+		}
+		for status, desc := range rt.errors {
+			responses[status] = errResp(desc, nil)
+		}
+		paths[rt.path] = map[string]any{"get": map[string]any{
+			"operationId": rt.name, "summary": rt.summary, "parameters": params, "responses": responses,
+		}}
+	}
+
+	schemaDefs := map[string]any{}
+	for _, v := range schemas {
+		schemaDefs[v.name] = schemaOf(v)
+	}
+	doc := map[string]any{
+		"openapi": "3.1.0",
+		"info": map[string]any{"title": "Product catalog", "version": "1.0.0",
+			"description": "Read-only catalog of the shop's game-server scripts: products, prices in the shop base currency, " +
+				"stock, categories and framework compatibility. Anonymous GETs only; English slugs only. " +
+				"About one request per second; prefer a larger per_page over more pages."},
+		"servers":    []any{map[string]any{"url": serverURL}},
+		"paths":      paths,
+		"components": map[string]any{"schemas": schemaDefs, "headers": components},
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		panic(err) // maps of plain values always encode
+	}
+	return buf.Bytes()
+}
+
+// serveOpenAPI serves the document at both of its addresses, byte-identical.
+func (s *server) serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.Header().Set("Cache-Control", "public, max-age=600")
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(s.openapi)
+	return err
+}
+
+// DocServerURL is the example server of the checked-in document; a running
+// catalogd names its own site.
+const DocServerURL = "https://shop.example/wp-json/shop/v1"
