@@ -315,6 +315,9 @@ var paramHints = map[string]string{
 func invalidPage(q ListQuery, pages int) *Error {
 	e := InvalidParams(map[string]string{"page": fmt.Sprintf("page %d is beyond the last page, %d.", q.Page, pages)})
 	e.Hint = fmt.Sprintf("The last page is %d at per_page=%d; ask for page %d or lower.", pages, q.PerPage, pages)
+	if pages == 0 {
+		e.Hint = "Nothing matches these filters: page 1 answers with an empty list."
+	}
 	return e
 }
 
@@ -387,3 +390,14 @@ func ParseListQuery(values map[string][]string) (ListQuery, error) {
 }
 
 var digitsRE = regexp.MustCompile(`^[0-9]+$`)
+
+// SiteURL is the origin every URL is built on: the configured site URL, or
+// the shop's home option.
+func (c *Catalog) SiteURL(ctx context.Context) (string, error) {
+	var home string
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
+		home = sh.home
+		return nil
+	})
+	return home, err
+}

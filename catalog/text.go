@@ -136,7 +136,12 @@ func (t *textBuilder) text(s string, autop bool) {
 // stay apart as line breaks (a description); without, the result is one line
 // (a summary, a name). The result is always valid UTF-8.
 func PlainText(stored string, keepLines bool) string {
-	s := strings.ToValidUTF8(stripShortcodes(stored), "\uFFFD")
+	return plain(stripShortcodes(stored), keepLines)
+}
+
+// plain is PlainText without the shortcode pass.
+func plain(stored string, keepLines bool) string {
+	s := strings.ToValidUTF8(stored, "\uFFFD")
 	// Block editor content is not run through wpautop: its newlines are
 	// layout; the blocks' tags carry the structure.
 	autop := keepLines && !strings.Contains(s, "<!-- wp:")
@@ -177,8 +182,10 @@ func PlainText(stored string, keepLines bool) string {
 
 // PlainName is a title or term name as plain text. Term names are stored
 // HTML-escaped ("UI &amp; HUD"), titles as typed; both may hold entities.
+// WordPress runs no shortcodes on names, so "[ESX] Garage" keeps its
+// brackets.
 func PlainName(stored string) string {
-	return PlainText(html.UnescapeString(stored), false)
+	return plain(html.UnescapeString(stored), false)
 }
 
 // Truncate cuts s to at most limit characters. When it must cut, it cuts at

@@ -52,6 +52,7 @@ func TestPlainName(t *testing.T) {
 		"Police Radar & Plate Reader":  "Police Radar & Plate Reader",
 		"Caf&eacute; Job &#8211; ESX ": "Café Job – ESX",
 		"<b>Bold</b> name":             "Bold name",
+		"[ESX] Garage [v2]":            "[ESX] Garage [v2]",
 	} {
 		if got := PlainName(in); got != want {
 			t.Errorf("PlainName(%q) = %q, want %q", in, got, want)

@@ -78,11 +78,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
 		Namespace: cfg.Namespace, DevelopersURL: cfg.DevelopersURL})
+	// The HTTP side names the site in Link headers, hints and the OpenAPI
+	// document; without a configured URL it is the home option, read once.
+	site := cfg.SiteURL
+	if site == "" {
+		if site, err = cat.SiteURL(ctx); err != nil {
+			log.Warn("home option not read; links in headers stay site-relative until restart (set --site-url)", "err", err)
+			site = ""
+		}
+	}
 	cache := httpapi.NewCache(httpapi.CacheConfig{TTL: cfg.CacheTTL, StaleFor: cfg.CacheStale,
 		MaxEntries: cfg.CacheMaxEntries, MaxBytes: int64(cfg.CacheMaxMB) << 20})
 	public := &http.Server{
 		Handler: httpapi.NewServer(httpapi.Deps{Catalog: cat, Namespace: cfg.Namespace,
-			SiteURL: cfg.SiteURL, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
+			SiteURL: site, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
 			TrustedProxies: cfg.TrustedProxies, Cache: cache, Metrics: httpapi.NewMetrics(reg, cache),
 			Logger: log, AccessLog: cfg.AccessLog}),
 		ReadHeaderTimeout: 5 * time.Second,
