@@ -111,6 +111,8 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 			CatalogVisibleProductCount: visible,
 			CategoryCount:              len(cats),
 			Developers:                 c.cfg.DevelopersURL,
+			OpenAPI:                    sh.home + "/openapi.json",
+			LLMsTxt:                    sh.home + "/llms.txt",
 			Sitemap:                    sh.home + "/sitemap_index.xml",
 			Endpoints: Endpoints{
 				Catalog:    base + "/catalog",

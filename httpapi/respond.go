@@ -94,6 +94,12 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
+// writeBody writes v as a 200 of another JSON media type.
+func (s *server) writeBody(w http.ResponseWriter, r *http.Request, mediaType string, v any) error {
+	w.Header().Set("Content-Type", mediaType)
+	return s.writeJSON(w, r, http.StatusOK, v)
+}
+
 // writeJSON encodes v and writes it with the status. The body is encoded
 // before anything is sent, so an encoding failure can still become a 500.
 func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) error {
@@ -104,7 +110,9 @@ func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 		return err
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=UTF-8")
+	if h.Get("Content-Type") == "" {
+		h.Set("Content-Type", "application/json; charset=UTF-8")
+	}
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	if status == http.StatusOK {
 		h.Set("Cache-Control", "public, max-age=600")
@@ -129,7 +137,8 @@ func (s *server) notFound(w http.ResponseWriter, r *http.Request) error {
 	}
 	return &catalog.Error{Kind: catalog.ENOTFOUND, Reason: "not_found",
 		Message: "Nothing exists at this path.",
-		Hint:    "The shop's catalog API starts at " + s.site + s.base + "/catalog."}
+		Hint: "The shop's catalog API starts at " + s.site + s.base + "/catalog; " + s.site +
+			"/llms.txt describes the shop and its API."}
 }
 
 // methodNotAllowed answers a method other than GET, HEAD and OPTIONS.

@@ -39,20 +39,23 @@ type Deps struct {
 	Logger  *slog.Logger
 	// AccessLog logs every request at info level.
 	AccessLog bool
+	// DevelopersURL is the developer page the API catalog links, if any.
+	DevelopersURL string
 }
 
 type server struct {
-	link      []string // the Link header's value
-	openapi   []byte   // the OpenAPI document served
-	cat       catalog.Service
-	ns        string
-	base      string // /wp-json/{ns}/v1
-	site      string
-	limits    *rateLimiter
-	clients   clientIPs
-	metrics   *Metrics
-	log       *slog.Logger
-	accessLog bool
+	link       []string // the Link header's value
+	openapi    []byte   // the OpenAPI document served
+	developers string
+	cat        catalog.Service
+	ns         string
+	base       string // /wp-json/{ns}/v1
+	site       string
+	limits     *rateLimiter
+	clients    clientIPs
+	metrics    *Metrics
+	log        *slog.Logger
+	accessLog  bool
 }
 
 // route is one operation of the contract; the OpenAPI document is
@@ -105,15 +108,16 @@ func NewServer(d Deps) http.Handler {
 		d.Cache = NewCache(CacheConfig{})
 	}
 	s := &server{
-		cat:       d.Catalog,
-		ns:        d.Namespace,
-		base:      "/wp-json/" + d.Namespace + "/v1",
-		site:      strings.TrimRight(d.SiteURL, "/"),
-		limits:    newRateLimiter(d.RateLimit, maxTrackedIPs, d.EnforceRateLimit),
-		clients:   clientIPs{trusted: d.TrustedProxies},
-		metrics:   d.Metrics,
-		log:       d.Logger,
-		accessLog: d.AccessLog,
+		cat:        d.Catalog,
+		ns:         d.Namespace,
+		base:       "/wp-json/" + d.Namespace + "/v1",
+		site:       strings.TrimRight(d.SiteURL, "/"),
+		limits:     newRateLimiter(d.RateLimit, maxTrackedIPs, d.EnforceRateLimit),
+		clients:    clientIPs{trusted: d.TrustedProxies},
+		metrics:    d.Metrics,
+		log:        d.Logger,
+		accessLog:  d.AccessLog,
+		developers: d.DevelopersURL,
 	}
 	s.link = []string{"<" + s.site + "/openapi.json>; rel=\"service-desc\""}
 	s.openapi = OpenAPI(s.ns, s.site+s.base)
@@ -131,8 +135,12 @@ func NewServer(d Deps) http.Handler {
 		// routes), so each route gets its explicit fallback.
 		api.Handle(rt.path, s.handle(s.methodNotAllowed))
 	}
-	for _, path := range []string{"/openapi.json", "/.well-known/openapi.json"} {
-		r.Handle(path, s.handle(s.serveOpenAPI)).Methods(http.MethodGet, http.MethodHead)
+	// The companion documents, at the site's root.
+	for path, h := range map[string]func(http.ResponseWriter, *http.Request) error{
+		"/openapi.json": s.serveOpenAPI, "/.well-known/openapi.json": s.serveOpenAPI,
+		"/.well-known/api-catalog": s.serveAPICatalog, "/llms.txt": s.serveLLMsTxt,
+	} {
+		r.Handle(path, s.handle(h)).Methods(http.MethodGet, http.MethodHead)
 		r.Handle(path, http.HandlerFunc(s.preflight)).Methods(http.MethodOptions)
 		r.Handle(path, s.handle(s.methodNotAllowed))
 	}

@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		MaxEntries: cfg.CacheMaxEntries, MaxBytes: int64(cfg.CacheMaxMB) << 20})
 	public := &http.Server{
 		Handler: httpapi.NewServer(httpapi.Deps{Catalog: cat, Namespace: cfg.Namespace,
-			SiteURL: site, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
+			SiteURL: site, DevelopersURL: cfg.DevelopersURL, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
 			TrustedProxies: cfg.TrustedProxies, Cache: cache, Metrics: httpapi.NewMetrics(reg, cache),
 			Logger: log, AccessLog: cfg.AccessLog}),
 		ReadHeaderTimeout: 5 * time.Second,

@@ -1,0 +1,148 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"catalogd/httpapi"
+)
+
+func TestAPICatalog(t *testing.T) {
+	srv := serve(t, openDB(t, loadShop(t), "wp_", 5*time.Second), "shop")
+	r := get(t, srv, "/.well-known/api-catalog")
+	if r.status != 200 || r.header.Get("Content-Type") != "application/linkset+json" {
+		t.Fatalf("status %d, Content-Type %q", r.status, r.header.Get("Content-Type"))
+	}
+	// RFC 9264 JSON: {"linkset": [{"anchor": ..., "<relation>": [{"href": ...}]}]}
+	var ls struct {
+		Linkset []map[string]json.RawMessage `json:"linkset"`
+	}
+	if err := json.Unmarshal(r.body, &ls); err != nil || len(ls.Linkset) != 1 {
+		t.Fatalf("not a linkset: %v: %s", err, r.body)
+	}
+	ctx := ls.Linkset[0]
+	var anchor string
+	json.Unmarshal(ctx["anchor"], &anchor)
+	if anchor != siteURL+base {
+		t.Errorf("anchor = %q, want the API base %s", anchor, siteURL+base)
+	}
+	var desc []struct{ Href, Type string }
+	if err := json.Unmarshal(ctx["service-desc"], &desc); err != nil {
+		t.Fatalf("service-desc: %v", err)
+	}
+	hrefs := []string{}
+	for _, d := range desc {
+		hrefs = append(hrefs, d.Href)
+	}
+	if strings.Join(hrefs, " ") != siteURL+"/openapi.json "+siteURL+"/.well-known/openapi.json" {
+		t.Errorf("service-desc = %v", hrefs)
+	}
+	for rel, targets := range ctx {
+		if rel == "anchor" {
+			continue
+		}
+		var ts []map[string]any
+		if err := json.Unmarshal(targets, &ts); err != nil || len(ts) == 0 || ts[0]["href"] == nil {
+			t.Errorf("relation %s is not an array of target objects: %s", rel, targets)
+		}
+	}
+	h := do(t, srv, http.MethodHead, "/.well-known/api-catalog", nil)
+	if h.status != 200 || len(h.body) != 0 || !strings.Contains(h.header.Get("Link"), `/.well-known/api-catalog>; rel="api-catalog"`) {
+		t.Errorf("HEAD: %d, Link %q", h.status, h.header.Values("Link"))
+	}
+}
+
+// llms.txt is generated from the live catalog: a category added in the
+// database shows once the cache is cleared.
+func TestLLMsTxt(t *testing.T) {
+	c := serveCached(t, newShop(), func() time.Time { return now })
+	r := get(t, c.srv, "/llms.txt")
+	body := string(r.body)
+	if r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "text/markdown") {
+		t.Fatalf("status %d, Content-Type %q", r.status, r.header.Get("Content-Type"))
+	}
+	for _, want := range []string{"# Script Shop\n", "\n> ", "## API", base + "/catalog/products", "per_page",
+		"## Categories", "[Police](" + siteURL + "/product-category/jobs/police/): 1 products", "esx, qbcore, qbox, standalone",
+		siteURL + "/openapi.json", "/sitemap_index.xml", "English"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("llms.txt lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "Empty") || strings.Contains(body, "Hidden Gem") {
+		t.Errorf("llms.txt shows what a visitor cannot see:\n%s", body)
+	}
+
+	// A new category holding a product appears once the cache is cleared
+	// (the poller does that in production; here the test does).
+	for _, q := range []string{
+		`INSERT INTO wp_terms (term_id, name, slug, term_group) VALUES (900, 'Heists', 'heists', 0)`,
+		`INSERT INTO wp_term_taxonomy (term_taxonomy_id, term_id, taxonomy, description, parent, count) VALUES (900, 900, 'product_cat', '', 0, 1)`,
+		`INSERT INTO wp_term_relationships (object_id, term_taxonomy_id) SELECT ID, 900 FROM wp_posts WHERE post_name = 'car-dealer'`,
+	} {
+		if _, err := c.raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if strings.Contains(string(get(t, c.srv, "/llms.txt").body), "Heists") {
+		t.Error("the cached llms.txt changed before the cache was cleared")
+	}
+	c.cache.Invalidate()
+	if body := string(get(t, c.srv, "/llms.txt").body); !strings.Contains(body, "[Heists]("+siteURL+"/product-category/heists/): 1 products") {
+		t.Errorf("new category missing after the cache was cleared:\n%s", body)
+	}
+}
+
+func TestWantsJSON(t *testing.T) {
+	tests := []struct {
+		name, accept, ua string
+		want             bool
+	}{
+		{"API client", "application/json", "curl/8", true},
+		{"problem+json", "application/problem+json", "", true},
+		{"browser", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "Mozilla/5.0 Firefox/130", false},
+		{"browser listing json low", "text/html, application/json;q=0.5", "Mozilla/5.0", false},
+		{"json preferred", "application/json, text/html;q=0.5", "", true},
+		{"wildcard only", "*/*", "curl/8", false},
+		{"json refused", "application/json;q=0", "", false},
+		{"no headers", "", "", false},
+		{"GPTBot", "text/html", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", true},
+		{"ClaudeBot", "*/*", "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", true},
+		{"PerplexityBot", "", "Mozilla/5.0 (compatible; PerplexityBot/1.0)", true},
+		{"CCBot", "", "CCBot/2.0 (https://commoncrawl.org/faq/)", true},
+		{"Googlebot is a search crawler", "text/html", "Mozilla/5.0 (compatible; Googlebot/2.1)", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodGet, "/missing", nil)
+			if tt.accept != "" {
+				r.Header.Set("Accept", tt.accept)
+			}
+			r.Header.Set("User-Agent", tt.ua)
+			if got := httpapi.WantsJSON(r); got != tt.want {
+				t.Errorf("WantsJSON = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// The index links every companion document.
+func TestIndexLinksDocuments(t *testing.T) {
+	srv := serve(t, openDB(t, loadShop(t), "wp_", 5*time.Second), "shop")
+	var idx map[string]any
+	json.Unmarshal(get(t, srv, base+"/catalog").body, &idx)
+	for key, want := range map[string]string{"openapi": siteURL + "/openapi.json", "llms_txt": siteURL + "/llms.txt",
+		"sitemap": siteURL + "/sitemap_index.xml"} {
+		if idx[key] != want {
+			t.Errorf("%s = %v, want %s", key, idx[key], want)
+		}
+		if key != "sitemap" {
+			if r := get(t, srv, strings.TrimPrefix(want, siteURL)); r.status != 200 {
+				t.Errorf("%s answers %d", want, r.status)
+			}
+		}
+	}
+}
