@@ -66,7 +66,11 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 		"Errors are JSON with a stable `code`, a `message` and usually a `data.hint` saying what to do instead.\n\n")
 	b.WriteString("## Categories\n\n")
 	for _, c := range cats.Categories {
-		fmt.Fprintf(&b, "- [%s](%s): %d products; filter with `%s/catalog/products?category=%s`\n", c.Name, c.URL, c.Count, api, c.Slug)
+		noun := "products"
+		if c.Count == 1 {
+			noun = "product"
+		}
+		fmt.Fprintf(&b, "- [%s](%s): %d %s; filter with `%s/catalog/products?category=%s`\n", c.Name, c.URL, c.Count, noun, api, c.Slug)
 	}
 	b.WriteString("\n## Frameworks\n\n")
 	b.WriteString("- esx, qbcore, qbox, standalone: filter with `framework=`; a product's `frameworks` lists what it declares " +

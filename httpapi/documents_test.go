@@ -66,7 +66,7 @@ func TestLLMsTxt(t *testing.T) {
 		t.Fatalf("status %d, Content-Type %q", r.status, r.header.Get("Content-Type"))
 	}
 	for _, want := range []string{"# Script Shop\n", "\n> ", "## API", base + "/catalog/products", "per_page",
-		"## Categories", "[Police](" + siteURL + "/product-category/jobs/police/): 1 products", "esx, qbcore, qbox, standalone",
+		"## Categories", "[Police](" + siteURL + "/product-category/jobs/police/): 1 product", "esx, qbcore, qbox, standalone",
 		siteURL + "/openapi.json", "/sitemap_index.xml", "English"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("llms.txt lacks %q:\n%s", want, body)
@@ -91,7 +91,7 @@ func TestLLMsTxt(t *testing.T) {
 		t.Error("the cached llms.txt changed before the cache was cleared")
 	}
 	c.cache.Invalidate()
-	if body := string(get(t, c.srv, "/llms.txt").body); !strings.Contains(body, "[Heists]("+siteURL+"/product-category/heists/): 1 products") {
+	if body := string(get(t, c.srv, "/llms.txt").body); !strings.Contains(body, "[Heists]("+siteURL+"/product-category/heists/): 1 product") {
 		t.Errorf("new category missing after the cache was cleared:\n%s", body)
 	}
 }
