@@ -74,6 +74,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// answer 503 until it returns, and /readyz says so.
 	if err := db.Ping(ctx); err != nil {
 		log.Warn("database not reachable yet; serving 503 until it is", "err", err)
+	} else if writes, err := db.WritePrivileges(ctx); err != nil {
+		log.Warn("could not read the database user's grants", "err", err)
+	} else if len(writes) > 0 {
+		// catalogd never writes, but a leaked or buggy build could: run it
+		// with the user deploy/mysql/readonly-user.sql creates.
+		log.Warn("the database user can write; give catalogd a SELECT-only user (deploy/mysql/readonly-user.sql)",
+			"grants", writes)
 	}
 
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,

@@ -1,0 +1,104 @@
+// Package mysql holds the SQL that creates catalogd's read-only database
+// user; its test creates one and runs every operation with it.
+package mysql_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+
+	"catalogd/catalog"
+	"catalogd/internal/testdb"
+	"catalogd/wpdb"
+	"catalogd/wpdb/wpfixture"
+)
+
+func TestReadOnlyUser(t *testing.T) {
+	s := wpfixture.New("shop_", "https://shop.example")
+	s.Category("Jobs", "jobs", "", 0)
+	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5", Categories: []string{"jobs"}, Image: "2026/11/r.jpg"})
+	s.Add(wpfixture.Product{Title: "Garage", Type: "variable", Variations: []wpfixture.Variation{{Framework: "esx", RegularPrice: "3"}}})
+	dsn, admin := testdb.Load(t, s)
+	cfg, _ := mysql.ParseDSN(dsn)
+
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	user, password := "catalogd_ro_"+hex.EncodeToString(b[:]), "pw-"+hex.EncodeToString(b[:])
+	ctx := context.Background()
+	conn, err := admin.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	t.Cleanup(func() { admin.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
+	if _, err := conn.ExecContext(ctx, "SET @db = ?, @prefix = 'shop_', @user = ?, @host = '%', @password = ?",
+		cfg.DBName, user, password); err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile("readonly-user.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(script), "\n") {
+		if !strings.HasPrefix(l, "--") {
+			lines = append(lines, l)
+		}
+	}
+	for _, stmt := range strings.Split(strings.Join(lines, "\n"), ";") {
+		if stmt = strings.TrimSpace(stmt); stmt != "" {
+			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+				t.Fatalf("readonly-user.sql: %v\n%s", err, stmt)
+			}
+		}
+	}
+
+	ro := *cfg
+	ro.User, ro.Passwd = user, password
+	db, err := wpdb.Open(ro.FormatDSN(), wpdb.Options{Prefix: "shop_"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.Ready(ctx); err != nil {
+		t.Fatalf("not ready with SELECT alone: %v", err)
+	}
+	cat := catalog.New(db, catalog.Config{})
+	if _, err := cat.Index(ctx); err != nil {
+		t.Errorf("index: %v", err)
+	}
+	if _, err := cat.Categories(ctx); err != nil {
+		t.Errorf("categories: %v", err)
+	}
+	if l, err := cat.Products(ctx, catalog.ListQuery{Category: "jobs"}); err != nil || l.Total != 1 {
+		t.Errorf("products: %+v, %v", l, err)
+	}
+	if p, err := cat.Product(ctx, "garage"); err != nil || p.Price == nil {
+		t.Errorf("product: %+v, %v", p, err)
+	}
+	if w, err := db.WritePrivileges(ctx); err != nil || len(w) != 0 {
+		t.Errorf("the read-only user has write grants %v (%v)", w, err)
+	}
+
+	// It cannot write, and the admin can: the check tells them apart.
+	rodb := testdb.Open(t, ro.FormatDSN())
+	if _, err := rodb.Exec("UPDATE shop_options SET option_value = 'x' WHERE option_name = 'blogname'"); err == nil {
+		t.Error("the read-only user could update a table")
+	}
+	if _, err := rodb.Exec("SELECT 1 FROM mysql.user LIMIT 1"); err == nil {
+		t.Error("the read-only user can read tables it does not need")
+	}
+	adminDB, err := wpdb.Open(dsn, wpdb.Options{Prefix: "shop_"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer adminDB.Close()
+	if w, err := adminDB.WritePrivileges(ctx); err != nil || len(w) == 0 {
+		t.Errorf("root's write grants not seen: %v, %v", w, err)
+	}
+}

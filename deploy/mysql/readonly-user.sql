@@ -1,0 +1,23 @@
+-- Creates catalogd's database user: SELECT on exactly the tables it reads,
+-- nothing more. Set the five variables, then source this file as an admin:
+--
+--   mysql -u root -p -e "SET @db='wordpress', @prefix='wp_', @user='catalogd',
+--     @host='%', @password='change-me'; SOURCE deploy/mysql/readonly-user.sql"
+--
+-- The matching DSN:  catalogd:change-me@tcp(db-host:3306)/wordpress
+-- Works on MariaDB 10.5+ and MySQL 8. Safe to run again (it re-grants).
+-- Add `{prefix}icl_translations` to the list if the shop runs WPML.
+
+SET @create = CONCAT('CREATE USER IF NOT EXISTS ', QUOTE(@user), '@', QUOTE(@host), ' IDENTIFIED BY ', QUOTE(@password));
+PREPARE stmt FROM @create; EXECUTE stmt; DEALLOCATE PREPARE stmt;
+
+SET @grant = CONCAT('GRANT SELECT ON `', REPLACE(@db, '`', ''), '`.`', REPLACE(@prefix, '`', ''), '%s` TO ', QUOTE(@user), '@', QUOTE(@host));
+
+SET @sql = REPLACE(@grant, '%s', 'posts'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
+SET @sql = REPLACE(@grant, '%s', 'postmeta'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
+SET @sql = REPLACE(@grant, '%s', 'terms'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
+SET @sql = REPLACE(@grant, '%s', 'term_taxonomy'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
+SET @sql = REPLACE(@grant, '%s', 'term_relationships'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
+SET @sql = REPLACE(@grant, '%s', 'termmeta'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
+SET @sql = REPLACE(@grant, '%s', 'options'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
+SET @sql = REPLACE(@grant, '%s', 'woocommerce_attribute_taxonomies'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;

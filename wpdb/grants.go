@@ -1,0 +1,36 @@
+package wpdb
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// writeGrantRE finds a privilege in SHOW GRANTS that lets the user change
+// data or schema.
+var writeGrantRE = regexp.MustCompile(`(?i)\b(ALL PRIVILEGES|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|INDEX|TRIGGER|REFERENCES|EXECUTE|CREATE ROUTINE|ALTER ROUTINE|SUPER)\b`)
+
+// WritePrivileges returns the grants of the connected user that allow more
+// than reading; catalogd warns at start when there are any. It needs no
+// privilege: every user may see its own grants.
+func (db *DB) WritePrivileges(ctx context.Context) ([]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, db.timeout)
+	defer cancel()
+	var grants []string
+	db.queries.Add(1)
+	if err := db.db.SelectContext(ctx, &grants, `SHOW GRANTS FOR CURRENT_USER()`); err != nil {
+		return nil, fmt.Errorf("wpdb: show grants: %w", err)
+	}
+	var writes []string
+	for _, g := range grants {
+		on := g
+		if i := strings.Index(strings.ToUpper(g), " ON "); i > 0 {
+			on = g[:i] // the privileges, not the object names
+		}
+		if writeGrantRE.MatchString(strings.TrimPrefix(strings.ToUpper(on), "GRANT ")) {
+			writes = append(writes, g)
+		}
+	}
+	return writes, nil
+}
