@@ -13,6 +13,7 @@ require (
 	github.com/trim21/go-phpserialize v0.1.2
 	golang.org/x/net v0.50.0
 	golang.org/x/sync v0.24.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

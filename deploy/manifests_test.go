@@ -1,0 +1,176 @@
+// Package deploy holds the deployment files. No Docker engine or cluster
+// runs here, so this test checks what can be checked without one: every
+// file parses, references only files and objects that exist, and keeps the
+// admin port private.
+package deploy
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+func exists(t *testing.T, path string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("referenced file missing: %s", path)
+	}
+}
+
+func TestCompose(t *testing.T) {
+	b, err := os.ReadFile("../docker-compose.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Services map[string]struct {
+			Build *struct {
+				Context    string `yaml:"context"`
+				Dockerfile string `yaml:"dockerfile"`
+			} `yaml:"build"`
+			Image       string            `yaml:"image"`
+			Ports       []string          `yaml:"ports"`
+			Volumes     []string          `yaml:"volumes"`
+			Environment map[string]string `yaml:"environment"`
+		} `yaml:"services"`
+	}
+	if err := yaml.Unmarshal(b, &c); err != nil {
+		t.Fatalf("docker-compose.yml: %v", err)
+	}
+	for _, name := range []string{"db", "catalogd", "wordpress", "nginx"} {
+		if _, ok := c.Services[name]; !ok {
+			t.Errorf("service %s missing", name)
+		}
+	}
+	for name, s := range c.Services {
+		if s.Build != nil {
+			exists(t, filepath.Join("..", s.Build.Context, s.Build.Dockerfile))
+		} else if s.Image == "" {
+			t.Errorf("service %s has neither build nor image", name)
+		}
+		for _, v := range s.Volumes {
+			src, _, _ := strings.Cut(v, ":")
+			if strings.HasPrefix(src, "./") {
+				exists(t, filepath.Join("..", src))
+			}
+		}
+		for _, p := range s.Ports {
+			if strings.Contains(p, "9090") {
+				t.Errorf("service %s publishes the admin port: %s", name, p)
+			}
+		}
+	}
+	if c.Services["nginx"].Ports == nil || c.Services["nginx"].Ports[0] != "8080:80" {
+		t.Errorf("nginx does not serve the demo on :8080: %v", c.Services["nginx"].Ports)
+	}
+	if c.Services["catalogd"].Ports != nil {
+		t.Error("catalogd is published directly; only nginx should reach it")
+	}
+	if dsn := c.Services["catalogd"].Environment["CATALOG_DSN"]; !strings.HasPrefix(dsn, "catalogd:") {
+		t.Errorf("catalogd does not use the read-only user: %s", dsn)
+	}
+}
+
+type object struct {
+	Kind     string `yaml:"kind"`
+	Metadata struct {
+		Name string `yaml:"name"`
+	} `yaml:"metadata"`
+	Spec map[string]any    `yaml:"spec"`
+	Data map[string]string `yaml:"data"`
+}
+
+func TestKubernetes(t *testing.T) {
+	files, _ := filepath.Glob("kubernetes/*.yaml")
+	objs := map[string]object{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		for {
+			var o object
+			if err := dec.Decode(&o); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if o.Kind == "" {
+				t.Errorf("%s: an object without kind", f)
+			}
+			objs[o.Kind+"/"+o.Metadata.Name] = o
+		}
+	}
+	for _, want := range []string{"Deployment/catalogd", "Service/catalogd", "HorizontalPodAutoscaler/catalogd",
+		"PodDisruptionBudget/catalogd", "ConfigMap/catalogd", "Secret/catalogd-db", "Kustomization/"} {
+		if _, ok := objs[want]; !ok {
+			t.Errorf("%s missing", want)
+		}
+	}
+	for _, r := range kustomizeResources(t) {
+		exists(t, filepath.Join("kubernetes", r.(string)))
+	}
+
+	dep, _ := yaml.Marshal(objs["Deployment/catalogd"].Spec)
+	for _, want := range []string{"name: catalogd", "name: catalogd-db", "path: /readyz", "path: /healthz", "port: admin",
+		"containerPort: 9090", "runAsNonRoot: true", "readOnlyRootFilesystem: true"} {
+		if !bytes.Contains(dep, []byte(want)) {
+			t.Errorf("Deployment lacks %q", want)
+		}
+	}
+	if admin := objs["ConfigMap/catalogd"].Data["CATALOG_ADMIN_LISTEN"]; !strings.HasSuffix(admin, ":9090") {
+		t.Errorf("probes use 9090, ConfigMap sets the admin listener to %q", admin)
+	}
+	svc, _ := yaml.Marshal(objs["Service/catalogd"].Spec)
+	if bytes.Contains(svc, []byte("9090")) || bytes.Contains(svc, []byte("admin")) {
+		t.Errorf("the Service exposes the admin port:\n%s", svc)
+	}
+}
+
+// kustomizeResources lists the files the kustomization applies.
+func kustomizeResources(t *testing.T) []any {
+	t.Helper()
+	b, err := os.ReadFile("kubernetes/kustomization.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := m["resources"].([]any)
+	if len(l) == 0 {
+		t.Fatal("kustomization has no resources")
+	}
+	return l
+}
+
+func TestSystemdAndDockerfile(t *testing.T) {
+	unit, err := os.ReadFile("systemd/catalogd.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"DynamicUser=yes", "ProtectSystem=strict", "NoNewPrivileges=yes", "Restart=on-failure",
+		"ExecStart=/usr/local/bin/catalogd", "EnvironmentFile="} {
+		if !bytes.Contains(unit, []byte(want)) {
+			t.Errorf("catalogd.service lacks %s", want)
+		}
+	}
+	df, err := os.ReadFile("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"CGO_ENABLED=0", "USER nonroot", "./cmd/catalogd", "distroless/static"} {
+		if !bytes.Contains(df, []byte(want)) {
+			t.Errorf("Dockerfile lacks %s", want)
+		}
+	}
+	exists(t, "../cmd/catalogd/main.go")
+}
