@@ -9,12 +9,15 @@ DEMO_DB   ?= wp_demo
 DEMO_DSN  ?= $(DEMO_USER)@tcp($(DEMO_HOST):$(DEMO_PORT))/$(DEMO_DB)
 MYSQL_CMD := $(MYSQL) --protocol=tcp -h$(DEMO_HOST) -P$(DEMO_PORT) -u$(DEMO_USER)
 
-.PHONY: help build test vet fmt-check bench demo demo-load seed clean
+EMBEDDED_ADDR ?= 127.0.0.1:3307
+
+.PHONY: help build test test-embedded vet fmt-check bench demo demo-mariadb demo-embedded demo-load seed clean
 
 help:
 	@echo "make build   build catalogd and catalogctl into $(BIN)/"
 	@echo "make test    vet, gofmt check, and every test with -race (needs MariaDB; see README)"
 	@echo "make demo    load the demo shop into database $(DEMO_DB) and serve it on :8080"
+	@echo "             (no MariaDB/MySQL answering: an embedded in-memory server holds it instead)"
 	@echo "make bench   run the Go benchmarks"
 	@echo "make seed    regenerate deploy/seed/demo.sql from deploy/seed/demo.go"
 
@@ -28,8 +31,13 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-test: vet fmt-check
+test: vet fmt-check test-embedded
 	$(GO) test -race -count=1 ./...
+
+# The embedded demo server is its own module (kept out of catalogd's
+# dependency graph): vet and test it on its own.
+test-embedded:
+	cd deploy/embedded && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
@@ -46,9 +54,28 @@ demo-load:
 	$(MYSQL_CMD) $(DEMO_DB) < deploy/seed/demo.sql
 	@echo "demo shop loaded into $(DEMO_DB)"
 
-demo: demo-load build
+# The real database whenever one answers; the embedded one otherwise.
+demo: build
+	@if command -v $(MYSQL) >/dev/null 2>&1 && $(MYSQL_CMD) -e 'SELECT 1' >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory demo-mariadb; \
+	else \
+	  echo "make demo: no MariaDB/MySQL answers at $(DEMO_HOST):$(DEMO_PORT); using the embedded in-memory server"; \
+	  $(MAKE) --no-print-directory demo-embedded; \
+	fi
+
+demo-mariadb: demo-load
 	@echo "serving the demo shop: curl http://localhost:8080/wp-json/shop/v1/catalog"
 	CATALOG_DSN='$(DEMO_DSN)' CATALOG_SITE_URL=http://localhost:8080 $(BIN)/catalogd
+
+demo-embedded:
+	cd deploy/embedded && $(GO) build -o ../../$(BIN)/embedded-mysql .
+	@rm -f $(BIN)/embedded.log; \
+	$(BIN)/embedded-mysql -addr $(EMBEDDED_ADDR) -db $(DEMO_DB) -seed deploy/seed/demo.sql > $(BIN)/embedded.log 2>&1 & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null' EXIT INT TERM; \
+	for i in $$(seq 1 120); do grep -q 'serving' $(BIN)/embedded.log && break; \
+	  kill -0 $$pid 2>/dev/null || { cat $(BIN)/embedded.log; exit 1; }; sleep 0.5; done; \
+	echo "serving the demo shop: curl http://localhost:8080/wp-json/shop/v1/catalog"; \
+	CATALOG_DSN='root@tcp($(EMBEDDED_ADDR))/$(DEMO_DB)' CATALOG_SITE_URL=http://localhost:8080 $(BIN)/catalogd
 
 clean:
 	rm -rf $(BIN)

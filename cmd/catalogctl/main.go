@@ -150,8 +150,8 @@ func (c *cli) dispatch(ctx context.Context, args []string) error {
 		def = envURL
 	}
 	fs.StringVar(&g.baseURL, "base-url", def, "the API's base `URL`, ending in /wp-json/shop/v1 (env CATALOG_BASE_URL)")
-	fs.DurationVar(&g.timeout, "timeout", 10*time.Second, "time limit of each HTTP request, reading the body included")
-	fs.StringVar(&g.userAgent, "user-agent", "", "`product/version` of your script, sent after catalogctl's own")
+	fs.DurationVar(&g.timeout, "timeout", 10*time.Second, "time limit of each HTTP request, reading the body included (a `DURATION` such as 3s)")
+	fs.StringVar(&g.userAgent, "user-agent", "", "your script's `NAME/VERSION`, sent after catalogctl's own User-Agent")
 	showVersion := fs.Bool("version", false, "print catalogctl's version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -280,10 +280,10 @@ func (c *cli) catalogCmd(ctx context.Context, g *globals, args []string) error {
 
 func (c *cli) productsCmd(ctx context.Context, g *globals, args []string) error {
 	fs := newFlagSet("products")
-	framework := fs.String("framework", "", "only products for this `framework`: "+strings.Join(catalog.Frameworks, ", "))
-	category := fs.String("category", "", "only products in this category `slug` or its subcategories")
-	perPage := fs.String("per-page", "", fmt.Sprintf("products per page, 1 to %d (the API's default is %d)", catalog.MaxPerPage, catalog.DefaultPerPage))
-	page := fs.String("page", "", "the page to show, from 1")
+	framework := fs.String("framework", "", "only products for framework `F`, one of "+strings.Join(catalog.Frameworks, ", "))
+	category := fs.String("category", "", "only products in category `C` (a slug) or its subcategories")
+	perPage := fs.String("per-page", "", fmt.Sprintf("`N` products per page, 1 to %d (the API's default is %d)", catalog.MaxPerPage, catalog.DefaultPerPage))
+	page := fs.String("page", "", "show page `N`, from 1")
 	all := fs.Bool("all", false, fmt.Sprintf("every product: pages through the list %d at a time, minding the rate limit", catalog.MaxPerPage))
 	asJSON := fs.Bool("json", false, "print the API's JSON; with --all one object with all products and the total")
 	pos, err := c.parseCommand(fs, args)
@@ -375,7 +375,7 @@ func describeParams(err error, flagOf map[string]string) string {
 		} else {
 			msg = name + ": " + msg
 		}
-		msgs = append(msgs, msg)
+		msgs = append(msgs, strings.TrimSuffix(msg, "."))
 	}
 	return strings.Join(msgs, "; ")
 }
