@@ -24,6 +24,9 @@ type Config struct {
 	Namespace string
 	// DevelopersURL is the developer page the index links, if any.
 	DevelopersURL string
+	// Language is the language served on a multilingual shop (WPML or
+	// Polylang code); empty: the translation plugin's default language.
+	Language string
 	// Now is the clock sales are evaluated against; time.Now by default.
 	Now Clock
 }
@@ -55,7 +58,7 @@ func (c *Catalog) view(ctx context.Context, fn func(ctx context.Context, tx *wpd
 		if err != nil {
 			return err
 		}
-		t, err := loadTerms(ctx, tx, sh.frameworkOrder)
+		t, err := loadTerms(ctx, tx, sh)
 		if err != nil {
 			return err
 		}
@@ -82,7 +85,26 @@ func (c *Catalog) baseURL(sh *shop) string {
 
 // visibleFilter selects the catalog-visible population.
 func visibleFilter(sh *shop, t *terms) wpdb.Filter {
-	return wpdb.Filter{Exclude: t.catalogExclusions(sh.hideOutOfStock)}
+	f := languageFilter(sh, t)
+	f.Exclude = t.catalogExclusions(sh.hideOutOfStock)
+	return f
+}
+
+// languageFilter selects the published products of the language served; on
+// a shop without a translation plugin (or with TranslatePress, which keeps
+// one post per product) every product.
+func languageFilter(sh *shop, t *terms) wpdb.Filter {
+	switch sh.plugin {
+	case pluginWPML:
+		return wpdb.Filter{WPMLLanguage: sh.language}
+	case pluginPolylang:
+		var group []int64 // no such language: nothing
+		if tt, ok := t.language[sh.language]; ok {
+			group = []int64{tt}
+		}
+		return wpdb.Filter{Require: [][]int64{group}}
+	}
+	return wpdb.Filter{}
 }
 
 // Index describes the catalog.
@@ -93,7 +115,7 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 		if err != nil {
 			return err
 		}
-		published, err := tx.CountProducts(ctx, wpdb.Filter{})
+		published, err := tx.CountProducts(ctx, languageFilter(sh, t))
 		if err != nil {
 			return err
 		}
@@ -247,14 +269,12 @@ func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
 	}
 	var p *Product
 	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
-		id, found, err := tx.ProductIDBySlug(ctx, slug)
+		id, found, err := tx.ProductIDBySlug(ctx, slug, languageFilter(sh, t))
 		if err != nil {
 			return err
 		}
 		if !found {
-			return &Error{Kind: ENOTFOUND, Reason: "product_not_found",
-				Message: fmt.Sprintf("No published product has the slug %q.", slug),
-				Hint:    "List the products at " + c.baseURL(sh) + "/catalog/products to find the English slug."}
+			return c.notFound(ctx, tx, sh, t, slug)
 		}
 		d, err := loadProducts(ctx, tx, t, []int64{id}, true)
 		if err != nil {
@@ -402,4 +422,44 @@ func (c *Catalog) SiteURL(ctx context.Context) (string, error) {
 		return nil
 	})
 	return home, err
+}
+
+// notFound is the 404 for a slug: when the slug is a translation's, the hint
+// names the product's slug in the language served and its API URL.
+func (c *Catalog) notFound(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms, slug string) error {
+	e := &Error{Kind: ENOTFOUND, Reason: "product_not_found",
+		Message: fmt.Sprintf("No published product has the slug %q.", slug),
+		Hint:    "List the products at " + c.baseURL(sh) + "/catalog/products to find the English slug."}
+	var source string
+	var ok bool
+	var err error
+	switch sh.plugin {
+	case pluginWPML:
+		source, ok, err = tx.WPMLSource(ctx, slug, sh.language)
+	case pluginPolylang:
+		source, ok, err = tx.PolylangSource(ctx, slug, sh.language, t.language[sh.language])
+	case pluginTranslatePress:
+		source, ok, err = tx.TranslatePressSource(ctx, slug)
+		if err == nil && ok && source != slug {
+			// The original must be a published product to point at.
+			_, ok, err = tx.ProductIDBySlug(ctx, source, wpdb.Filter{})
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if ok && source != slug {
+		e.Message = fmt.Sprintf("%q is a translated slug; the API serves the English catalog only.", slug)
+		e.Hint = fmt.Sprintf("The English product's slug is %q: %s/catalog/products/%s", source, c.baseURL(sh), source)
+	}
+	return e
+}
+
+// Languages reports the translation plugin found and the language served.
+func (c *Catalog) Languages(ctx context.Context) (plugin, language string, err error) {
+	err = c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
+		plugin, language = sh.plugin, sh.language
+		return nil
+	})
+	return plugin, language, err
 }

@@ -44,6 +44,7 @@ type Config struct {
 	PollInterval    time.Duration  // how often the change signature is read
 	TrustedProxies  []netip.Prefix // peers whose X-Forwarded-For is believed
 	EnforceRate     bool           // answer 429 past the rate limit
+	Language        string         // language served on a WPML/Polylang shop; empty: the plugin's default
 }
 
 // Load reads the configuration from args (without the program name) and
@@ -65,6 +66,7 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	str(&c.Namespace, "namespace", "CATALOG_NAMESPACE", "shop", "API namespace word: the API lives at /wp-json/{namespace}/v1")
 	str(&c.UploadsURL, "uploads-url", "CATALOG_UPLOADS_URL", "", "uploads base URL, for sites that move uploads with PHP constants (default: from the options)")
 	str(&c.DevelopersURL, "developers-url", "CATALOG_DEVELOPERS_URL", "", "developer page the index links (default: none)")
+	str(&c.Language, "language", "CATALOG_LANGUAGE", "", "language served on a multilingual shop, as WPML or Polylang names it (default: the plugin's default language)")
 	str(&c.LogFormat, "log-format", "CATALOG_LOG_FORMAT", "text", "log format: text or json")
 	str(&c.LogLevel, "log-level", "CATALOG_LOG_LEVEL", "info", "log level: debug, info, warn or error")
 	envOf["query-timeout"] = "CATALOG_QUERY_TIMEOUT"
@@ -227,6 +229,9 @@ func (c *Config) validate() error {
 	}
 	if c.PollInterval < 100*time.Millisecond || c.PollInterval > time.Hour {
 		bad("poll-interval", "CATALOG_POLL_INTERVAL", "want a duration from 100ms to 1h (like 2s), got %s", c.PollInterval)
+	}
+	if c.Language != "" && !regexp.MustCompile(`^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$`).MatchString(c.Language) {
+		bad("language", "CATALOG_LANGUAGE", "want a language code like en or pt-br, got %q", c.Language)
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		bad("log-format", "CATALOG_LOG_FORMAT", "want text or json, got %q", c.LogFormat)

@@ -144,7 +144,7 @@ func TestQueriesCountsEveryStatement(t *testing.T) {
 			return err
 		}, 3},
 		{"lookup that finds nothing still counts", func(ctx context.Context, tx *Tx) error {
-			_, _, err := tx.ProductIDBySlug(ctx, "no-such-product")
+			_, _, err := tx.ProductIDBySlug(ctx, "no-such-product", Filter{})
 			return err
 		}, 2},
 		{"reads with nothing to read send nothing", func(ctx context.Context, tx *Tx) error {
@@ -360,7 +360,7 @@ func TestConfigurablePrefix(t *testing.T) {
 		if opts["blogname"] != "Script Shop" {
 			t.Errorf("blogname = %q, want %q", opts["blogname"], "Script Shop")
 		}
-		got, found, err := tx.ProductIDBySlug(ctx, "police-car")
+		got, found, err := tx.ProductIDBySlug(ctx, "police-car", Filter{})
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,9 @@ import (
 type Filter struct {
 	Exclude []int64   // term_taxonomy_ids a product must not have
 	Require [][]int64 // per group, term_taxonomy_ids of which it needs one
+	// WPMLLanguage, when set, keeps only products WPML files under that
+	// language (icl_translations, element_type post_product).
+	WPMLLanguage string
 }
 
 // where returns the conditions on posts p for the filter and their args.
@@ -34,6 +37,10 @@ func (f Filter) where() (string, []any) {
 		}
 		b.WriteString(` AND p.ID IN (SELECT object_id FROM {term_relationships} WHERE term_taxonomy_id IN (?))`)
 		args = append(args, g)
+	}
+	if f.WPMLLanguage != "" {
+		b.WriteString(` AND p.ID IN (SELECT element_id FROM {icl_translations} WHERE element_type = 'post_product' AND language_code = ?)`)
+		args = append(args, f.WPMLLanguage)
 	}
 	return b.String(), args
 }
@@ -60,13 +67,13 @@ func (tx *Tx) ProductIDs(ctx context.Context, f Filter, limit, offset int) ([]in
 	return ids, nil
 }
 
-// ProductIDBySlug finds the published product with the slug; found is false
-// when there is none. Variations are product_variation posts and never match.
-func (tx *Tx) ProductIDBySlug(ctx context.Context, slug string) (id int64, found bool, err error) {
-	err = tx.getx(ctx, &id, `
-		SELECT ID FROM {posts}
-		WHERE post_name = ? AND post_type = 'product' AND post_status = 'publish'
-		ORDER BY ID LIMIT 1`, slug)
+// ProductIDBySlug finds the published product with the slug that passes
+// the filter (a language, on a multilingual shop); found is false when there
+// is none. Variations are product_variation posts and never match.
+func (tx *Tx) ProductIDBySlug(ctx context.Context, slug string, f Filter) (id int64, found bool, err error) {
+	where, args := f.where()
+	err = tx.getx(ctx, &id, `SELECT p.ID FROM {posts} p WHERE p.post_name = ? AND `+where+` ORDER BY p.ID LIMIT 1`,
+		append([]any{slug}, args...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}

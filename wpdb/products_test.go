@@ -220,7 +220,7 @@ func TestProductIDBySlug(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			view(t, db, func(ctx context.Context, tx *Tx) error {
-				id, found, err := tx.ProductIDBySlug(ctx, tt.slug)
+				id, found, err := tx.ProductIDBySlug(ctx, tt.slug, Filter{})
 				if err != nil {
 					return err
 				}

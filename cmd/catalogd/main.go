@@ -84,7 +84,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
-		Namespace: cfg.Namespace, DevelopersURL: cfg.DevelopersURL})
+		Namespace: cfg.Namespace, DevelopersURL: cfg.DevelopersURL, Language: cfg.Language})
+	if plugin, lang, err := cat.Languages(ctx); err == nil && plugin != "" {
+		log.Info("translation plugin found; serving one language", "plugin", plugin, "language", lang)
+	} else if err == nil {
+		log.Info("no translation plugin found; serving every product")
+	}
 	// The HTTP side names the site in Link headers, hints and the OpenAPI
 	// document; without a configured URL it is the home option, read once.
 	site := cfg.SiteURL

@@ -6,7 +6,9 @@
 --
 -- The matching DSN:  catalogd:change-me@tcp(db-host:3306)/wordpress
 -- Works on MariaDB 10.5+ and MySQL 8. Safe to run again (it re-grants).
--- Add `{prefix}icl_translations` to the list if the shop runs WPML.
+-- A shop running WPML also needs `{prefix}icl_translations`, one running
+-- TranslatePress `{prefix}trp_slug_originals` and `{prefix}trp_slug_translations`:
+-- add a line for each below.
 
 SET @create = CONCAT('CREATE USER IF NOT EXISTS ', QUOTE(@user), '@', QUOTE(@host), ' IDENTIFIED BY ', QUOTE(@password));
 PREPARE stmt FROM @create; EXECUTE stmt; DEALLOCATE PREPARE stmt;

@@ -22,7 +22,7 @@ func (s *Shop) CreateSchema(ctx context.Context, db *sql.DB) error {
 	if _, err := conn.ExecContext(ctx, `SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'`); err != nil {
 		return fmt.Errorf("wpfixture: set sql_mode: %w", err)
 	}
-	for _, stmt := range Schema(s.Prefix) {
+	for _, stmt := range s.schema() {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("wpfixture: create table: %w", err)
 		}
@@ -39,6 +39,7 @@ func (s *Shop) Flush(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	defer tx.Rollback() //nolint:errcheck // committed below on success
+	s.writePolylangGroups()
 	for _, stmt := range s.pending(true) {
 		if _, err := tx.ExecContext(ctx, stmt.sql, stmt.args...); err != nil {
 			return fmt.Errorf("wpfixture: insert: %w", err)
@@ -56,9 +57,10 @@ func (s *Shop) WriteSQL(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("-- A WordPress + WooCommerce shop, as wpfixture stores it. Generated; do not edit.\n")
 	b.WriteString("SET NAMES utf8mb4;\nSET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION';\n\n")
-	for _, stmt := range Schema(s.Prefix) {
+	for _, stmt := range s.schema() {
 		b.WriteString(stmt + ";\n\n")
 	}
+	s.writePolylangGroups()
 	for _, t := range s.order {
 		s.tables[t].flushed = 0
 	}
@@ -68,6 +70,15 @@ func (s *Shop) WriteSQL(w io.Writer) error {
 	b.WriteString(s.countSQL() + ";\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// schema is the core tables' DDL and the plugins'.
+func (s *Shop) schema() []string {
+	out := Schema(s.Prefix)
+	for _, stmt := range s.extraSchema {
+		out = append(out, strings.ReplaceAll(stmt, "{prefix}", s.Prefix))
+	}
+	return out
 }
 
 func (s *Shop) countSQL() string {

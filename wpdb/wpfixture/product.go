@@ -66,6 +66,7 @@ func (s *Shop) Category(name, slug, parent string, order int) termRef {
 		parentID = s.TermRef("product_cat", parent).TermID
 	}
 	ref := s.Term("product_cat", name, slug, parentID)
+	s.languageOfTerm(ref)
 	s.TermMeta(ref.TermID, "order", fmt.Sprint(order))
 	s.TermMeta(ref.TermID, "display_type", "")
 	s.TermMeta(ref.TermID, "thumbnail_id", "0")
@@ -185,6 +186,7 @@ func (s *Shop) Add(p Product) int64 {
 		slug += "__trashed" // wp_trash_post moves the slug aside
 	}
 	id := s.post("product", p.Status, p.Title, slug, p.Content, p.Excerpt, p.Password, 0, p.MenuOrder, p.Date, "")
+	s.languageOfPost(id)
 	if p.Status == "trash" {
 		s.PostMeta(id, "_wp_trash_meta_status", "publish")
 		s.PostMeta(id, "_wp_trash_meta_time", fmt.Sprint(s.Now.Unix()))

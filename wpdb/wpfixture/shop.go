@@ -53,6 +53,9 @@ type Shop struct {
 	nextTID int64                         // terms and term_taxonomy share numbering, as a fresh install does
 	terms   map[string]map[string]termRef // taxonomy → slug → term
 	prices  map[int64]string              // each product's stored _price, for grouped products
+
+	extraSchema []string   // plugins' tables
+	lang        *langState // the translation plugin, if any
 }
 
 type termRef struct {
