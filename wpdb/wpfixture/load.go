@@ -34,6 +34,25 @@ func (s *Shop) CreateSchema(ctx context.Context, db *sql.DB) error {
 // term_taxonomy counts up to date as WordPress's _update_post_term_count
 // does (direct relationships, hidden products included).
 func (s *Shop) Flush(ctx context.Context, db *sql.DB) error {
+	return s.flush(ctx, db, true)
+}
+
+// FlushRows inserts the rows added since the last flush and leaves the term
+// counts alone: a generator writing many batches updates them once, with
+// UpdateCounts, at the end.
+func (s *Shop) FlushRows(ctx context.Context, db *sql.DB) error {
+	return s.flush(ctx, db, false)
+}
+
+// UpdateCounts brings the term_taxonomy counts up to date.
+func (s *Shop) UpdateCounts(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, s.countSQL()); err != nil {
+		return fmt.Errorf("wpfixture: update term counts: %w", err)
+	}
+	return nil
+}
+
+func (s *Shop) flush(ctx context.Context, db *sql.DB, counts bool) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -45,8 +64,10 @@ func (s *Shop) Flush(ctx context.Context, db *sql.DB) error {
 			return fmt.Errorf("wpfixture: insert: %w", err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, s.countSQL()); err != nil {
-		return fmt.Errorf("wpfixture: update term counts: %w", err)
+	if counts {
+		if _, err := tx.ExecContext(ctx, s.countSQL()); err != nil {
+			return fmt.Errorf("wpfixture: update term counts: %w", err)
+		}
 	}
 	return tx.Commit()
 }
@@ -144,5 +165,17 @@ func literal(v any) string {
 		return "0"
 	default:
 		return fmt.Sprint(x)
+	}
+}
+
+// Compact forgets the rows of the big tables already flushed, so that a
+// generator can build a shop of any size in batches with bounded memory.
+// Options and terms are kept: later products look them up.
+func (s *Shop) Compact() {
+	for _, name := range []string{"posts", "postmeta", "term_relationships", "wc_product_meta_lookup", "icl_translations"} {
+		if t := s.tables[name]; t != nil {
+			t.rows = append([][]any(nil), t.rows[t.flushed:]...)
+			t.flushed = 0
+		}
 	}
 }

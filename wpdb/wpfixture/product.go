@@ -426,3 +426,16 @@ func distinctSorted(prices []string) []string {
 	sort.SliceStable(out, func(i, j int) bool { return less(out[i], out[j]) })
 	return out
 }
+
+// AddNoise adds what real shops carry beside a product: a revision of it,
+// and an order with its meta (orders stored as posts, as WooCommerce did
+// before HPOS and many shops still do).
+func (s *Shop) AddNoise(product int64, title string) {
+	s.post("revision", "inherit", title, fmt.Sprintf("%d-revision-v1", product), "", "", "", product, 0, time.Time{}, "")
+	order := s.post("shop_order", "wc-completed", "Order", "", "", "", "", 0, 0, time.Time{}, "")
+	for _, kv := range [][2]string{{"_order_key", fmt.Sprintf("wc_order_%d", order)}, {"_customer_user", "0"},
+		{"_payment_method", "stripe"}, {"_order_currency", "EUR"}, {"_order_total", "19.99"},
+		{"_billing_email", "buyer@example.com"}, {"_paid_date", "2026-10-01 10:00:00"}} {
+		s.PostMeta(order, kv[0], kv[1])
+	}
+}
