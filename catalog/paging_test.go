@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,6 +103,9 @@ func TestQueriesPerPage(t *testing.T) {
 		}
 		return f.db.Queries() - before
 	}
+	// The first read builds the in-memory population (two statements, once
+	// per change of the shop); pages are measured after it.
+	f.list(t, catalog.ListQuery{})
 	for _, filter := range []catalog.ListQuery{{}, {Category: "jobs", Framework: "esx"}} {
 		base := cost(catalog.ListQuery{PerPage: 4, Category: filter.Category, Framework: filter.Framework})
 		for _, n := range []int{5, 10, 25, 50} {
@@ -114,4 +118,28 @@ func TestQueriesPerPage(t *testing.T) {
 	before := f.db.Queries()
 	f.product(t, "p1")
 	t.Logf("single product: %d queries", f.db.Queries()-before)
+}
+
+// The population is kept in memory between changes the poller sees; a
+// product unpublished meanwhile is never shown, and after Invalidate the
+// counts are the database's again.
+func TestPopulationStaysSafeBetweenPolls(t *testing.T) {
+	s := newShop()
+	for i := 0; i < 5; i++ {
+		s.Add(wpfixture.Product{Title: fmt.Sprintf("P%d", i), RegularPrice: "1"})
+	}
+	f := load(t, s)
+	if l := f.list(t, catalog.ListQuery{}); l.Total != 5 {
+		t.Fatalf("total %d", l.Total)
+	}
+	if _, err := f.raw.Exec(`UPDATE wp_posts SET post_status = 'draft' WHERE post_name = 'p2'`); err != nil {
+		t.Fatal(err)
+	}
+	if got := slugs(f.list(t, catalog.ListQuery{}).Products); slices.Contains(got, "p2") {
+		t.Errorf("an unpublished product is listed: %v", got)
+	}
+	f.cat.Invalidate()
+	if l := f.list(t, catalog.ListQuery{}); l.Total != 4 || len(l.Products) != 4 {
+		t.Errorf("after Invalidate: total %d, %d products", l.Total, len(l.Products))
+	}
 }

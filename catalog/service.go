@@ -35,6 +35,7 @@ type Config struct {
 type Catalog struct {
 	db  *wpdb.DB
 	cfg Config
+	pop populations
 }
 
 var _ Service = (*Catalog)(nil)
@@ -83,13 +84,6 @@ func (c *Catalog) baseURL(sh *shop) string {
 	return sh.home + "/wp-json/" + c.cfg.Namespace + "/v1"
 }
 
-// visibleFilter selects the catalog-visible population.
-func visibleFilter(sh *shop, t *terms) wpdb.Filter {
-	f := languageFilter(sh, t)
-	f.Exclude = t.catalogExclusions(sh.hideOutOfStock)
-	return f
-}
-
 // languageFilter selects the published products of the language served; on
 // a shop without a translation plugin (or with TranslatePress, which keeps
 // one post per product) every product.
@@ -111,18 +105,13 @@ func languageFilter(sh *shop, t *terms) wpdb.Filter {
 func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 	var idx *Index
 	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
-		visible, err := tx.CountProducts(ctx, visibleFilter(sh, t))
+		pop, err := c.pop.get(ctx, tx, sh, t, c.cfg.Now())
 		if err != nil {
 			return err
 		}
-		published, err := tx.CountProducts(ctx, languageFilter(sh, t))
-		if err != nil {
-			return err
-		}
-		cats, err := categories(ctx, tx, sh, t)
-		if err != nil {
-			return err
-		}
+		visible := pop.visible(t.catalogExclusions(sh.hideOutOfStock)).count()
+		published := pop.all.count()
+		cats := categories(sh, t, pop)
 		base := c.baseURL(sh)
 		idx = &Index{
 			Name:                       sh.name,
@@ -152,9 +141,12 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 	var list *CategoryList
 	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
-		cats, err := categories(ctx, tx, sh, t)
-		list = &CategoryList{Categories: cats}
-		return err
+		pop, err := c.pop.get(ctx, tx, sh, t, c.cfg.Now())
+		if err != nil {
+			return err
+		}
+		list = &CategoryList{Categories: categories(sh, t, pop)}
+		return nil
 	})
 	return list, err
 }
@@ -163,20 +155,11 @@ func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 // and its descendants, as the storefront's archive shows them (and as
 // WooCommerce's product_count_product_cat meta would, were it not stale
 // after the out-of-stock option changes).
-func categories(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) ([]Category, error) {
-	var closure []wpdb.Closure
-	for _, cat := range t.categories {
-		for _, d := range cat.subtree {
-			closure = append(closure, wpdb.Closure{Ancestor: cat.TTID, Descendant: d})
-		}
-	}
-	counts, err := tx.CategoryCounts(ctx, visibleFilter(sh, t), closure)
-	if err != nil {
-		return nil, err
-	}
+func categories(sh *shop, t *terms, pop *population) []Category {
+	visible := pop.visible(t.catalogExclusions(sh.hideOutOfStock))
 	out := []Category{}
 	for _, cat := range t.categories {
-		n := counts[cat.TTID]
+		n := visible.and(pop.union(cat.subtree)).count()
 		if n < 1 {
 			continue
 		}
@@ -188,7 +171,7 @@ func categories(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) ([]Categor
 		out = append(out, Category{Slug: cat.Slug, Name: cat.name, Count: n,
 			URL: sh.categoryURL(cat.Slug, cat.path), Parent: parent})
 	}
-	return out, nil
+	return out
 }
 
 // Products returns one page of the catalog-visible products.
@@ -205,13 +188,18 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 	}
 	var list *ProductList
 	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
-		f := visibleFilter(sh, t)
+		now := c.cfg.Now()
+		pop, err := c.pop.get(ctx, tx, sh, t, now)
+		if err != nil {
+			return err
+		}
+		set := pop.visible(t.catalogExclusions(sh.hideOutOfStock))
 		if q.Category != "" {
 			cat, ok := t.catBySlug[q.Category]
 			if !ok {
 				problems["category"] = fmt.Sprintf("No product category has the slug %q.", q.Category)
 			} else {
-				f.Require = append(f.Require, cat.subtree)
+				set = set.and(pop.union(cat.subtree))
 			}
 		}
 		if len(problems) > 0 {
@@ -222,16 +210,10 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 			return e
 		}
 		if q.Framework != "" {
-			var group []int64 // no such term in this shop: nothing matches
-			if tt, ok := t.fwBySlug[q.Framework]; ok {
-				group = []int64{tt}
-			}
-			f.Require = append(f.Require, group)
+			// No such term in this shop: the union of nothing, nothing matches.
+			set = set.and(pop.union([]int64{t.fwBySlug[q.Framework]}))
 		}
-		total, err := tx.CountProducts(ctx, f)
-		if err != nil {
-			return err
-		}
+		total := set.count()
 		pages := (total + q.PerPage - 1) / q.PerPage
 		if q.Page > pages && q.Page > 1 {
 			return invalidPage(q, pages)
@@ -240,17 +222,18 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 		if total == 0 {
 			return nil
 		}
-		ids, err := tx.ProductIDs(ctx, f, q.PerPage, (q.Page-1)*q.PerPage)
-		if err != nil {
-			return err
+		var ids []int64
+		for _, pos := range set.page((q.Page-1)*q.PerPage, q.PerPage) {
+			ids = append(ids, pop.ids[pos])
 		}
 		d, err := loadProducts(ctx, tx, t, ids, false)
 		if err != nil {
 			return err
 		}
-		now := c.cfg.Now()
 		for _, id := range ids {
-			if _, ok := d.posts[id]; ok {
+			// A product unpublished since the population was built is
+			// dropped from the page rather than shown.
+			if post, ok := d.posts[id]; ok && post.Status == "publish" && post.Type == "product" {
 				p := mapProduct(sh, t, d, id, false, now)
 				list.Until = earliest(list.Until, p.Until)
 				list.Products = append(list.Products, p)
@@ -454,6 +437,10 @@ func (c *Catalog) notFound(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms,
 	}
 	return e
 }
+
+// Invalidate drops what the catalog keeps in memory about the shop's
+// products, so that the next read sees the database as it is.
+func (c *Catalog) Invalidate() { c.pop.invalidate() }
 
 // Languages reports the translation plugin found and the language served.
 func (c *Catalog) Languages(ctx context.Context) (plugin, language string, err error) {

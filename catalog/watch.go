@@ -21,6 +21,7 @@ func (c *Catalog) Watch(ctx context.Context, every time.Duration, changed func()
 			slog.DebugContext(ctx, "change signature not read", "err", err)
 		case last != "" && sig != last:
 			slog.InfoContext(ctx, "shop changed; cached responses cleared")
+			c.Invalidate()
 			changed()
 			last = sig
 		default:

@@ -76,8 +76,8 @@ func TestLLMsTxt(t *testing.T) {
 		t.Errorf("llms.txt shows what a visitor cannot see:\n%s", body)
 	}
 
-	// A new category holding a product appears once the cache is cleared
-	// (the poller does that in production; here the test does).
+	// A new category holding a product appears once the caches are cleared
+	// (the change poller does that in production; here the test does).
 	for _, q := range []string{
 		`INSERT INTO wp_terms (term_id, name, slug, term_group) VALUES (900, 'Heists', 'heists', 0)`,
 		`INSERT INTO wp_term_taxonomy (term_taxonomy_id, term_id, taxonomy, description, parent, count) VALUES (900, 900, 'product_cat', '', 0, 1)`,
@@ -90,6 +90,8 @@ func TestLLMsTxt(t *testing.T) {
 	if strings.Contains(string(get(t, c.srv, "/llms.txt").body), "Heists") {
 		t.Error("the cached llms.txt changed before the cache was cleared")
 	}
+	// What the change poller does when it sees the shop change.
+	c.cat.Invalidate()
 	c.cache.Invalidate()
 	if body := string(get(t, c.srv, "/llms.txt").body); !strings.Contains(body, "[Heists]("+siteURL+"/product-category/heists/): 1 product") {
 		t.Errorf("new category missing after the cache was cleared:\n%s", body)

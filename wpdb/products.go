@@ -9,10 +9,9 @@ import (
 )
 
 // Filter selects published products by their term relationships, the way
-// WooCommerce's tax_query does: none of Exclude, and at least one term of
-// each group in Require.
+// WooCommerce's tax_query does: at least one term of each group in Require
+// (a Polylang language), and a WPML language.
 type Filter struct {
-	Exclude []int64   // term_taxonomy_ids a product must not have
 	Require [][]int64 // per group, term_taxonomy_ids of which it needs one
 	// WPMLLanguage, when set, keeps only products WPML files under that
 	// language (icl_translations, element_type post_product).
@@ -20,16 +19,11 @@ type Filter struct {
 }
 
 // where returns the conditions on posts p for the filter and their args.
-// NOT IN / IN subqueries on term_relationships use its primary key
-// (object_id, term_taxonomy_id) and its term_taxonomy_id index.
+// IN subqueries on term_relationships use its term_taxonomy_id index.
 func (f Filter) where() (string, []any) {
 	var b strings.Builder
 	var args []any
 	b.WriteString(`p.post_type = 'product' AND p.post_status = 'publish'`)
-	if len(f.Exclude) > 0 {
-		b.WriteString(` AND p.ID NOT IN (SELECT object_id FROM {term_relationships} WHERE term_taxonomy_id IN (?))`)
-		args = append(args, f.Exclude)
-	}
 	for _, g := range f.Require {
 		if len(g) == 0 {
 			b.WriteString(` AND FALSE`)
@@ -43,28 +37,6 @@ func (f Filter) where() (string, []any) {
 		args = append(args, f.WPMLLanguage)
 	}
 	return b.String(), args
-}
-
-// CountProducts counts the published products that pass the filter.
-func (tx *Tx) CountProducts(ctx context.Context, f Filter) (int, error) {
-	where, args := f.where()
-	var n int
-	if err := tx.getx(ctx, &n, `SELECT COUNT(*) FROM {posts} p WHERE `+where, args...); err != nil {
-		return 0, fmt.Errorf("wpdb: count products: %w", err)
-	}
-	return n, nil
-}
-
-// ProductIDs returns one page of the filtered products, by ascending ID.
-func (tx *Tx) ProductIDs(ctx context.Context, f Filter, limit, offset int) ([]int64, error) {
-	where, args := f.where()
-	args = append(args, limit, offset)
-	var ids []int64
-	if err := tx.selectx(ctx, &ids,
-		`SELECT p.ID FROM {posts} p WHERE `+where+` ORDER BY p.ID LIMIT ? OFFSET ?`, args...); err != nil {
-		return nil, fmt.Errorf("wpdb: list products: %w", err)
-	}
-	return ids, nil
 }
 
 // ProductIDBySlug finds the published product with the slug that passes

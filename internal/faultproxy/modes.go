@@ -28,6 +28,8 @@ type Shaper struct {
 	delay     time.Duration
 	cutAfter  int64 // bytes from the target still forwarded before a reset; <0: no cut armed
 	cuts      int
+	recording bool
+	recorded  []int // sizes of the chunks from the target while recording
 	accepted  int
 	links     map[*link]struct{}
 	wake      chan struct{} // closed and replaced whenever a mode changes
@@ -124,9 +126,11 @@ func (s *Shaper) SetBlackhole(on bool) {
 }
 
 // CutAfter arms one reset: of the bytes the target sends from now on, on
-// any connection, n more are forwarded; the connection that carries the
-// next one gets those of its chunk that fit, then a TCP RST. The target's
-// side is closed too.
+// any connection, n more are forwarded, and the connection that carries
+// the n-th (or, for n = 0, the next chunk) is reset with a TCP RST as soon
+// as they are: in the middle of a chunk when n ends there, right after it
+// when n ends with it (the client then finds the reset when it sends its
+// next statement). The target's side is closed too.
 func (s *Shaper) CutAfter(n int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -141,6 +145,26 @@ func (s *Shaper) Disarm() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cutAfter = -1
+}
+
+// Record starts (true) or stops recording the sizes of the chunks the
+// target sends, in the order they are forwarded; starting clears the
+// record. A test records one request to learn where the target's answers
+// end, then cuts there.
+func (s *Shaper) Record(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recording = on
+	if on {
+		s.recorded = nil
+	}
+}
+
+// Recorded returns the chunk sizes recorded.
+func (s *Shaper) Recorded() []int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]int(nil), s.recorded...)
 }
 
 // Cuts is how many resets CutAfter has caused.
@@ -289,10 +313,13 @@ func (s *Shaper) hold(l *link, withDelay bool) bool {
 func (s *Shaper) budget(chunk []byte) ([]byte, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.recording {
+		s.recorded = append(s.recorded, len(chunk))
+	}
 	if s.cutAfter < 0 {
 		return chunk, false
 	}
-	if int64(len(chunk)) <= s.cutAfter {
+	if int64(len(chunk)) < s.cutAfter {
 		s.cutAfter -= int64(len(chunk))
 		return chunk, false
 	}
