@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"catalogd/wpdb"
 )
 
 // Watch polls the shop's change signature every interval until ctx ends,
@@ -15,6 +17,9 @@ func (c *Catalog) Watch(ctx context.Context, every time.Duration, changed func()
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
+		// Build the in-memory population before requests need it: at start
+		// and after every change (a request would otherwise pay for it).
+		c.warm(ctx)
 		sig, err := c.db.Signature(ctx)
 		switch {
 		case err != nil:
@@ -22,6 +27,7 @@ func (c *Catalog) Watch(ctx context.Context, every time.Duration, changed func()
 		case last != "" && sig != last:
 			slog.InfoContext(ctx, "shop changed; cached responses cleared")
 			c.Invalidate()
+			c.warm(ctx) // before the responses go, so that none is rebuilt from the old one
 			changed()
 			last = sig
 		default:
@@ -32,5 +38,16 @@ func (c *Catalog) Watch(ctx context.Context, every time.Duration, changed func()
 			return
 		case <-t.C:
 		}
+	}
+}
+
+// warm builds the population if there is none fit to serve.
+func (c *Catalog) warm(ctx context.Context) {
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
+		_, err := c.pop.get(ctx, tx, sh, t, c.cfg.Now())
+		return err
+	})
+	if err != nil {
+		slog.DebugContext(ctx, "population not built", "err", err)
 	}
 }
