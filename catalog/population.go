@@ -11,16 +11,19 @@ import (
 	"catalogd/wpdb"
 )
 
-// population is the catalog's membership held in memory: the published
-// products (of the language served), and for every category, framework and
-// visibility term, which of them carry it, as bitsets over their positions.
+// population is what the catalog keeps in memory between changes of the
+// shop: its settings and terms, the published products (of the language
+// served), and for every category, framework and visibility term which of
+// them carry it, as bitsets over their positions.
 // The product list, its filters and counts, the category counts and the
 // index are computed from it in microseconds instead of counting through
 // the database at every request; the products' own data is still read per
-// request. It is rebuilt when the change poller sees the shop change, when
-// the language served changes, and when it is older than maxAge.
+// request. It is rebuilt when the change poller sees the shop change (every
+// option the settings come from is in the change signature), and when it is
+// older than maxPopulationAge.
 type population struct {
-	key   string  // the language it holds
+	sh    *shop  // the shop's settings it was built with
+	t     *terms // and its terms
 	built time.Time
 	ids   []int64 // published product IDs, ascending
 	all   bitset  // every position
@@ -98,19 +101,18 @@ type populations struct {
 	mu  sync.Mutex // one build at a time
 }
 
-// get returns a population for the language, building one when there is
-// none fit to serve.
-func (ps *populations) get(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms, now time.Time) (*population, error) {
-	key := sh.plugin + "|" + sh.language
-	if p := ps.cur.Load(); p != nil && p.key == key && now.Sub(p.built) < maxPopulationAge {
+// get returns the population, building one with build when there is none
+// fit to serve.
+func (ps *populations) get(now time.Time, build func() (*population, error)) (*population, error) {
+	if p := ps.cur.Load(); p != nil && now.Sub(p.built) < maxPopulationAge {
 		return p, nil
 	}
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	if p := ps.cur.Load(); p != nil && p.key == key && now.Sub(p.built) < maxPopulationAge {
+	if p := ps.cur.Load(); p != nil && now.Sub(p.built) < maxPopulationAge {
 		return p, nil
 	}
-	p, err := buildPopulation(ctx, tx, sh, t, now)
+	p, err := build()
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +144,7 @@ func buildPopulation(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms, now t
 	if err != nil {
 		return nil, err
 	}
-	p := &population{key: sh.plugin + "|" + sh.language, built: now, ids: ids,
+	p := &population{sh: sh, t: t, built: now, ids: ids,
 		all: newBitset(len(ids)), terms: make(map[int64]bitset, len(ttids))}
 	for i := range ids {
 		p.all.set(i)

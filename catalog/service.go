@@ -51,19 +51,27 @@ func New(db *wpdb.DB, cfg Config) *Catalog {
 	return &Catalog{db: db, cfg: cfg}
 }
 
-// view runs fn on one consistent read of the shop, with its settings and
-// terms loaded, and turns storage failures into the domain's errors.
-func (c *Catalog) view(ctx context.Context, fn func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error) error {
+// view runs fn on one consistent read of the shop, with its population
+// (settings, terms, membership) built if there is none, and turns storage
+// failures into the domain's errors.
+func (c *Catalog) view(ctx context.Context, fn func(ctx context.Context, tx *wpdb.Tx, st *population) error) error {
 	err := c.db.View(ctx, func(ctx context.Context, tx *wpdb.Tx) error {
-		sh, err := c.readShop(ctx, tx)
+		now := c.cfg.Now()
+		st, err := c.pop.get(now, func() (*population, error) {
+			sh, err := c.readShop(ctx, tx)
+			if err != nil {
+				return nil, err
+			}
+			t, err := loadTerms(ctx, tx, sh)
+			if err != nil {
+				return nil, err
+			}
+			return buildPopulation(ctx, tx, sh, t, now)
+		})
 		if err != nil {
 			return err
 		}
-		t, err := loadTerms(ctx, tx, sh)
-		if err != nil {
-			return err
-		}
-		return fn(ctx, tx, sh, t)
+		return fn(ctx, tx, st)
 	})
 	var ce *Error
 	switch {
@@ -104,14 +112,11 @@ func languageFilter(sh *shop, t *terms) wpdb.Filter {
 // Index describes the catalog.
 func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 	var idx *Index
-	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
-		pop, err := c.pop.get(ctx, tx, sh, t, c.cfg.Now())
-		if err != nil {
-			return err
-		}
-		visible := pop.visible(t.catalogExclusions(sh.hideOutOfStock)).count()
-		published := pop.all.count()
-		cats := categories(sh, t, pop)
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
+		sh, t := st.sh, st.t
+		visible := st.visible(t.catalogExclusions(sh.hideOutOfStock)).count()
+		published := st.all.count()
+		cats := categories(st)
 		base := c.baseURL(sh)
 		idx = &Index{
 			Name:                       sh.name,
@@ -140,26 +145,23 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 // Categories lists the categories holding at least one visible product.
 func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 	var list *CategoryList
-	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
-		pop, err := c.pop.get(ctx, tx, sh, t, c.cfg.Now())
-		if err != nil {
-			return err
-		}
-		list = &CategoryList{Categories: categories(sh, t, pop)}
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
+		list = &CategoryList{Categories: categories(st)}
 		return nil
 	})
 	return list, err
 }
 
-// categories counts, live, the catalog-visible products of every category
-// and its descendants, as the storefront's archive shows them (and as
-// WooCommerce's product_count_product_cat meta would, were it not stale
-// after the out-of-stock option changes).
-func categories(sh *shop, t *terms, pop *population) []Category {
-	visible := pop.visible(t.catalogExclusions(sh.hideOutOfStock))
+// categories counts the catalog-visible products of every category and its
+// descendants, as the storefront's archive shows them (and as WooCommerce's
+// product_count_product_cat meta would, were it not stale after the
+// out-of-stock option changes).
+func categories(st *population) []Category {
+	sh, t := st.sh, st.t
+	visible := st.visible(t.catalogExclusions(sh.hideOutOfStock))
 	out := []Category{}
 	for _, cat := range t.categories {
-		n := visible.and(pop.union(cat.subtree)).count()
+		n := visible.and(st.union(cat.subtree)).count()
 		if n < 1 {
 			continue
 		}
@@ -187,19 +189,16 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 		return nil, InvalidParams(problems) // nothing the database could add
 	}
 	var list *ProductList
-	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
+		sh, t := st.sh, st.t
 		now := c.cfg.Now()
-		pop, err := c.pop.get(ctx, tx, sh, t, now)
-		if err != nil {
-			return err
-		}
-		set := pop.visible(t.catalogExclusions(sh.hideOutOfStock))
+		set := st.visible(t.catalogExclusions(sh.hideOutOfStock))
 		if q.Category != "" {
 			cat, ok := t.catBySlug[q.Category]
 			if !ok {
 				problems["category"] = fmt.Sprintf("No product category has the slug %q.", q.Category)
 			} else {
-				set = set.and(pop.union(cat.subtree))
+				set = set.and(st.union(cat.subtree))
 			}
 		}
 		if len(problems) > 0 {
@@ -211,7 +210,7 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 		}
 		if q.Framework != "" {
 			// No such term in this shop: the union of nothing, nothing matches.
-			set = set.and(pop.union([]int64{t.fwBySlug[q.Framework]}))
+			set = set.and(st.union([]int64{t.fwBySlug[q.Framework]}))
 		}
 		total := set.count()
 		pages := (total + q.PerPage - 1) / q.PerPage
@@ -224,7 +223,7 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 		}
 		var ids []int64
 		for _, pos := range set.page((q.Page-1)*q.PerPage, q.PerPage) {
-			ids = append(ids, pop.ids[pos])
+			ids = append(ids, st.ids[pos])
 		}
 		d, err := loadProducts(ctx, tx, t, ids, false)
 		if err != nil {
@@ -251,7 +250,8 @@ func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
 		return nil, invalidSlug(slug)
 	}
 	var p *Product
-	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
+		sh, t := st.sh, st.t
 		id, found, err := tx.ProductIDBySlug(ctx, slug, languageFilter(sh, t))
 		if err != nil {
 			return err
@@ -400,8 +400,8 @@ var digitsRE = regexp.MustCompile(`^[0-9]+$`)
 // the shop's home option.
 func (c *Catalog) SiteURL(ctx context.Context) (string, error) {
 	var home string
-	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
-		home = sh.home
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
+		home = st.sh.home
 		return nil
 	})
 	return home, err
@@ -444,8 +444,8 @@ func (c *Catalog) Invalidate() { c.pop.invalidate() }
 
 // Languages reports the translation plugin found and the language served.
 func (c *Catalog) Languages(ctx context.Context) (plugin, language string, err error) {
-	err = c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
-		plugin, language = sh.plugin, sh.language
+	err = c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
+		plugin, language = st.sh.plugin, st.sh.language
 		return nil
 	})
 	return plugin, language, err

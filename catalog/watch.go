@@ -43,10 +43,7 @@ func (c *Catalog) Watch(ctx context.Context, every time.Duration, changed func()
 
 // warm builds the population if there is none fit to serve.
 func (c *Catalog) warm(ctx context.Context) {
-	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms) error {
-		_, err := c.pop.get(ctx, tx, sh, t, c.cfg.Now())
-		return err
-	})
+	err := c.view(ctx, func(context.Context, *wpdb.Tx, *population) error { return nil })
 	if err != nil {
 		slog.DebugContext(ctx, "population not built", "err", err)
 	}

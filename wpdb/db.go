@@ -7,6 +7,7 @@ package wpdb
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
@@ -178,8 +179,10 @@ func IsUnavailable(err error) bool {
 	if err == nil {
 		return false
 	}
+	// driver.ErrBadConn: the connection broke inside a transaction, where
+	// database/sql cannot retry on another one (a reset mid-result).
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, mysql.ErrInvalidConn) ||
-		errors.Is(err, sql.ErrConnDone) {
+		errors.Is(err, sql.ErrConnDone) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrTxDone) {
 		return true
 	}
 	var me *mysql.MySQLError
