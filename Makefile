@@ -18,7 +18,7 @@ help:
 	@echo "make test    vet, gofmt check, and every test with -race (needs MariaDB; see README)"
 	@echo "make demo    load the demo shop into database $(DEMO_DB) and serve it on :8080"
 	@echo "             (no MariaDB/MySQL answering: an embedded in-memory server holds it instead)"
-	@echo "make bench   run the Go benchmarks"
+	@echo "make bench   seed 10k and 100k shops, measure catalogd, write docs/benchmarks.md"
 	@echo "make seed    regenerate deploy/seed/demo.sql from deploy/seed/demo.go"
 
 build:
@@ -39,8 +39,14 @@ test: vet fmt-check test-embedded
 test-embedded:
 	cd deploy/embedded && $(GO) vet ./... && $(GO) test -count=1 ./...
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+# Seeds the two reference shops once (wpseed reuses them when present),
+# measures catalogd against them, and writes docs/benchmarks.md.
+BENCH_DSN ?= root@tcp(127.0.0.1:3306)/
+bench: build
+	$(BIN)/wpseed -dsn '$(BENCH_DSN)' -db wp_bench_10k -products 10000
+	$(BIN)/wpseed -dsn '$(BENCH_DSN)' -db wp_bench_100k -products 100000
+	$(BIN)/catalogbench -catalogd $(BIN)/catalogd -dsn '$(BENCH_DSN)' -out docs/benchmarks.md
+	$(GO) test -run '^$$' -bench . -benchmem ./httpapi/
 
 seed:
 	$(GO) generate ./deploy/seed/
