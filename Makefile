@@ -11,7 +11,7 @@ MYSQL_CMD := $(MYSQL) --protocol=tcp -h$(DEMO_HOST) -P$(DEMO_PORT) -u$(DEMO_USER
 
 EMBEDDED_ADDR ?= 127.0.0.1:3307
 
-.PHONY: help build test test-embedded vet fmt-check bench demo demo-mariadb demo-embedded demo-load seed clean
+.PHONY: help build test test-embedded fuzz soak soak-ci lint vet fmt-check bench demo demo-mariadb demo-embedded demo-load seed clean
 
 help:
 	@echo "make build   build catalogd and catalogctl into $(BIN)/"
@@ -20,6 +20,9 @@ help:
 	@echo "             (no MariaDB/MySQL answering: an embedded in-memory server holds it instead)"
 	@echo "make bench   seed 10k and 100k shops, measure catalogd, write docs/benchmarks.md"
 	@echo "make seed    regenerate deploy/seed/demo.sql from deploy/seed/demo.go"
+	@echo "make fuzz    run every fuzz target for FUZZTIME (default 30s) each"
+	@echo "make soak    loopback load with database faults for SOAK_DURATION (default 3m)"
+	@echo "make lint    staticcheck"
 
 build:
 	$(GO) build -trimpath -o $(BIN)/ ./cmd/...
@@ -50,6 +53,24 @@ bench: build
 
 seed:
 	$(GO) generate ./deploy/seed/
+
+FUZZTIME ?= 30s
+FUZZ_TARGETS := catalog:FuzzParseListQuery catalog:FuzzPlainText catalog:FuzzValidSlug httpapi:FuzzRouting wpdb:FuzzParsers
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do p=$${t%%:*}; f=$${t##*:}; \
+	  $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./$$p; done
+
+SOAK_DURATION ?= 3m
+soak:
+	$(GO) run ./internal/soak -duration $(SOAK_DURATION)
+
+# The one-minute soak CI runs.
+soak-ci:
+	CATALOG_SOAK=1 $(GO) test -count=1 -timeout 5m ./internal/soak
+
+STATICCHECK_VERSION ?= v0.8.2
+lint:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
 demo-load:
 	@$(MYSQL_CMD) -e 'SELECT 1' >/dev/null 2>&1 || { \

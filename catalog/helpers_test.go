@@ -42,14 +42,6 @@ func load(t *testing.T, shop *wpfixture.Shop) *fixture {
 		cat: catalog.New(db, catalog.Config{Now: func() time.Time { return now }})}
 }
 
-// flush stores what was added to the shop since it was loaded.
-func (f *fixture) flush(t *testing.T) {
-	t.Helper()
-	if err := f.shop.Flush(context.Background(), f.raw); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func (f *fixture) product(t *testing.T, slug string) *catalog.Product {
 	t.Helper()
 	p, err := f.cat.Product(context.Background(), slug)

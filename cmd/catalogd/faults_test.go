@@ -528,7 +528,7 @@ func TestFaultResetMidResultSet(t *testing.T) {
 		}
 	}
 
-	var cuts, resets503, whole200 int
+	var cuts, resets503, whole200, retried int
 	for _, p := range paths {
 		var points []int64
 		for i, end := range bounds[p] {
@@ -565,13 +565,27 @@ func TestFaultResetMidResultSet(t *testing.T) {
 			if cut {
 				cuts++
 			}
-			// The next request is served normally.
-			if b := r.fetch(r.api + p); b.status != http.StatusOK || !bytes.Equal(b.body, want[p]) {
-				t.Errorf("%s: the request after the cut: %d %v: %.300s", what, b.status, b.err, b.body)
+			// The next request is served normally. A cut right after the
+			// last answer of a request leaves a pooled connection that the
+			// reset reaches a moment later: if the next request takes it
+			// first, its first statement fails, and it may get a 503 (the
+			// contract's answer). The one after must be served.
+			for attempt := 1; ; attempt++ {
+				b := r.fetch(r.api + p)
+				if b.status == http.StatusOK && bytes.Equal(b.body, want[p]) {
+					break
+				}
+				checkClean(t, what+": the request after it", b)
+				if attempt == 2 || b.status != http.StatusServiceUnavailable {
+					t.Errorf("%s: request %d after the cut: %d %v: %.300s", what, attempt, b.status, b.err, b.body)
+					break
+				}
+				retried++
 			}
 		}
 	}
-	t.Logf("%d cuts: %d answered 503, %d answered whole", cuts, resets503, whole200)
+	t.Logf("%d cuts: %d answered 503, %d answered whole; %d next requests met the reset connection", cuts, resets503,
+		whole200, retried)
 	if cuts < 10 || resets503 == 0 {
 		t.Errorf("only %d cuts, %d 503s: the test did not exercise what it should", cuts, resets503)
 	}

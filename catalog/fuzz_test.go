@@ -1,0 +1,195 @@
+package catalog_test
+
+import (
+	"errors"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"catalogd/catalog"
+)
+
+// Fuzz targets of the catalog's pure functions. `go test` runs the seeds
+// (f.Add and testdata/fuzz/<Name>/); `go test -fuzz=<Name>` explores.
+
+// listParams are the parameters ParseListQuery reads, in the order an
+// error's code names the first offending one.
+var listParams = []string{"page", "per_page", "category", "framework"}
+
+var plainNumber = regexp.MustCompile(`^[0-9]+$`)
+
+// FuzzParseListQuery: whatever the raw query string, the parse returns a
+// query within the contract's ranges or an invalid-parameter error naming
+// exactly the offending parameters, and agrees with a plain reading of
+// the rules.
+func FuzzParseListQuery(f *testing.F) {
+	for _, s := range []string{"", "page=2&per_page=10", "per_page=50&category=police&framework=esx", "page=0",
+		"page=-1", "page=%2B1", "page=1&page=1", "per_page=51", "category=", "framework=ESX", "page=%zz",
+		"page=99999999999999999999", "category=%ff", "a=b&&c", ";", "page=1;per_page=2", "category=jobs%00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		values, _ := url.ParseQuery(raw) // keeps what it could parse
+		q, err := catalog.ParseListQuery(values)
+		// What each parameter should come to, by the rules.
+		problems := map[string]bool{}
+		one := func(name string) (string, bool) {
+			v, ok := values[name]
+			if !ok {
+				return "", false
+			}
+			if len(v) != 1 {
+				problems[name] = true
+				return "", false
+			}
+			return v[0], true
+		}
+		wantPage, wantPer := 1, catalog.DefaultPerPage
+		if s, ok := one("page"); ok {
+			n, err := strconv.Atoi(s)
+			if err != nil || !plainNumber.MatchString(s) || n < 1 {
+				problems["page"] = true
+			} else {
+				wantPage = n
+			}
+		}
+		if s, ok := one("per_page"); ok {
+			n, err := strconv.Atoi(s)
+			if err != nil || !plainNumber.MatchString(s) || n < 1 || n > catalog.MaxPerPage {
+				problems["per_page"] = true
+			} else {
+				wantPer = n
+			}
+		}
+		wantCat := ""
+		if s, ok := one("category"); ok {
+			if s == "" || len(s) > catalog.MaxSlugLength || !utf8.ValidString(s) {
+				problems["category"] = true
+			} else {
+				wantCat = s
+			}
+		}
+		wantFw := ""
+		if s, ok := one("framework"); ok {
+			if !catalog.ValidFramework(s) {
+				problems["framework"] = true
+			} else {
+				wantFw = s
+			}
+		}
+
+		if len(problems) == 0 {
+			if err != nil {
+				t.Fatalf("ParseListQuery(%q) = %v, want no error", raw, err)
+			}
+			if q.Page != wantPage || q.PerPage != wantPer || q.Category != wantCat || q.Framework != wantFw {
+				t.Fatalf("ParseListQuery(%q) = %+v, want page %d per_page %d category %q framework %q",
+					raw, q, wantPage, wantPer, wantCat, wantFw)
+			}
+			if q.Page < 1 || q.PerPage < 1 || q.PerPage > catalog.MaxPerPage {
+				t.Fatalf("ParseListQuery(%q) = %+v: out of range", raw, q)
+			}
+			return
+		}
+		var e *catalog.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("ParseListQuery(%q) = %v, want a *catalog.Error for %v", raw, err, problems)
+		}
+		if e.Kind != catalog.EINVALID {
+			t.Fatalf("ParseListQuery(%q): kind %q, want %q", raw, e.Kind, catalog.EINVALID)
+		}
+		first := ""
+		for _, p := range listParams {
+			if problems[p] && first == "" {
+				first = p
+			}
+			if problems[p] != (e.Params[p] != "") {
+				t.Fatalf("ParseListQuery(%q): params %v, want messages for exactly %v", raw, e.Params, problems)
+			}
+		}
+		if len(e.Params) != len(problems) {
+			t.Fatalf("ParseListQuery(%q): params %v, want messages for exactly %v", raw, e.Params, problems)
+		}
+		if e.Reason != "invalid_"+first || e.Message != e.Params[first] || e.Hint == "" {
+			t.Fatalf("ParseListQuery(%q): reason %q message %q hint %q, want invalid_%s with its message and a hint",
+				raw, e.Reason, e.Message, e.Hint, first)
+		}
+		for _, m := range e.Params {
+			if !utf8.ValidString(m) {
+				t.Fatalf("ParseListQuery(%q): message %q is not valid UTF-8", raw, m)
+			}
+		}
+	})
+}
+
+// FuzzPlainText: whatever a shop stored, the plain text is valid UTF-8,
+// holds no markup a tokenizer would see as a tag, is one line unless lines
+// are kept, and the list's summary cut stays within SummaryLimit.
+func FuzzPlainText(f *testing.F) {
+	for _, s := range []string{"", "<p>Radar for the <strong>police</strong>.</p>",
+		"<!-- wp:paragraph --><p>Block</p><!-- /wp:paragraph -->", "[caption id=\"1\"]A [b]caption[/b][/caption]",
+		"[[literal]] [gallery ids=\"1,2\"]", "UI &amp; HUD &lt;b&gt;", "a\xffb\xc3(", "<script>alert(1)</script>x",
+		"<ul><li>one</li><li>two</li></ul>", strings.Repeat("word ", 100), strings.Repeat("東京", 200),
+		"<pre>a\n\n\nb</pre>", "&#0;&#xD800;&#x110000;", "<p>unclosed <b", "[/] [ ] [a\"]\"]"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, stored string, keepLines bool) {
+		out := catalog.PlainText(stored, keepLines)
+		if !utf8.ValidString(out) {
+			t.Fatalf("PlainText(%q, %v) = %q: not valid UTF-8", stored, keepLines, out)
+		}
+		if !keepLines && strings.Contains(out, "\n") {
+			t.Fatalf("PlainText(%q, false) = %q: more than one line", stored, out)
+		}
+		if out != strings.TrimSpace(out) {
+			t.Fatalf("PlainText(%q, %v) = %q: untidy whitespace at an end", stored, keepLines, out)
+		}
+		name := catalog.PlainName(stored)
+		if !utf8.ValidString(name) || strings.Contains(name, "\n") {
+			t.Fatalf("PlainName(%q) = %q: not one line of valid UTF-8", stored, name)
+		}
+		sum := catalog.Truncate(out, catalog.SummaryLimit)
+		if n := utf8.RuneCountInString(sum); n > catalog.SummaryLimit {
+			t.Fatalf("Truncate(PlainText(%q)) has %d characters, more than %d", stored, n, catalog.SummaryLimit)
+		}
+		if !utf8.ValidString(sum) {
+			t.Fatalf("Truncate(PlainText(%q)) = %q: not valid UTF-8", stored, sum)
+		}
+		if utf8.RuneCountInString(out) <= catalog.SummaryLimit {
+			if sum != out {
+				t.Fatalf("Truncate cut %q, which fits", out)
+			}
+		} else if !strings.HasSuffix(sum, "…") {
+			t.Fatalf("Truncate(PlainText(%q)) = %q: cut without an ellipsis", stored, sum)
+		}
+		// Any limit from 1 up keeps to it.
+		for _, limit := range []int{1, 2, 7, 80} {
+			if n := utf8.RuneCountInString(catalog.Truncate(out, limit)); n > limit {
+				t.Fatalf("Truncate(%q, %d) has %d characters", out, limit, n)
+			}
+		}
+	})
+}
+
+// FuzzValidSlug: ValidSlug accepts exactly the non-empty strings of at
+// most MaxSlugLength lowercase ASCII letters, digits and hyphens.
+func FuzzValidSlug(f *testing.F) {
+	for _, s := range []string{"police-radar", "", "-", "Police", "a_b", "東京", "a/b", "a b", "a\x00",
+		strings.Repeat("a", 200), strings.Repeat("a", 201), "police-radar\n", "%e6%9d%b1", "1", "ı", "K"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := s != "" && len(s) <= catalog.MaxSlugLength
+		for i := 0; i < len(s) && want; i++ {
+			c := s[i]
+			want = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-'
+		}
+		if got := catalog.ValidSlug(s); got != want {
+			t.Fatalf("ValidSlug(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
