@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"catalogd/catalog"
 	"catalogd/httpapi"
 )
@@ -27,8 +29,10 @@ func BenchmarkCachedHit(b *testing.B) {
 	dsn := loadShop(b)
 	db := openDB(b, dsn, "wp_", 5*time.Second)
 	cat := catalog.New(db, catalog.Config{Now: func() time.Time { return now }})
-	h := httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: siteURL,
-		Cache: httpapi.NewCache(httpapi.DefaultCacheConfig), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	cache := httpapi.NewCache(httpapi.DefaultCacheConfig)
+	h := httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: siteURL, Cache: cache,
+		Metrics: httpapi.NewMetrics(prometheus.NewRegistry(), cache),
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil))})
 	req := httptest.NewRequest(http.MethodGet, base+"/catalog/products?per_page=20", nil)
 	req.Header.Set("Accept-Encoding", "gzip")
 	w := &discard{h: http.Header{}}

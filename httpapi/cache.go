@@ -135,6 +135,9 @@ func cacheKey(r *http.Request) string {
 	if r.URL.RawQuery == "" {
 		return r.URL.Path
 	}
+	if canonicalQuery(r.URL.RawQuery) {
+		return r.URL.Path + "?" + r.URL.RawQuery // the hit path: nothing to parse
+	}
 	v := queryValues(r.URL.RawQuery)
 	keys := make([]string, 0, 4)
 	for _, k := range []string{"page", "per_page", "category", "framework"} {
@@ -158,6 +161,29 @@ func cacheKey(r *http.Request) string {
 		}
 	}
 	return b.String()
+}
+
+// canonicalQuery reports whether a raw query already is in the key's form:
+// only parameters the API reads, each once, sorted, nothing escaped. Two
+// requests that mean the same may still spell it differently ("page=01");
+// that only splits the cache, it never mixes answers.
+func canonicalQuery(raw string) bool {
+	prev := ""
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		k, _, _ := strings.Cut(pair, "=")
+		switch k {
+		case "category", "framework", "page", "per_page":
+		default:
+			return false
+		}
+		if k <= prev || strings.ContainsAny(pair, "%+") {
+			return false
+		}
+		prev = k
+	}
+	return true
 }
 
 // hintsKey carries a response's expiry from a handler to the cache.

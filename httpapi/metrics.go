@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -13,6 +14,15 @@ import (
 type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// Resolved series, by route and status: the hit path looks them up
+	// without hashing label values every time.
+	counters sync.Map // routeStatus → prometheus.Counter
+	timers   sync.Map // route → prometheus.Observer
+}
+
+type routeStatus struct {
+	route  string
+	status int
 }
 
 // NewMetrics registers the request and cache series on reg. The cache's
@@ -52,8 +62,17 @@ func (m *Metrics) observe(route string, status int, d time.Duration) {
 	if m == nil {
 		return
 	}
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
-	m.latency.WithLabelValues(route).Observe(d.Seconds())
+	key := routeStatus{route, status}
+	c, ok := m.counters.Load(key)
+	if !ok {
+		c, _ = m.counters.LoadOrStore(key, m.requests.WithLabelValues(route, strconv.Itoa(status)))
+	}
+	c.(prometheus.Counter).Inc()
+	o, ok := m.timers.Load(route)
+	if !ok {
+		o, _ = m.timers.LoadOrStore(route, m.latency.WithLabelValues(route))
+	}
+	o.(prometheus.Observer).Observe(d.Seconds())
 }
 
 // routeOf names the operation a path belongs to, for labels that stay few.
