@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -19,6 +18,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/httpapi"
 	"catalogd/internal/testdb"
+	"catalogd/internal/testnet"
 	"catalogd/wpdb"
 	"catalogd/wpdb/wpfixture"
 )
@@ -318,20 +318,8 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// freeAddr returns a local address where nothing listens.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
-
 func TestDatabaseUnreachable(t *testing.T) {
-	db := openDB(t, "root@tcp("+freeAddr(t)+")/wordpress?timeout=1s", "wp_", 2*time.Second)
+	db := openDB(t, "root@tcp("+testnet.FreeAddr(t)+")/wordpress?timeout=1s", "wp_", 2*time.Second)
 	srv := serve(t, db, "shop")
 	for _, p := range []string{base + "/catalog", base + "/catalog/categories", base + "/catalog/products",
 		base + "/catalog/products/police-radar"} {

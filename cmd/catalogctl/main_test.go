@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,6 +25,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/deploy/seed"
 	"catalogd/internal/testdb"
+	"catalogd/internal/testnet"
 )
 
 // The binaries under test, built by TestMain: catalogctl, and catalogd to
@@ -121,47 +121,18 @@ func (r result) expect(t *testing.T, code int, stdout, stderr []string) {
 
 // --- against a real catalogd serving the demo shop ---
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
-
-// syncBuffer is a buffer a process writes while the test may read it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // startDemo loads the demo shop into a throwaway database, starts catalogd
 // on it and returns the API's base URL once /readyz answers 200.
 func startDemo(t *testing.T) string {
 	t.Helper()
 	dsn, _ := testdb.Load(t, seed.Demo())
-	public, admin := freeAddr(t), freeAddr(t)
+	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
 	cmd := exec.Command(serverBinary)
 	// A high advisory limit: the suite makes more requests in a minute
 	// than the default 60, and --all would then wait out the window.
 	cmd.Env = environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
 		"CATALOG_RATE_LIMIT=100000", "CATALOG_ACCESS_LOG=false")
-	logs := &syncBuffer{}
+	logs := &testnet.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = io.Discard, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start catalogd: %v", err)
@@ -707,7 +678,7 @@ func TestMisbehavingServers(t *testing.T) {
 }
 
 func TestUnreachableServer(t *testing.T) {
-	r := ctl(t, nil, "--base-url", "http://"+freeAddr(t)+"/wp-json/shop/v1", "catalog")
+	r := ctl(t, nil, "--base-url", "http://"+testnet.FreeAddr(t)+"/wp-json/shop/v1", "catalog")
 	r.expect(t, 2, nil, []string{"catalogctl: GET http://", "the request failed", "connection refused"})
 }
 

@@ -18,6 +18,7 @@ import (
 	"catalogd/deploy/seed"
 	"catalogd/internal/faultproxy"
 	"catalogd/internal/testdb"
+	"catalogd/internal/testnet"
 )
 
 // Fault injection against the real binary: the database is reached through
@@ -62,7 +63,7 @@ const faultSite = "https://shop.example"
 // until /healthz answers (not /readyz: the database may be down).
 func startFaulty(t *testing.T, dsn string, kv ...string) *running {
 	t.Helper()
-	public, admin := freeAddr(t), freeAddr(t)
+	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
 	env := environ(append([]string{"CATALOG_DSN=" + dsn, "CATALOG_LISTEN=" + public,
 		"CATALOG_ADMIN_LISTEN=" + admin, "CATALOG_SITE_URL=" + faultSite, "CATALOG_ACCESS_LOG=false"}, kv...)...)
 	r := &running{proc: start(t, env), api: "http://" + public + "/wp-json/shop/v1",

@@ -6,19 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"catalogd/internal/testdb"
+	"catalogd/internal/testnet"
 	"catalogd/wpdb/wpfixture"
 )
 
@@ -44,36 +43,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// syncBuffer is a buffer the process writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// freeAddr returns a local address where nothing listens right now.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
-
 // environ is the test's environment without any CATALOG_* setting, plus kv.
 func environ(kv ...string) []string {
 	var out []string
@@ -88,7 +57,7 @@ func environ(kv ...string) []string {
 // proc is a running catalogd.
 type proc struct {
 	cmd    *exec.Cmd
-	stderr *syncBuffer
+	stderr *testnet.SyncBuffer
 	done   chan struct{}
 	err    error // of Wait, once done is closed
 }
@@ -97,7 +66,7 @@ type proc struct {
 // the test ends, if it still runs.
 func start(t *testing.T, env []string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(binary), stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &proc{cmd: exec.Command(binary), stderr: &testnet.SyncBuffer{}, done: make(chan struct{})}
 	p.cmd.Env = env
 	p.cmd.Stdout = io.Discard
 	p.cmd.Stderr = p.stderr
@@ -169,7 +138,7 @@ func getJSON(t *testing.T, client *http.Client, url string) (int, map[string]any
 
 func TestServesAndStopsOnSIGTERM(t *testing.T) {
 	dsn, _ := testdb.Load(t, newShop())
-	public, admin := freeAddr(t), freeAddr(t)
+	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
 	const site = "https://shop.example"
 	p := start(t, environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
 		"CATALOG_SITE_URL="+site))
@@ -287,7 +256,7 @@ func TestBadSettingExitsNonZero(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary)
 	cmd.Env = environ("CATALOG_DSN=catalog:pw@tcp(127.0.0.1:1)/wordpress", "CATALOG_NAMESPACE=Bad!",
-		"CATALOG_LISTEN="+freeAddr(t), "CATALOG_ADMIN_LISTEN="+freeAddr(t))
+		"CATALOG_LISTEN="+testnet.FreeAddr(t), "CATALOG_ADMIN_LISTEN="+testnet.FreeAddr(t))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	err := cmd.Run()

@@ -23,6 +23,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/httpapi"
 	"catalogd/internal/testdb"
+	"catalogd/internal/testnet"
 	"catalogd/wpdb"
 	"catalogd/wpdb/wpfixture"
 )
@@ -40,16 +41,6 @@ func nginxBinary(t *testing.T) string {
 	}
 	t.Skip("SKIP: nginx is not installed (apt-get install nginx)")
 	return ""
-}
-
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // The AI agents nginx recognizes are catalogd's list, no more, no less.
@@ -104,7 +95,7 @@ func TestNginxInFront(t *testing.T) {
 	defer wp.Close()
 
 	dir := t.TempDir()
-	listen := freePort(t)
+	listen := testnet.FreeAddr(t)
 	for _, f := range []string{"catalogd-http.conf", "catalogd-locations.conf", "catalogd-proxy.conf", "wordpress-location.conf", "site.conf"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
