@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"catalogd/wpdb"
 )
 
 // Config is catalogd's configuration.
@@ -164,7 +166,6 @@ func kindOf(f *flag.Flag) string {
 }
 
 var (
-	prefixRE    = regexp.MustCompile(`^[A-Za-z0-9_]{0,32}$`)
 	namespaceRE = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 )
 
@@ -179,7 +180,7 @@ func (c *Config) validate() error {
 	} else if err := checkDSN(c.DSN); err != nil {
 		bad("dsn", "CATALOG_DSN", "%v", err)
 	}
-	if !prefixRE.MatchString(c.TablePrefix) {
+	if !wpdb.ValidPrefix(c.TablePrefix) {
 		bad("table-prefix", "CATALOG_TABLE_PREFIX", "want letters, digits and underscores (like wp_), got %q", c.TablePrefix)
 	}
 	for _, l := range []struct{ flag, env, v string }{

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -38,6 +39,7 @@ type DB struct {
 	timeout time.Duration
 	queries atomic.Int64
 	observe func(time.Duration, error)
+	stmts   sync.Map // statement with {table} placeholders → prefixed statement
 }
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_]{0,32}$`)
@@ -131,11 +133,17 @@ func (db *DB) View(ctx context.Context, fn func(ctx context.Context, tx *Tx) err
 	return fn(ctx, &Tx{tx: stx, db: db, prefix: db.prefix})
 }
 
-// sql replaces {name} placeholders in a statement with prefixed table names.
+// sql replaces {name} placeholders in a statement with prefixed table names,
+// once per statement text: the requests' statements are a small fixed set.
 func (tx *Tx) sql(stmt string) string {
-	return tableRE.ReplaceAllStringFunc(stmt, func(m string) string {
+	if q, ok := tx.db.stmts.Load(stmt); ok {
+		return q.(string)
+	}
+	q := tableRE.ReplaceAllStringFunc(stmt, func(m string) string {
 		return tx.prefix + m[1:len(m)-1]
 	})
+	tx.db.stmts.Store(stmt, q)
+	return q
 }
 
 var tableRE = regexp.MustCompile(`\{[a-z_]+\}`)

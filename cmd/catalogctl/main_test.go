@@ -40,29 +40,14 @@ func TestMain(m *testing.M) {
 	}
 	ctlBinary = filepath.Join(dir, "catalogctl")
 	serverBinary = filepath.Join(dir, "catalogd")
-	for _, b := range [][]string{{ctlBinary, "."}, {serverBinary, "../catalogd"}} {
-		build := exec.Command("go", "build", "-o", b[0], b[1])
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "go build %s: %v\n", b[1], err)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
+	if err := testnet.Build(dir, map[string]string{"catalogctl": ".", "catalogd": "../catalogd"}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// environ is the test's environment without any CATALOG_* setting, plus kv.
-func environ(kv ...string) []string {
-	var out []string
-	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, "CATALOG_") {
-			out = append(out, e)
-		}
-	}
-	return append(out, kv...)
 }
 
 // result is one run of the catalogctl binary.
@@ -80,7 +65,7 @@ func ctl(t *testing.T, env []string, args ...string) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, ctlBinary, args...)
 	if env == nil {
-		env = environ()
+		env = testnet.Environ()
 	}
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
@@ -130,7 +115,7 @@ func startDemo(t *testing.T) string {
 	cmd := exec.Command(serverBinary)
 	// A high advisory limit: the suite makes more requests in a minute
 	// than the default 60, and --all would then wait out the window.
-	cmd.Env = environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
+	cmd.Env = testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
 		"CATALOG_RATE_LIMIT=100000", "CATALOG_ACCESS_LOG=false")
 	logs := &testnet.SyncBuffer{}
 	cmd.Stdout, cmd.Stderr = io.Discard, logs
@@ -167,7 +152,7 @@ func startDemo(t *testing.T) string {
 
 func TestAgainstCatalogd(t *testing.T) {
 	base := startDemo(t)
-	env := environ("CATALOG_BASE_URL=" + base)
+	env := testnet.Environ("CATALOG_BASE_URL=" + base)
 
 	// The index's count is what --all must deliver.
 	r := ctl(t, env, "catalog", "--json")
@@ -732,7 +717,7 @@ func TestUsageErrorsSendNoRequest(t *testing.T) {
 		{"base URL with a bad port", []string{"--base-url", "http://shop.example:port/", "catalog"}, nil, "not a URL"},
 		{"base URL with a query", []string{"--base-url", api.base() + "?x=1", "catalog"}, nil, "must not have a query or fragment"},
 		{"base URL empty", []string{"--base-url", "", "catalog"}, nil, "want an http:// or https:// URL"},
-		{"base URL from the environment", []string{"catalog"}, environ("CATALOG_BASE_URL=not a url"), `CATALOG_BASE_URL "not a url"`},
+		{"base URL from the environment", []string{"catalog"}, testnet.Environ("CATALOG_BASE_URL=not a url"), `CATALOG_BASE_URL "not a url"`},
 		{"timeout zero", []string{"--timeout", "0s", "catalog"}, nil, "--timeout must be positive"},
 		{"timeout not a duration", []string{"--timeout", "soon", "catalog"}, nil, `invalid value "soon" for flag -timeout`},
 		{"user agent with a line break", []string{"--user-agent", "x\r\nX-Evil: 1", "catalog"}, nil, "--user-agent must not contain control characters"},
@@ -825,7 +810,7 @@ func TestRequestHeaders(t *testing.T) {
 func TestBaseURLFromEnvironment(t *testing.T) {
 	api := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeIndex) })
 	other := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeIndex) })
-	env := environ("CATALOG_BASE_URL=" + api.base() + "/")
+	env := testnet.Environ("CATALOG_BASE_URL=" + api.base() + "/")
 	ctl(t, env, "catalog").expect(t, 0, []string{"Test Shop"}, nil)
 	ctl(t, env, "--base-url", other.base(), "catalog").expect(t, 0, []string{"Test Shop"}, nil)
 	if a, o := len(api.requests()), len(other.requests()); a != 1 || o != 1 {

@@ -64,7 +64,7 @@ const faultSite = "https://shop.example"
 func startFaulty(t *testing.T, dsn string, kv ...string) *running {
 	t.Helper()
 	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
-	env := environ(append([]string{"CATALOG_DSN=" + dsn, "CATALOG_LISTEN=" + public,
+	env := testnet.Environ(append([]string{"CATALOG_DSN=" + dsn, "CATALOG_LISTEN=" + public,
 		"CATALOG_ADMIN_LISTEN=" + admin, "CATALOG_SITE_URL=" + faultSite, "CATALOG_ACCESS_LOG=false"}, kv...)...)
 	r := &running{proc: start(t, env), api: "http://" + public + "/wp-json/shop/v1",
 		admin: "http://" + admin, client: &http.Client{Timeout: 10 * time.Second}}

@@ -31,27 +31,14 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "catalogd")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "go build:", err)
+	if err := testnet.Build(dir, map[string]string{"catalogd": "."}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// environ is the test's environment without any CATALOG_* setting, plus kv.
-func environ(kv ...string) []string {
-	var out []string
-	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, "CATALOG_") {
-			out = append(out, e)
-		}
-	}
-	return append(out, kv...)
 }
 
 // proc is a running catalogd.
@@ -140,7 +127,7 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 	dsn, _ := testdb.Load(t, newShop())
 	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
 	const site = "https://shop.example"
-	p := start(t, environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
+	p := start(t, testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
 		"CATALOG_SITE_URL="+site))
 	client := &http.Client{Timeout: 5 * time.Second}
 
@@ -255,7 +242,7 @@ func TestBadSettingExitsNonZero(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary)
-	cmd.Env = environ("CATALOG_DSN=catalog:pw@tcp(127.0.0.1:1)/wordpress", "CATALOG_NAMESPACE=Bad!",
+	cmd.Env = testnet.Environ("CATALOG_DSN=catalog:pw@tcp(127.0.0.1:1)/wordpress", "CATALOG_NAMESPACE=Bad!",
 		"CATALOG_LISTEN="+testnet.FreeAddr(t), "CATALOG_ADMIN_LISTEN="+testnet.FreeAddr(t))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr

@@ -5,7 +5,12 @@ package testnet
 
 import (
 	"bytes"
+	"fmt"
 	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -38,4 +43,29 @@ func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// Build compiles each package (output name → package path, relative to the
+// test's directory) into dir, for a TestMain that runs the binaries.
+func Build(dir string, pkgs map[string]string) error {
+	for name, pkg := range pkgs {
+		build := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("go build %s: %w", pkg, err)
+		}
+	}
+	return nil
+}
+
+// Environ is the test's environment without any CATALOG_* setting, plus kv:
+// a child process sees only the settings the test gives it.
+func Environ(kv ...string) []string {
+	var out []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "CATALOG_") {
+			out = append(out, e)
+		}
+	}
+	return append(out, kv...)
 }
