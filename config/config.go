@@ -17,8 +17,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
 	"catalogd/wpdb"
 )
 
@@ -250,13 +248,8 @@ func validPort(p string) bool {
 	return err == nil && n >= 0 && n <= 65535
 }
 
-// checkDSN parses the DSN as go-sql-driver does, without echoing a password.
+// checkDSN parses the DSN as wpdb.Open will, without echoing a password.
 func checkDSN(dsn string) error {
-	if !strings.Contains(dsn, "/") {
-		return errors.New("want user:password@tcp(host:port)/database; the DSN has no /database part")
-	}
-	if _, err := mysql.ParseDSN(dsn); err != nil {
-		return fmt.Errorf("want user:password@tcp(host:port)/database: %v", err)
-	}
-	return nil
+	_, err := wpdb.ParseDSN(dsn)
+	return err
 }
