@@ -72,6 +72,7 @@ func Open(dsn string, o Options) (*DB, error) {
 		cfg.Params = map[string]string{}
 	}
 	cfg.Collation = "utf8mb4_unicode_ci"
+	cfg.Logger = redactLogger{next: cfg.Logger, password: cfg.Passwd}
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("wpdb: connector: %w", err)

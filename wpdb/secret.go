@@ -92,6 +92,15 @@ func (db *DB) redact(err error) error {
 	return err
 }
 
+// redactLogger passes the driver's own log lines (a connection cut
+// mid-read, a failed keep-alive setting) through the same redaction.
+type redactLogger struct {
+	next     mysql.Logger
+	password string
+}
+
+func (l redactLogger) Print(v ...any) { l.next.Print(redactText(fmt.Sprint(v...), l.password)) }
+
 const redacted = "[redacted]"
 
 var (

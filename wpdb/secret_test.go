@@ -2,6 +2,8 @@ package wpdb
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +118,20 @@ func TestWritePrivilegesHideThePasswordHash(t *testing.T) {
 		t.Fatalf("write grants = %q, want the INSERT grant", writes)
 	}
 	noSecret(t, "the grants", strings.Join(writes, "\n"), u.Password, u.Hash)
+}
+
+// logFunc is a driver logger that calls a function.
+type logFunc func(v ...any)
+
+func (f logFunc) Print(v ...any) { f(v...) }
+
+func TestDriverLogIsRedacted(t *testing.T) {
+	var got string
+	l := redactLogger{next: logFunc(func(v ...any) { got = fmt.Sprint(v...) }), password: secret}
+	l.Print("closing bad idle connection: ", errors.New("dial unix /x/"+secret+".sock: refused"))
+	if want := "closing bad idle connection: dial unix /x/[redacted].sock: refused"; got != want {
+		t.Errorf("logged %q, want %q", got, want)
+	}
 }
 
 func TestRedactText(t *testing.T) {
