@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/net/netutil"
 
 	"catalogd/catalog"
 	"catalogd/config"
@@ -109,7 +110,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		IdleTimeout:       cfg.IdleTimeout,
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -123,6 +124,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("listen on %s (--listen): %w", cfg.Listen, err)
 	}
+	// Past the cap, connections wait in the kernel's backlog until one
+	// closes, instead of each costing a goroutine and buffers.
+	pl = netutil.LimitListener(pl, cfg.MaxConns)
 	al, err := net.Listen("tcp", cfg.AdminListen)
 	if err != nil {
 		pl.Close()
