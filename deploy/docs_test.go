@@ -75,8 +75,60 @@ type shown struct {
 }
 
 func TestEveryShownCommandRuns(t *testing.T) {
-	cmds := shownCommands(t)
-	claimed := map[string][]shown{}
+	claimed, unlisted, unused := classify(t, shownCommands(t))
+	for _, c := range unlisted {
+		t.Errorf("%s: `%s` is shown but neither run by this test nor listed in notRunHere", c.where, c.text)
+	}
+	for _, p := range unused {
+		t.Errorf("notRunHere lists %q, which no document shows any more", p)
+	}
+	for _, r := range runners {
+		if len(claimed[r.name]) == 0 {
+			t.Errorf("runner %q runs nothing: no document shows %v", r.name, r.prefixes)
+			continue
+		}
+		t.Run(r.name, func(t *testing.T) { r.run(t, claimed[r.name]) })
+	}
+}
+
+// A command nobody runs or lists is caught, wherever it is shown, and a
+// shell block is split into its commands as the shell reads them.
+func TestAnUnlistedCommandFails(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "doc.md")
+	text := "Restart it with `systemctl restart catalogd`.\n\n```sh\n# a comment\nmake build   # builds\n" +
+		"mysql -u root -p -e \"SET @a='it''s';\nSOURCE x.sql\"\ncurl -s \\\n  http://x/ # done\n```\n\n```\n$ catalogctl catalog\nShop\n(exit 0)\n```\n"
+	if err := os.WriteFile(doc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmds := markdownCommands(t, doc)
+	var texts []string
+	for _, c := range cmds {
+		texts = append(texts, c.text)
+	}
+	want := []string{"systemctl restart catalogd", "make build   # builds", "mysql -u root -p -e \"SET @a='it''s';\nSOURCE x.sql\"",
+		"curl -s \\\n  http://x/ # done", "catalogctl catalog"}
+	if strings.Join(texts, "|") != strings.Join(want, "|") {
+		t.Fatalf("commands %q\nwant %q", texts, want)
+	}
+	if cmds[4].output != "Shop\n" || cmds[4].exit != 0 {
+		t.Errorf("transcript output %q, exit %d", cmds[4].output, cmds[4].exit)
+	}
+	_, unlisted, _ := classify(t, cmds)
+	var got []string
+	for _, c := range unlisted {
+		got = append(got, c.text)
+	}
+	// make build, mysql -u root -p -e and catalogctl have runners.
+	if want := []string{"systemctl restart catalogd", "curl -s \\\n  http://x/ # done"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("unlisted %q, want %q", got, want)
+	}
+}
+
+// classify sorts shown commands into those a runner runs, those neither
+// run nor listed, and notRunHere entries no command needs.
+func classify(t *testing.T, cmds []shown) (claimed map[string][]shown, unlisted []shown, unused []string) {
+	t.Helper()
+	claimed = map[string][]shown{}
 	used := map[string]bool{}
 	for _, c := range cmds {
 		if name := runnerOf(c.text); name != "" {
@@ -88,25 +140,24 @@ func TestEveryShownCommandRuns(t *testing.T) {
 			t.Logf("not run here: %s `%s`: %s", c.where, c.text, why)
 			continue
 		}
-		t.Errorf("%s: `%s` is shown but neither run by this test nor listed in notRunHere", c.where, c.text)
+		unlisted = append(unlisted, c)
 	}
 	for _, n := range notRunHere {
 		if !used[n.why] {
-			t.Errorf("notRunHere lists %q, which no document shows any more", n.prefix)
+			unused = append(unused, n.prefix)
 		}
 	}
-	for _, r := range runners {
-		if len(claimed[r.name]) == 0 {
-			t.Errorf("runner %q runs nothing: no document shows %v", r.name, r.prefixes)
-			continue
-		}
-		t.Run(r.name, func(t *testing.T) { r.run(t, claimed[r.name]) })
-	}
+	return claimed, unlisted, unused
 }
 
+// hasCommandPrefix reports whether text is the command prefix or starts
+// with it: a prefix ending in a space takes any argument, one that does not
+// is a whole word ("make demo" is not "make demos").
 func hasCommandPrefix(text, prefix string) bool {
-	return text == strings.TrimSpace(prefix) || strings.HasPrefix(text, prefix) ||
-		strings.HasPrefix(text, prefix+" ") || strings.HasPrefix(text, prefix+"\t")
+	if strings.HasSuffix(prefix, " ") {
+		return strings.HasPrefix(text, prefix)
+	}
+	return text == prefix || strings.HasPrefix(text, prefix+" ") || strings.HasPrefix(text, prefix+"\t")
 }
 
 func runnerOf(text string) string {
