@@ -129,7 +129,7 @@ func TestNginxInFront(t *testing.T) {
 
 	dir := t.TempDir()
 	listen := testnet.FreeAddr(t)
-	for _, f := range []string{"catalogd-http.conf", "catalogd-locations.conf", "catalogd-proxy.conf", "wordpress-location.conf", "site.conf"} {
+	for _, f := range []string{"catalogd-http.conf", "catalogd-upstream.conf", "catalogd-locations.conf", "catalogd-proxy.conf", "wordpress-location.conf", "site.conf"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
