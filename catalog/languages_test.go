@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,8 +16,9 @@ import (
 
 // multilingualShop builds the same English shop under each translation
 // plugin, then adds German translations the way that plugin stores them.
-func multilingualShop(plugin string) *wpfixture.Shop {
-	s := newShop()
+func multilingualShop(plugin string) *wpfixture.Shop { return multilingualShopOn(newShop(), plugin) }
+
+func multilingualShopOn(s *wpfixture.Shop, plugin string) *wpfixture.Shop {
 	switch plugin {
 	case "wpml":
 		s.EnableWPML("en")
@@ -81,9 +83,9 @@ func TestMultilingualShops(t *testing.T) {
 	for _, plugin := range []string{"wpml", "polylang", "translatepress"} {
 		t.Run(plugin, func(t *testing.T) {
 			f := load(t, multilingualShop(plugin))
-			plugin2, lang, err := f.cat.Languages(context.Background())
-			if err != nil || plugin2 != plugin {
-				t.Fatalf("detected %q %q, %v", plugin2, lang, err)
+			info, err := f.cat.Languages(context.Background())
+			if err != nil || info.Plugin != plugin || len(info.Ignored) > 0 {
+				t.Fatalf("detected %+v, %v", info, err)
 			}
 			got := snapshot(t, f)
 			if got != plain {
@@ -119,6 +121,129 @@ func TestMultilingualShops(t *testing.T) {
 				if _, err := f.cat.Products(context.Background(), catalog.ListQuery{Category: "polizei"}); catalog.ErrorKind(err) != catalog.EINVALID {
 					t.Errorf("category=polizei: err = %v, want invalid", err)
 				}
+			}
+		})
+	}
+}
+
+// A translation plugin's leftovers (its settings, language terms or tables
+// without the plugin active, or its settings without its tables) leave the
+// shop monolingual, as WordPress serves it; start-up reports what was
+// ignored (issue 14).
+func TestTranslationPluginLeftovers(t *testing.T) {
+	plain := snapshot(t, load(t, multilingualShop("")))
+	tests := []struct {
+		name    string
+		shop    func() *wpfixture.Shop
+		ignored string // a word of the one line reported; "" = none
+		plugin  string
+	}{
+		{"polylang option, plugin never active", func() *wpfixture.Shop {
+			s := multilingualShop("")
+			s.SetOption("polylang", wpfixture.Serialize(map[string]any{"default_lang": "en", "force_lang": 1}, "default_lang", "force_lang"))
+			return s
+		}, "Polylang settings", ""},
+		{"polylang deactivated, translations left", func() *wpfixture.Shop {
+			s := multilingualShop("polylang")
+			s.DeactivatePlugin("polylang/polylang.php")
+			return s
+		}, "polylang/polylang.php", ""},
+		{"wpml option without its table, plugin not active", func() *wpfixture.Shop {
+			s := multilingualShop("")
+			s.SetOption("icl_sitepress_settings", wpfixture.Serialize(map[string]any{"default_language": "en"}, "default_language"))
+			return s
+		}, "WPML settings", ""},
+		{"wpml active without its table", func() *wpfixture.Shop {
+			s := multilingualShop("")
+			s.SetOption("icl_sitepress_settings", wpfixture.Serialize(map[string]any{"default_language": "en"}, "default_language"))
+			s.ActivatePlugin("sitepress-multilingual-cms/sitepress.php")
+			return s
+		}, "icl_translations is missing", ""},
+		{"translatepress option, plugin not active", func() *wpfixture.Shop {
+			s := multilingualShop("")
+			s.SetOption("trp_settings", wpfixture.Serialize(map[string]any{"default-language": "en_US"}, "default-language"))
+			return s
+		}, "TranslatePress settings", ""},
+		{"polylang-pro counts as polylang", func() *wpfixture.Shop {
+			s := multilingualShop("polylang")
+			s.DeactivatePlugin("polylang/polylang.php")
+			s.ActivatePlugin("polylang-pro/polylang.php")
+			return s
+		}, "", "polylang"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shop := tt.shop()
+			f := load(t, shop)
+			info, err := f.cat.Languages(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Plugin != tt.plugin {
+				t.Errorf("plugin = %q, want %q", info.Plugin, tt.plugin)
+			}
+			if got := strings.Join(info.Ignored, "\n"); tt.ignored == "" && got != "" ||
+				tt.ignored != "" && (len(info.Ignored) != 1 || !strings.Contains(got, tt.ignored)) {
+				t.Errorf("ignored = %q, want one line with %q", info.Ignored, tt.ignored)
+			}
+			if tt.plugin != "" {
+				if got := snapshot(t, f); got != plain {
+					t.Errorf("the English API differs from the same shop without a plugin:\n%s", firstDiff(plain, got))
+				}
+				return
+			}
+			// Monolingual: every published product of every language, as
+			// WordPress without the plugin lists them.
+			idx, err := f.cat.Index(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 3
+			if strings.Contains(tt.name, "translations left") {
+				want = 6 // the German ones too
+			}
+			if idx.ProductCount != want {
+				t.Errorf("product_count = %d, want %d", idx.ProductCount, want)
+			}
+			if !strings.Contains(tt.name, "translations left") {
+				if got := snapshot(t, f); got != plain {
+					t.Errorf("the API differs from the same shop without the leftover:\n%s", firstDiff(plain, got))
+				}
+			}
+			for _, slug := range []string{"police-radar", "car-dealer"} {
+				f.product(t, slug)
+			}
+		})
+	}
+}
+
+// On a multisite network a plugin can be active for every site at once: it
+// is then in the network's active_sitewide_plugins, not the site's
+// active_plugins. The subsite's tables are wp_2_*, the network's wp_*.
+func TestNetworkActivatedPlugin(t *testing.T) {
+	for _, network := range []bool{true, false} {
+		t.Run(fmt.Sprintf("network-active=%v", network), func(t *testing.T) {
+			s := wpfixture.New("wp_2_", "https://shop.example/site2")
+			s.Now = now
+			multilingualShopOn(s, "polylang")
+			s.DeactivatePlugin("polylang/polylang.php")
+			files := []string{"woocommerce/woocommerce.php"}
+			if network {
+				files = append(files, "polylang/polylang.php")
+			}
+			s.NetworkActivate("wp_", 2, files...)
+			f := load(t, s)
+			info, err := f.cat.Languages(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wantProducts := "", 6
+			if network {
+				want, wantProducts = "polylang", 3
+			}
+			l := f.list(t, catalog.ListQuery{PerPage: 50})
+			if info.Plugin != want || len(info.Ignored) != map[bool]int{true: 0, false: 1}[network] || l.Total != wantProducts {
+				t.Errorf("plugin %q, ignored %q, %d products; want %q and %d products", info.Plugin, info.Ignored, l.Total, want, wantProducts)
 			}
 		})
 	}

@@ -442,11 +442,30 @@ func (c *Catalog) notFound(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms,
 // products, so that the next read sees the database as it is.
 func (c *Catalog) Invalidate() { c.pop.invalidate() }
 
-// Languages reports the translation plugin found and the language served.
-func (c *Catalog) Languages(ctx context.Context) (plugin, language string, err error) {
-	err = c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
-		plugin, language = st.sh.plugin, st.sh.language
+// LanguageInfo is what the catalog found about the shop's languages.
+type LanguageInfo struct {
+	Plugin   string // the translation plugin WordPress loads; "" when none
+	Language string // the language served on a multilingual shop
+	// Ignored are translation plugins' leftovers (settings of a plugin that
+	// is not active, or that lacks its tables), one line each.
+	Ignored []string
+}
+
+// Languages reports the translation plugin found, the language served and
+// the leftovers ignored.
+func (c *Catalog) Languages(ctx context.Context) (LanguageInfo, error) {
+	var info LanguageInfo
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
+		info = LanguageInfo{Plugin: st.sh.plugin, Language: st.sh.language, Ignored: st.sh.ignored}
 		return nil
 	})
-	return plugin, language, err
+	return info, err
+}
+
+// Ready reports whether the catalog can be read: the shop's settings, terms
+// and population load (or are loaded and current). A database that answers
+// with every table is not enough: a plugin's damaged tables or a language the
+// site lacks leave every endpoint failing.
+func (c *Catalog) Ready(ctx context.Context) error {
+	return c.view(ctx, func(context.Context, *wpdb.Tx, *population) error { return nil })
 }

@@ -16,7 +16,7 @@ var shopOptions = []string{
 	"upload_url_path", "upload_path",
 	"woocommerce_currency", "woocommerce_price_num_decimals",
 	"woocommerce_hide_out_of_stock_items", "woocommerce_permalinks",
-	wpdb.OptionWPML, wpdb.OptionPolylang, wpdb.OptionTranslatePress,
+	wpdb.OptionWPML, wpdb.OptionPolylang, wpdb.OptionTranslatePress, "active_plugins",
 }
 
 // shop is what one response needs to know about the shop's settings.
@@ -31,8 +31,9 @@ type shop struct {
 	plainPermalinks   bool // permalink_structure empty: ?product=slug links
 	trailingSlash     bool // user_trailingslashit: the structure ends with /
 	uploads           string
-	frameworkOrder    string // attribute_orderby of pa_framework
-	plugin, language  string // translation plugin and the language served, if any
+	frameworkOrder    string   // attribute_orderby of pa_framework
+	plugin, language  string   // translation plugin and the language served, if any
+	ignored           []string // translation plugins' leftovers not taken for a plugin
 }
 
 // readShop reads the shop's settings from its options.
@@ -88,41 +89,12 @@ func (c *Catalog) readShop(ctx context.Context, tx *wpdb.Tx) (*shop, error) {
 		sh.categoryBase = "product-category"
 	}
 
-	sh.plugin, sh.language = c.languages(ctx, opts)
+	if sh.plugin, sh.language, sh.ignored, err = c.languages(ctx, tx, opts); err != nil {
+		return nil, err
+	}
 
 	sh.uploads = uploadsBase(c.cfg.UploadsURL, opts["upload_url_path"], opts["upload_path"], siteurl)
 	return sh, nil
-}
-
-// Translation plugins catalogd knows.
-const (
-	pluginWPML           = "wpml"
-	pluginPolylang       = "polylang"
-	pluginTranslatePress = "translatepress"
-)
-
-// languages detects the translation plugin from its settings option and
-// the language to serve: the configured one, else the plugin's default.
-func (c *Catalog) languages(ctx context.Context, opts map[string]string) (plugin, lang string) {
-	for _, p := range []struct{ plugin, option string }{
-		{pluginWPML, wpdb.OptionWPML}, {pluginPolylang, wpdb.OptionPolylang},
-		{pluginTranslatePress, wpdb.OptionTranslatePress},
-	} {
-		raw, ok := opts[p.option]
-		if !ok {
-			continue
-		}
-		def, err := wpdb.DefaultLanguage(p.option, raw)
-		if err != nil && c.cfg.Language == "" {
-			slog.WarnContext(ctx, "translation plugin settings unreadable; serving every language", "plugin", p.plugin, "err", err)
-			return "", ""
-		}
-		if c.cfg.Language != "" {
-			def = c.cfg.Language
-		}
-		return p.plugin, def
-	}
-	return "", ""
 }
 
 // uploadsBase mirrors _wp_upload_dir()'s baseurl: upload_url_path when set,

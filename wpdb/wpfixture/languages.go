@@ -2,8 +2,11 @@ package wpfixture
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	phpserialize "github.com/trim21/go-phpserialize"
 )
 
 // Multilingual shops, stored the way each translation plugin stores them.
@@ -72,6 +75,7 @@ func (s *Shop) EnableWPML(def string) {
 	s.SetOption("icl_sitepress_settings", Serialize(map[string]any{"default_language": def,
 		"setup_complete": 1, "hidden_languages": []any{}}, "default_language", "setup_complete", "hidden_languages"))
 	s.SetOption("icl_sitepress_version", "4.7.4")
+	s.ActivatePlugin("sitepress-multilingual-cms/sitepress.php")
 	s.languageOfTerm(s.TermRef("product_cat", "uncategorized"))
 }
 
@@ -89,6 +93,7 @@ func (s *Shop) EnablePolylang(langs ...string) {
 	}
 	s.SetOption("polylang", Serialize(map[string]any{"default_lang": langs[0], "version": "3.6.4",
 		"force_lang": 1}, "default_lang", "version", "force_lang"))
+	s.ActivatePlugin("polylang/polylang.php")
 	s.languageOfTerm(s.TermRef("product_cat", "uncategorized"))
 }
 
@@ -104,6 +109,7 @@ func (s *Shop) EnableTranslatePress(defLocale string, locales ...string) {
 	s.SetOption("trp_settings", Serialize(map[string]any{"default-language": defLocale,
 		"translation-languages": all, "publish-languages": all, "url-slugs": slugs},
 		"default-language", "translation-languages", "publish-languages", "url-slugs"))
+	s.ActivatePlugin("translatepress-multilingual/index.php")
 }
 
 // TranslateSlug stores a TranslatePress slug translation of an original
@@ -266,4 +272,71 @@ func toAny(ss []string) []any {
 		out[i] = v
 	}
 	return out
+}
+
+// ActivatePlugin adds plugin main files to the active_plugins option, a
+// serialized list, as activate_plugin() does (sorted, as it sorts them).
+func (s *Shop) ActivatePlugin(files ...string) {
+	for _, f := range files {
+		if !slices.Contains(s.plugins, f) {
+			s.plugins = append(s.plugins, f)
+		}
+	}
+	s.writePlugins()
+}
+
+// DeactivatePlugin removes plugin files from active_plugins, leaving their
+// settings and tables behind, as deactivate_plugins() does.
+func (s *Shop) DeactivatePlugin(files ...string) {
+	s.plugins = slices.DeleteFunc(s.plugins, func(f string) bool { return slices.Contains(files, f) })
+	s.writePlugins()
+}
+
+func (s *Shop) writePlugins() {
+	slices.Sort(s.plugins)
+	b, err := phpserialize.Marshal(s.plugins)
+	if err != nil {
+		panic(err)
+	}
+	s.SetOption("active_plugins", string(b))
+}
+
+// NetworkActivate makes the shop a site of a multisite network whose tables
+// live under base (the shop's Prefix being base + blog ID + "_"), with the
+// plugin files network-activated: {base}blogs maps the blog to network 1,
+// {base}sitemeta holds active_sitewide_plugins, a serialized map of plugin
+// file to activation time. The network's tables are created with their rows.
+func (s *Shop) NetworkActivate(base string, blogID int64, files ...string) {
+	m := map[string]any{}
+	for _, f := range files {
+		m[f] = s.Now.Unix()
+	}
+	sitewide := Serialize(m, files...)
+	s.extraSchema = append(s.extraSchema, `CREATE TABLE `+base+`blogs (
+	blog_id bigint(20) NOT NULL AUTO_INCREMENT,
+	site_id bigint(20) NOT NULL DEFAULT 0,
+	domain varchar(200) NOT NULL DEFAULT '',
+	path varchar(100) NOT NULL DEFAULT '',
+	PRIMARY KEY (blog_id),
+	KEY domain (domain(50),path(5))
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci`, `CREATE TABLE `+base+`sitemeta (
+	meta_id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
+	site_id bigint(20) unsigned NOT NULL DEFAULT 0,
+	meta_key varchar(255) DEFAULT NULL,
+	meta_value longtext,
+	PRIMARY KEY (meta_id),
+	KEY meta_key (meta_key(191)),
+	KEY site_id (site_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci`,
+		blogsRows(base, blogID),
+		`INSERT INTO `+base+`sitemeta (site_id, meta_key, meta_value) VALUES (1, 'active_sitewide_plugins', `+literal(sitewide)+`)`)
+}
+
+// blogsRows inserts the main site and, for a subsite, the shop's blog.
+func blogsRows(base string, blogID int64) string {
+	q := `INSERT INTO ` + base + `blogs (blog_id, site_id, domain, path) VALUES (1, 1, 'shop.example', '/')`
+	if blogID > 1 {
+		q += fmt.Sprintf(`, (%d, 1, 'shop.example', '/site%d/')`, blogID, blogID)
+	}
+	return q
 }
