@@ -32,7 +32,7 @@ type shop struct {
 	trailingSlash     bool // user_trailingslashit: the structure ends with /
 	uploads           string
 	frameworkOrder    string   // attribute_orderby of pa_framework
-	plugin, language  string   // translation plugin and the language served, if any
+	multilingual               // translation plugin and the language served, if any
 	ignored           []string // translation plugins' leftovers not taken for a plugin
 }
 
@@ -89,7 +89,7 @@ func (c *Catalog) readShop(ctx context.Context, tx *wpdb.Tx) (*shop, error) {
 		sh.categoryBase = "product-category"
 	}
 
-	if sh.plugin, sh.language, sh.ignored, err = c.languages(ctx, tx, opts); err != nil {
+	if sh.multilingual, sh.ignored, err = c.languages(ctx, tx, sh, opts); err != nil {
 		return nil, err
 	}
 
@@ -127,22 +127,32 @@ func (sh *shop) link(segments ...string) string {
 // product's deepest category, used when the base holds %product_cat%.
 func (sh *shop) productURL(slug string, catPath func() string) string {
 	if sh.plainPermalinks {
-		return sh.home + "/?product=" + url.QueryEscape(slug)
+		return sh.inLanguage(sh.products, sh.home+"/?product="+url.QueryEscape(slug))
 	}
 	base := sh.productBase
 	if strings.Contains(base, "%product_cat%") {
 		base = strings.ReplaceAll(base, "%product_cat%", catPath())
 	}
-	return sh.link(base, slug)
+	return sh.inLanguage(sh.products, sh.link(base, slug))
 }
 
 // categoryURL is get_term_link() of a category: path holds the ancestors'
 // slugs and the category's own.
 func (sh *shop) categoryURL(slug string, path []string) string {
 	if sh.plainPermalinks {
-		return sh.home + "/?product_cat=" + url.QueryEscape(slug)
+		return sh.inLanguage(sh.categories, sh.home+"/?product_cat="+url.QueryEscape(slug))
 	}
-	return sh.link(append([]string{sh.categoryBase}, path...)...)
+	return sh.inLanguage(sh.categories, sh.link(append([]string{sh.categoryBase}, path...)...))
+}
+
+// inLanguage is the translation plugin's post_type_link / term_link filter:
+// an item of a translated type gets the served language in its URL, as the
+// plugin's URL mode puts it; others keep WordPress's.
+func (sh *shop) inLanguage(translated bool, u string) string {
+	if translated && sh.langURL != nil {
+		return sh.langURL(u)
+	}
+	return u
 }
 
 // imageURL is the full-size URL of an attachment's _wp_attached_file.

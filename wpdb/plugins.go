@@ -66,6 +66,11 @@ func (tx *Tx) NetworkPlugins(ctx context.Context) ([]string, error) {
 	if missingTable(err) {
 		return nil, nil
 	}
+	if denied(err) {
+		// A SELECT-only user granted the site's tables alone (MySQL says
+		// "denied" even for a table that does not exist).
+		return nil, fmt.Errorf("wpdb: read %ssitemeta: %w", base, ErrDenied)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("wpdb: read network plugins: %w", err)
 	}
@@ -95,6 +100,15 @@ func (tx *Tx) HasTable(ctx context.Context, name string) (bool, error) {
 		return false, fmt.Errorf("wpdb: table %s%s: %w", tx.prefix, name, err)
 	}
 	return true, nil
+}
+
+// ErrDenied is a read the database user has no grant for.
+var ErrDenied = errors.New("no SELECT grant")
+
+// denied reports whether err is MySQL's "SELECT command denied" (1142).
+func denied(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1142
 }
 
 // missingTable reports whether err is MySQL's "table doesn't exist" (1146).

@@ -96,3 +96,44 @@ func TestReadyMeansTheCatalogLoads(t *testing.T) {
 		})
 	}
 }
+
+// A configured language the site lacks stops start-up with one line naming
+// the site's languages; one it has without products starts and says so once
+// (issue 18).
+func TestConfiguredLanguage(t *testing.T) {
+	shop := func(langs ...string) *wpfixture.Shop {
+		s := wpfixture.New("wp_", "https://db-home.example")
+		s.EnablePolylang(langs...)
+		s.Add(wpfixture.Product{Title: "Police Radar", RegularPrice: "20"})
+		return s
+	}
+	t.Run("a language the site lacks", func(t *testing.T) {
+		dsn, _ := testdb.Load(t, shop("en", "de"))
+		p := start(t, testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LANGUAGE=fr",
+			"CATALOG_LISTEN="+testnet.FreeAddr(t), "CATALOG_ADMIN_LISTEN="+testnet.FreeAddr(t)))
+		if code := p.wait(t, 10*time.Second); code == 0 {
+			t.Fatalf("exit code 0, want non-zero; stderr:\n%s", p.stderr.String())
+		}
+		var lines []string
+		for _, l := range strings.Split(p.stderr.String(), "\n") {
+			if strings.Contains(l, `"fr"`) {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) != 1 || !strings.Contains(lines[0], "de, en") {
+			t.Errorf("want one line naming fr and the site's languages de, en; stderr:\n%s", p.stderr.String())
+		}
+	})
+	t.Run("a language without products", func(t *testing.T) {
+		dsn, _ := testdb.Load(t, shop("en", "de"))
+		admin := testnet.FreeAddr(t)
+		p := start(t, testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LANGUAGE=de",
+			"CATALOG_LISTEN="+testnet.FreeAddr(t), "CATALOG_ADMIN_LISTEN="+admin))
+		if status, body := readyz(t, p, admin); status != http.StatusOK {
+			t.Fatalf("/readyz = %d %q", status, body)
+		}
+		if n := strings.Count(p.stderr.String(), "has no published products"); n != 1 {
+			t.Errorf("the log says %d times that de has no products, want once:\n%s", n, p.stderr.String())
+		}
+	})
+}

@@ -86,15 +86,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
 		Namespace: cfg.Namespace, DevelopersURL: cfg.DevelopersURL, Language: cfg.Language})
+	var badLanguage *catalog.LanguageError
 	if info, err := cat.Languages(ctx); err == nil {
 		if len(info.Ignored) > 0 {
 			log.Warn("translation plugin leftovers ignored: "+strings.Join(info.Ignored, "; "), "plugin", info.Plugin)
 		}
 		if info.Plugin != "" {
 			log.Info("translation plugin found; serving one language", "plugin", info.Plugin, "language", info.Language)
+			if info.Products == 0 {
+				log.Warn("the language served has no published products yet", "language", info.Language)
+			}
 		} else {
 			log.Info("no translation plugin found; serving every product")
 		}
+	} else if errors.As(err, &badLanguage) {
+		// Serving it would be an empty catalog; when the database is down
+		// at start, /readyz gives this reason instead.
+		return badLanguage
 	}
 	// The HTTP side names the site in Link headers, hints and the OpenAPI
 	// document; without a configured URL it is the home option, read once.

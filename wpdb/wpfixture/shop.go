@@ -209,3 +209,10 @@ func Serialize(m map[string]any, keys ...string) string {
 	b.WriteString("}")
 	return b.String()
 }
+
+// Serialized is PHP-serialized data kept as is when it is the value of a
+// Serialize map: a nested array whose key order matters.
+type Serialized string
+
+// MarshalPHP implements phpserialize.Marshaler.
+func (s Serialized) MarshalPHP() ([]byte, error) { return []byte(s), nil }
