@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"regexp"
 	"testing"
 	"time"
 
@@ -88,8 +89,16 @@ func Open(t testing.TB, dsn string) *sql.DB {
 	return db
 }
 
-// Load creates a database holding the shop and returns its DSN and a pool
-// on it, through which a test may flush rows it adds later.
+// Load creates a database holding the shop and returns the DSN the code
+// under test reads it through, and a pool on it, through which a test may
+// flush rows it adds later.
+//
+// Only the returned DSN carries CATALOG_TEST_SQL_MODE, if set: WordPress's
+// schema and rows hold zero dates ('0000-00-00 00:00:00' is the column
+// default, and a draft's post_date_gmt), which a strict session's
+// NO_ZERO_DATE refuses to write, so the loader and the pool write in a lax
+// session, as WordPress does (it clears strict modes on connecting), and
+// only catalogd's reads run in the strict one.
 func Load(t testing.TB, shop *wpfixture.Shop) (string, *sql.DB) {
 	t.Helper()
 	dsn := New(t)
@@ -101,7 +110,45 @@ func Load(t testing.TB, shop *wpfixture.Shop) (string, *sql.DB) {
 	if err := shop.Flush(ctx, db); err != nil {
 		t.Fatalf("load shop: %v", err)
 	}
-	return dsn, db
+	return readDSN(t, dsn), db
+}
+
+// MySQL8SQLMode is MySQL 8.0's default sql_mode, which many shops' servers
+// run with; MariaDB's default is laxer. `make test` runs the read path once
+// more with it: CATALOG_TEST_SQL_MODE=mysql8 names it.
+const MySQL8SQLMode = "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE," +
+	"ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
+
+// sqlModeRE is what a sql_mode list looks like; anything else in
+// CATALOG_TEST_SQL_MODE is a typo, not something to send to the server.
+var sqlModeRE = regexp.MustCompile(`^[A-Za-z_]*(,[A-Za-z_]+)*$`)
+
+// readDSN is dsn with the session sql_mode CATALOG_TEST_SQL_MODE names (a
+// list of modes, or mysql8 for MySQL8SQLMode), for the session of the code
+// under test. The driver sends a parameter that is no driver option as
+// `SET name=value` on every new connection, with the value verbatim: the
+// quotes make the list one string literal.
+func readDSN(t testing.TB, dsn string) string {
+	t.Helper()
+	mode, ok := os.LookupEnv("CATALOG_TEST_SQL_MODE")
+	if !ok {
+		return dsn
+	}
+	if mode == "mysql8" {
+		mode = MySQL8SQLMode
+	}
+	if !sqlModeRE.MatchString(mode) {
+		t.Fatalf("CATALOG_TEST_SQL_MODE=%q: want a comma-separated list of sql_mode names", mode)
+	}
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatalf("test DSN: %v", err)
+	}
+	if cfg.Params == nil {
+		cfg.Params = map[string]string{}
+	}
+	cfg.Params["sql_mode"] = "'" + mode + "'"
+	return cfg.FormatDSN()
 }
 
 // User is a database account made for one test, with a password only the

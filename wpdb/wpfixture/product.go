@@ -88,6 +88,13 @@ func (s *Shop) post(typ, status, title, slug, content, excerpt, password string,
 		date = s.Now.Add(-time.Duration(1000-id%1000) * time.Hour)
 	}
 	d := date.UTC().Format(time.DateTime)
+	// wp_insert_post leaves a new draft's or pending post's GMT date zero
+	// (their date "floats" until published), and its modified GMT date is
+	// that same zero value. MySQL 8's NO_ZERO_DATE must read them.
+	dGMT := d
+	if status == "draft" || status == "pending" || status == "auto-draft" {
+		dGMT = "0000-00-00 00:00:00"
+	}
 	home := s.option("home")
 	guid := fmt.Sprintf("%s/?post_type=%s&p=%d", home, typ, id)
 	if typ == "attachment" {
@@ -97,8 +104,8 @@ func (s *Shop) post(typ, status, title, slug, content, excerpt, password string,
 		"post_excerpt", "post_status", "comment_status", "ping_status", "post_password", "post_name",
 		"to_ping", "pinged", "post_modified", "post_modified_gmt", "post_content_filtered", "post_parent",
 		"guid", "menu_order", "post_type", "post_mime_type", "comment_count"},
-		id, 1, d, d, content, title, excerpt, status, "open", "closed", password, slug,
-		"", "", d, d, "", parent, guid, menuOrder, typ, mime, 0)
+		id, 1, d, dGMT, content, title, excerpt, status, "open", "closed", password, slug,
+		"", "", d, dGMT, "", parent, guid, menuOrder, typ, mime, 0)
 	return id
 }
 
