@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"log/slog"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -155,7 +154,7 @@ func (sh *shop) link(segments ...string) string {
 // product's deepest category, used when the base holds %product_cat%.
 func (sh *shop) productURL(slug string, catPath func() string) string {
 	if sh.plainPermalinks {
-		return sh.home + "/?product=" + url.QueryEscape(slug)
+		return sh.home + "/?product=" + SlugQueryValue(slug)
 	}
 	base := sh.productBase
 	if strings.Contains(base, "%product_cat%") {
@@ -168,7 +167,7 @@ func (sh *shop) productURL(slug string, catPath func() string) string {
 // slugs and the category's own.
 func (sh *shop) categoryURL(slug string, path []string) string {
 	if sh.plainPermalinks {
-		return sh.home + "/?product_cat=" + url.QueryEscape(slug)
+		return sh.home + "/?product_cat=" + SlugQueryValue(slug)
 	}
 	return sh.link(append([]string{sh.categoryBase}, path...)...)
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -26,18 +27,14 @@ var slugRE = regexp.MustCompile(SlugPattern)
 // place the accepted spellings become one: lookups, the category filter
 // and the response cache's key all use its result.
 func CanonicalSlug(s string) (canonical string, ok bool) {
-	if !utf8.ValidString(s) || !slugRE.MatchString(s) {
-		return "", false
-	}
-	plain := true
-	for i := 0; i < len(s) && plain; i++ {
-		plain = s[i] != '%' && s[i] < utf8.RuneSelf
-	}
-	if plain { // the English slug: nothing to rewrite, nothing to allocate
+	if plainSlug(s) { // the English slug: nothing to rewrite, nothing to allocate
 		if len(s) > MaxSlugLength {
 			return "", false
 		}
 		return s, true
+	}
+	if !utf8.ValidString(s) || !slugRE.MatchString(s) {
+		return "", false
 	}
 	const hex = "0123456789abcdef"
 	var b strings.Builder
@@ -67,4 +64,26 @@ func CanonicalSlug(s string) (canonical string, ok bool) {
 func ValidSlug(s string) bool {
 	_, ok := CanonicalSlug(s)
 	return ok
+}
+
+// plainSlug reports whether s is a non-empty run of lowercase ASCII
+// letters, digits and hyphens: the common case, checked without the regexp.
+func plainSlug(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// SlugQueryValue is a listed slug as a URL query value: the stored form as
+// it is (its escapes decode to the UTF-8 form, which WordPress and the API
+// accept, and the rest needs no escaping; add_query_arg prints it so),
+// anything else escaped exactly.
+func SlugQueryValue(slug string) string {
+	if c, ok := CanonicalSlug(slug); ok {
+		return c
+	}
+	return url.QueryEscape(slug)
 }

@@ -84,7 +84,7 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 			noun = "product"
 		}
 		fmt.Fprintf(&b, "- %s: %d %s", mdLink(c.Name, c.URL), c.Count, noun)
-		if filter, ok := mdURL(api + "/catalog/products?category=" + querySlug(c.Slug)); ok {
+		if filter, ok := mdURL(api + "/catalog/products?category=" + catalog.SlugQueryValue(c.Slug)); ok {
 			fmt.Fprintf(&b, "; filter with `%s`", filter)
 		}
 		b.WriteString("\n")
@@ -161,14 +161,4 @@ func mdLink(text, href string) string {
 		return "[" + mdText(text) + "](" + u + ")"
 	}
 	return mdText(text)
-}
-
-// querySlug is a slug as the category parameter's value: the stored form
-// as it is (its escapes decode to the UTF-8 form, which the API accepts,
-// and the rest needs no escaping), anything else escaped exactly.
-func querySlug(slug string) string {
-	if c, ok := catalog.CanonicalSlug(slug); ok {
-		return c
-	}
-	return url.QueryEscape(slug)
 }
