@@ -21,7 +21,7 @@ func canonicalSlugs(productsPrefix string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		path, query := r.URL.Path, r.URL.RawQuery
 		if slug, ok := strings.CutPrefix(path, productsPrefix); ok && !strings.Contains(slug, "/") {
-			if c, ok := catalog.CanonicalSlug(slug); ok {
+			if c, ok := catalog.CanonicalSlug(slug); ok && c != slug {
 				path = productsPrefix + c
 			}
 		}
