@@ -126,7 +126,7 @@ func (ps *populations) invalidate() { ps.cur.Store(nil) }
 // buildPopulation reads the published products and the members of every
 // term the catalog filters on: two statements.
 func buildPopulation(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms, now time.Time) (*population, error) {
-	ids, err := tx.AllProductIDs(ctx, languageFilter(sh, t))
+	ids, err := tx.AllProductIDs(ctx, languageFilter(sh))
 	if err != nil {
 		return nil, err
 	}

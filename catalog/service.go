@@ -92,19 +92,19 @@ func (c *Catalog) baseURL(sh *shop) string {
 	return sh.home + "/wp-json/" + c.cfg.Namespace + "/v1"
 }
 
-// languageFilter selects the published products of the language served; on
-// a shop without a translation plugin (or with TranslatePress, which keeps
-// one post per product) every product.
-func languageFilter(sh *shop, t *terms) wpdb.Filter {
+// languageFilter selects the published products of the language served
+// where the plugin translates products; on a shop without a translation
+// plugin, with TranslatePress (one post per product), or where products are
+// not translated, every product.
+func languageFilter(sh *shop) wpdb.Filter {
+	if !sh.products {
+		return wpdb.Filter{}
+	}
 	switch sh.plugin {
 	case pluginWPML:
 		return wpdb.Filter{WPMLLanguage: sh.language}
 	case pluginPolylang:
-		var group []int64 // no such language: nothing
-		if tt, ok := t.language[sh.language]; ok {
-			group = []int64{tt}
-		}
-		return wpdb.Filter{Require: [][]int64{group}}
+		return wpdb.Filter{Require: [][]int64{{sh.pllLanguageTT}}}
 	}
 	return wpdb.Filter{}
 }
@@ -255,12 +255,12 @@ func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
 	var p *Product
 	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
 		sh, t := st.sh, st.t
-		id, found, err := tx.ProductIDBySlug(ctx, slug, languageFilter(sh, t))
+		id, found, err := tx.ProductIDBySlug(ctx, slug, languageFilter(sh))
 		if err != nil {
 			return err
 		}
 		if !found {
-			return c.notFound(ctx, tx, sh, t, slug)
+			return c.notFound(ctx, tx, sh, slug)
 		}
 		d, err := loadProducts(ctx, tx, t, []int64{id}, true)
 		if err != nil {
@@ -416,19 +416,19 @@ func (c *Catalog) SiteURL(ctx context.Context) (string, error) {
 
 // notFound is the 404 for a slug: when the slug is a translation's, the hint
 // names the product's slug in the language served and its API URL.
-func (c *Catalog) notFound(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms, slug string) error {
+func (c *Catalog) notFound(ctx context.Context, tx *wpdb.Tx, sh *shop, slug string) error {
 	e := &Error{Kind: ENOTFOUND, Reason: "product_not_found",
 		Message: fmt.Sprintf("No published product has the slug %q.", slug),
-		Hint:    "List the products at " + c.baseURL(sh) + "/catalog/products to find the English slug."}
+		Hint:    "List the products at " + c.baseURL(sh) + "/catalog/products to find the " + sh.label() + " slug."}
 	var source string
 	var ok bool
 	var err error
-	switch sh.plugin {
-	case pluginWPML:
+	switch {
+	case sh.plugin == pluginWPML && sh.products:
 		source, ok, err = tx.WPMLSource(ctx, slug, sh.language)
-	case pluginPolylang:
-		source, ok, err = tx.PolylangSource(ctx, slug, sh.language, t.language[sh.language])
-	case pluginTranslatePress:
+	case sh.plugin == pluginPolylang && sh.products:
+		source, ok, err = tx.PolylangSource(ctx, slug, sh.language, sh.pllLanguageTT)
+	case sh.plugin == pluginTranslatePress:
 		source, ok, err = tx.TranslatePressSource(ctx, slug)
 		if err == nil && ok && source != slug {
 			// The original must be a published product to point at.
@@ -439,8 +439,8 @@ func (c *Catalog) notFound(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms,
 		return err
 	}
 	if ok && source != slug {
-		e.Message = fmt.Sprintf("%q is a translated slug; the API serves the English catalog only.", slug)
-		e.Hint = fmt.Sprintf("The English product's slug is %q: %s/catalog/products/%s", source, c.baseURL(sh), source)
+		e.Message = fmt.Sprintf("%q is the slug of a translation; the API serves the %s catalog only.", slug, sh.label())
+		e.Hint = fmt.Sprintf("The product's %s slug is %q: %s/catalog/products/%s", sh.label(), source, c.baseURL(sh), source)
 	}
 	return e
 }
@@ -449,11 +449,32 @@ func (c *Catalog) notFound(ctx context.Context, tx *wpdb.Tx, sh *shop, t *terms,
 // products, so that the next read sees the database as it is.
 func (c *Catalog) Invalidate() { c.pop.invalidate() }
 
-// Languages reports the translation plugin found and the language served.
-func (c *Catalog) Languages(ctx context.Context) (plugin, language string, err error) {
-	err = c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
-		plugin, language = st.sh.plugin, st.sh.language
+// LanguageInfo is what the catalog found about the shop's languages.
+type LanguageInfo struct {
+	Plugin   string // the translation plugin WordPress loads; "" when none
+	Language string // the language served on a multilingual shop
+	Products int    // the published products served
+	// Ignored are translation plugins' leftovers (settings of a plugin that
+	// is not active, or that lacks its tables), one line each.
+	Ignored []string
+}
+
+// Languages reports the translation plugin found, the language served and
+// the leftovers ignored.
+func (c *Catalog) Languages(ctx context.Context) (LanguageInfo, error) {
+	var info LanguageInfo
+	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
+		info = LanguageInfo{Plugin: st.sh.plugin, Language: st.sh.language, Ignored: st.sh.ignored,
+			Products: st.all.count()}
 		return nil
 	})
-	return plugin, language, err
+	return info, err
+}
+
+// Ready reports whether the catalog can be read: the shop's settings, terms
+// and population load (or are loaded and current). A database that answers
+// with every table is not enough: a plugin's damaged tables or a language the
+// site lacks leave every endpoint failing.
+func (c *Catalog) Ready(ctx context.Context) error {
+	return c.view(ctx, func(context.Context, *wpdb.Tx, *population) error { return nil })
 }

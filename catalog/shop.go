@@ -15,7 +15,7 @@ var shopOptions = []string{
 	"upload_url_path", "upload_path",
 	"woocommerce_currency", "woocommerce_price_num_decimals",
 	"woocommerce_hide_out_of_stock_items", "woocommerce_permalinks",
-	wpdb.OptionWPML, wpdb.OptionPolylang, wpdb.OptionTranslatePress,
+	wpdb.OptionWPML, wpdb.OptionPolylang, wpdb.OptionTranslatePress, "active_plugins",
 }
 
 // shop is what one response needs to know about the shop's settings.
@@ -30,8 +30,9 @@ type shop struct {
 	plainPermalinks   bool // permalink_structure empty: ?product=slug links
 	trailingSlash     bool // user_trailingslashit: the structure ends with /
 	uploads           string
-	frameworkOrder    string // attribute_orderby of pa_framework
-	plugin, language  string // translation plugin and the language served, if any
+	frameworkOrder    string   // attribute_orderby of pa_framework
+	multilingual               // translation plugin and the language served, if any
+	ignored           []string // translation plugins' leftovers not taken for a plugin
 }
 
 // readShop reads the shop's settings from its options.
@@ -87,41 +88,12 @@ func (c *Catalog) readShop(ctx context.Context, tx *wpdb.Tx) (*shop, error) {
 		sh.categoryBase = "product-category"
 	}
 
-	sh.plugin, sh.language = c.languages(ctx, opts)
+	if sh.multilingual, sh.ignored, err = c.languages(ctx, tx, sh, opts); err != nil {
+		return nil, err
+	}
 
 	sh.uploads = uploadsBase(c.cfg.UploadsURL, opts["upload_url_path"], opts["upload_path"], siteurl)
 	return sh, nil
-}
-
-// Translation plugins catalogd knows.
-const (
-	pluginWPML           = "wpml"
-	pluginPolylang       = "polylang"
-	pluginTranslatePress = "translatepress"
-)
-
-// languages detects the translation plugin from its settings option and
-// the language to serve: the configured one, else the plugin's default.
-func (c *Catalog) languages(ctx context.Context, opts map[string]string) (plugin, lang string) {
-	for _, p := range []struct{ plugin, option string }{
-		{pluginWPML, wpdb.OptionWPML}, {pluginPolylang, wpdb.OptionPolylang},
-		{pluginTranslatePress, wpdb.OptionTranslatePress},
-	} {
-		raw, ok := opts[p.option]
-		if !ok {
-			continue
-		}
-		def, err := wpdb.DefaultLanguage(p.option, raw)
-		if err != nil && c.cfg.Language == "" {
-			slog.WarnContext(ctx, "translation plugin settings unreadable; serving every language", "plugin", p.plugin, "err", err)
-			return "", ""
-		}
-		if c.cfg.Language != "" {
-			def = c.cfg.Language
-		}
-		return p.plugin, def
-	}
-	return "", ""
 }
 
 // uploadsBase mirrors _wp_upload_dir()'s baseurl: upload_url_path when set,
@@ -154,22 +126,32 @@ func (sh *shop) link(segments ...string) string {
 // product's deepest category, used when the base holds %product_cat%.
 func (sh *shop) productURL(slug string, catPath func() string) string {
 	if sh.plainPermalinks {
-		return sh.home + "/?product=" + SlugQueryValue(slug)
+		return sh.inLanguage(sh.products, sh.home+"/?product="+SlugQueryValue(slug))
 	}
 	base := sh.productBase
 	if strings.Contains(base, "%product_cat%") {
 		base = strings.ReplaceAll(base, "%product_cat%", catPath())
 	}
-	return sh.link(base, slug)
+	return sh.inLanguage(sh.products, sh.link(base, slug))
 }
 
 // categoryURL is get_term_link() of a category: path holds the ancestors'
 // slugs and the category's own.
 func (sh *shop) categoryURL(slug string, path []string) string {
 	if sh.plainPermalinks {
-		return sh.home + "/?product_cat=" + SlugQueryValue(slug)
+		return sh.inLanguage(sh.categories, sh.home+"/?product_cat="+SlugQueryValue(slug))
 	}
-	return sh.link(append([]string{sh.categoryBase}, path...)...)
+	return sh.inLanguage(sh.categories, sh.link(append([]string{sh.categoryBase}, path...)...))
+}
+
+// inLanguage is the translation plugin's post_type_link / term_link filter:
+// an item of a translated type gets the served language in its URL, as the
+// plugin's URL mode puts it; others keep WordPress's.
+func (sh *shop) inLanguage(translated bool, u string) string {
+	if translated && sh.langURL != nil {
+		return sh.langURL(u)
+	}
+	return u
 }
 
 // imageURL is the full-size URL of an attachment's _wp_attached_file.

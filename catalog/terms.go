@@ -43,19 +43,14 @@ type terms struct {
 	fwByTT     map[int64]int    // term_taxonomy_id → position in the attribute's order
 	fwSlug     map[int64]string // term_taxonomy_id → slug
 	fwBySlug   map[string]int64
-	language   map[string]int64 // Polylang: language code → its `language` term
 }
 
 func loadTerms(ctx context.Context, tx *wpdb.Tx, sh *shop) (*terms, error) {
-	taxonomies := []string{taxCategory, taxVisibility, taxType, taxFramework}
-	if sh.plugin == pluginPolylang {
-		taxonomies = append(taxonomies, "language", "term_language")
-	}
-	rows, err := tx.Terms(ctx, taxonomies)
+	rows, err := tx.Terms(ctx, []string{taxCategory, taxVisibility, taxType, taxFramework})
 	if err != nil {
 		return nil, err
 	}
-	inLanguage, err := categoriesInLanguage(ctx, tx, sh, rows)
+	inLanguage, err := categoriesInLanguage(ctx, tx, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -67,14 +62,11 @@ func loadTerms(ctx context.Context, tx *wpdb.Tx, sh *shop) (*terms, error) {
 		fwByTT:     map[int64]int{},
 		fwSlug:     map[int64]string{},
 		fwBySlug:   map[string]int64{},
-		language:   map[string]int64{},
 	}
 	byTermID := map[int64]*category{}
 	var fws []wpdb.Term
 	for i, r := range rows { // rows come in name order
 		switch r.Taxonomy {
-		case "language":
-			t.language[r.Slug] = r.TTID
 		case taxCategory:
 			if inLanguage != nil && !inLanguage(r) {
 				continue // a translation's category
@@ -117,9 +109,14 @@ func loadTerms(ctx context.Context, tx *wpdb.Tx, sh *shop) (*terms, error) {
 }
 
 // categoriesInLanguage says which product categories belong to the language
-// served: WPML files them by term_taxonomy_id, Polylang relates their
-// term_id to the term_language term pll_{code}. Nil: every category.
-func categoriesInLanguage(ctx context.Context, tx *wpdb.Tx, sh *shop, rows []wpdb.Term) (func(wpdb.Term) bool, error) {
+// served where the plugin translates product_cat: WPML files them by
+// term_taxonomy_id, Polylang relates their term_id to the term_language term
+// pll_{code}. Nil: every category, as WordPress shows a taxonomy the plugin
+// does not translate.
+func categoriesInLanguage(ctx context.Context, tx *wpdb.Tx, sh *shop) (func(wpdb.Term) bool, error) {
+	if !sh.categories {
+		return nil, nil
+	}
 	switch sh.plugin {
 	case pluginWPML:
 		set, err := tx.WPMLElements(ctx, "tax_product_cat", sh.language)
@@ -128,14 +125,9 @@ func categoriesInLanguage(ctx context.Context, tx *wpdb.Tx, sh *shop, rows []wpd
 		}
 		return func(r wpdb.Term) bool { return set[r.TTID] }, nil
 	case pluginPolylang:
-		set := map[int64]bool{}
-		for _, r := range rows {
-			if r.Taxonomy == "term_language" && r.Slug == "pll_"+sh.language {
-				var err error
-				if set, err = tx.ObjectsOf(ctx, r.TTID); err != nil {
-					return nil, err
-				}
-			}
+		set, err := tx.ObjectsOf(ctx, sh.pllTermLanguageTT)
+		if err != nil {
+			return nil, err
 		}
 		return func(r wpdb.Term) bool { return set[r.TermID] }, nil
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"time"
-
-	"catalogd/wpdb"
 )
 
 // Watch polls the shop's change signature every interval until ctx ends,
@@ -43,8 +41,7 @@ func (c *Catalog) Watch(ctx context.Context, every time.Duration, changed func()
 
 // warm builds the population if there is none fit to serve.
 func (c *Catalog) warm(ctx context.Context) {
-	err := c.view(ctx, func(context.Context, *wpdb.Tx, *population) error { return nil })
-	if err != nil {
+	if err := c.Ready(ctx); err != nil {
 		slog.DebugContext(ctx, "population not built", "err", err)
 	}
 }

@@ -41,6 +41,9 @@ func TestLoad(t *testing.T) {
 			if c.QueryTimeout <= 0 || c.DBMaxOpen < 1 || c.RateLimit != 60 {
 				t.Errorf("query timeout, max open, rate limit = %v, %d, %d", c.QueryTimeout, c.DBMaxOpen, c.RateLimit)
 			}
+			if c.MaxConns != 1024 || c.IdleTimeout != 30*time.Second {
+				t.Errorf("max conns, idle timeout = %d, %v; want 1024, 30s", c.MaxConns, c.IdleTimeout)
+			}
 		}},
 		{"dsn by flag", []string{"--dsn", goodDSN}, env(), func(t *testing.T, c *Config) {
 			if c.DSN != goodDSN {
@@ -52,13 +55,13 @@ func TestLoad(t *testing.T) {
 			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5",
 			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug",
 			"CATALOG_CACHE_TTL", "1m", "CATALOG_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7", "CATALOG_RATE_LIMIT_ENFORCE", "true",
-			"CATALOG_ACCESS_LOG", "false"),
+			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s"),
 			func(t *testing.T, c *Config) {
 				want := Config{DSN: goodDSN, Listen: "127.0.0.1:8000", AdminListen: "127.0.0.1:8001",
 					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
 					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, RateLimit: 120, LogFormat: "json", LogLevel: "debug",
 					CacheTTL: time.Minute, CacheStale: 24 * time.Hour, CacheMaxEntries: 10000, CacheMaxMB: 64,
-					PollInterval: 2 * time.Second, EnforceRate: true, AccessLog: false,
+					PollInterval: 2 * time.Second, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
 					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")}}
 				if !reflect.DeepEqual(*c, want) {
 					t.Errorf("config = %+v\nwant     %+v", *c, want)
@@ -112,6 +115,9 @@ func TestLoadRejects(t *testing.T) {
 		{"missing DSN", nil, nil, []string{"CATALOG_DSN", "--dsn"}, ""},
 		{"DSN without database", nil, []string{"CATALOG_DSN", "catalog:s3cret@tcp(127.0.0.1:3306)"},
 			[]string{"CATALOG_DSN"}, "s3cret"},
+		{"DSN without @tcp", nil, []string{"CATALOG_DSN", "catalog:s3cret(127.0.0.1:3306)/wordpress"},
+			[]string{"CATALOG_DSN", "@tcp"}, "s3cret"},
+		{"DSN without @", []string{"--dsn", "catalog:s3cret/wordpress"}, nil, []string{"--dsn", "@tcp"}, "s3cret"},
 		{"bad prefix by env", nil, append(dsn, "CATALOG_TABLE_PREFIX", "wp-"), []string{"CATALOG_TABLE_PREFIX", "--table-prefix", "wp-"}, ""},
 		{"bad prefix by flag", []string{"--table-prefix", "wp-"}, dsn, []string{"--table-prefix"}, ""},
 		{"listen abc by env", nil, append(dsn, "CATALOG_LISTEN", "abc"), []string{"CATALOG_LISTEN", "--listen", "abc"}, ""},
@@ -134,6 +140,8 @@ func TestLoadRejects(t *testing.T) {
 		{"log-format xml by env", nil, append(dsn, "CATALOG_LOG_FORMAT", "xml"), []string{"CATALOG_LOG_FORMAT", "--log-format"}, ""},
 		{"log-format xml by flag", []string{"--log-format", "xml"}, dsn, []string{"--log-format"}, ""},
 		{"log-level loud", nil, append(dsn, "CATALOG_LOG_LEVEL", "loud"), []string{"CATALOG_LOG_LEVEL"}, ""},
+		{"max-conns 0", nil, append(dsn, "CATALOG_MAX_CONNS", "0"), []string{"CATALOG_MAX_CONNS", "--max-conns"}, ""},
+		{"idle-timeout 0 by flag", []string{"--idle-timeout", "0s"}, dsn, []string{"--idle-timeout"}, ""},
 		{"rate-limit 0", nil, append(dsn, "CATALOG_RATE_LIMIT", "0"), []string{"CATALOG_RATE_LIMIT"}, ""},
 		{"positional argument", []string{"serve"}, dsn, []string{"serve"}, ""},
 		{"unknown flag", []string{"--nope"}, dsn, []string{"nope"}, ""},

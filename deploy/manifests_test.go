@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -68,6 +69,31 @@ func TestCompose(t *testing.T) {
 	}
 	if c.Services["nginx"].Ports == nil || c.Services["nginx"].Ports[0] != "8080:80" {
 		t.Errorf("nginx does not serve the demo on :8080: %v", c.Services["nginx"].Ports)
+	}
+	// nginx in its container reaches what it includes and catalogd itself:
+	// every file an included config names is mounted, and the upstream is
+	// the catalogd service, not the loopback of nginx's own container.
+	mounted := map[string]string{} // path in the container → file here
+	for _, v := range c.Services["nginx"].Volumes {
+		parts := strings.Split(v, ":")
+		if len(parts) >= 2 {
+			mounted[parts[1]] = filepath.Join("..", parts[0])
+		}
+	}
+	includeRE := regexp.MustCompile(`(?m)^\s*include\s+(\S+);`)
+	for target, src := range mounted {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			continue // exists() above reports it
+		}
+		for _, m := range includeRE.FindAllStringSubmatch(string(b), -1) {
+			if _, ok := mounted[m[1]]; !ok {
+				t.Errorf("%s (mounted at %s) includes %s, which the nginx service does not mount", src, target, m[1])
+			}
+		}
+	}
+	if up, err := os.ReadFile(mounted["/etc/nginx/catalogd-upstream.conf"]); err != nil || !strings.Contains(string(up), "server catalogd:8080;") {
+		t.Errorf("nginx's upstream in docker compose is not the catalogd service on :8080 (%v)", err)
 	}
 	if c.Services["catalogd"].Ports != nil {
 		t.Error("catalogd is published directly; only nginx should reach it")

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -178,6 +179,11 @@ func (s *server) middleware(next http.Handler) http.Handler {
 					Message: "The server failed to answer this request."})
 			}
 		}()
+		if p, ok := restRoute(r.URL); ok {
+			r2 := r.Clone(r.Context())
+			r2.URL.Path, r2.URL.RawPath = p, ""
+			r = r2
+		}
 		if p := r.URL.Path; len(p) > 1 && strings.HasSuffix(p, "/") {
 			r2 := r.Clone(r.Context())
 			r2.URL.Path = strings.TrimRight(p, "/")
@@ -203,6 +209,23 @@ func (s *server) middleware(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// restRoute returns the path a request names in WordPress's other two
+// spellings of a REST URL, which WordPress accepts for every route and so
+// catalogd does too: a rest_route argument, on any path and before the path
+// (PHP keeps the last of several), and /index.php/wp-json/… (sites without
+// pretty permalinks). ok is false for the plain /wp-json/… form.
+func restRoute(u *url.URL) (path string, ok bool) {
+	if strings.Contains(u.RawQuery, "rest_route=") {
+		if v := queryValues(u.RawQuery)["rest_route"]; len(v) > 0 && v[len(v)-1] != "" {
+			return "/wp-json/" + strings.TrimLeft(v[len(v)-1], "/"), true
+		}
+	}
+	if p, found := strings.CutPrefix(u.Path, "/index.php/wp-json"); found && (p == "" || p[0] == '/') {
+		return "/wp-json" + p, true
+	}
+	return "", false
 }
 
 // Constant header values, shared read-only.

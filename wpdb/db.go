@@ -40,6 +40,8 @@ type DB struct {
 	queries atomic.Int64
 	observe func(time.Duration, error)
 	stmts   sync.Map // statement with {table} placeholders → prefixed statement
+	// password is what redact takes out of every error text.
+	password string
 }
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_]{0,32}$`)
@@ -56,9 +58,9 @@ func Open(dsn string, o Options) (*DB, error) {
 	if !ValidPrefix(o.Prefix) {
 		return nil, fmt.Errorf("wpdb: table prefix %q: want letters, digits and underscores", o.Prefix)
 	}
-	cfg, err := mysql.ParseDSN(dsn)
+	cfg, err := ParseDSN(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("wpdb: parse DSN: %w", err)
+		return nil, fmt.Errorf("wpdb: DSN: %w", err)
 	}
 	// Parameters interpolated by the driver (it escapes them for the
 	// connection's charset) save a prepare round trip on every query.
@@ -70,6 +72,7 @@ func Open(dsn string, o Options) (*DB, error) {
 		cfg.Params = map[string]string{}
 	}
 	cfg.Collation = "utf8mb4_unicode_ci"
+	cfg.Logger = redactLogger{next: cfg.Logger, password: cfg.Passwd}
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("wpdb: connector: %w", err)
@@ -91,7 +94,8 @@ func Open(dsn string, o Options) (*DB, error) {
 	if o.Observe == nil {
 		o.Observe = func(time.Duration, error) {}
 	}
-	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, observe: o.Observe}, nil
+	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, observe: o.Observe,
+		password: cfg.Passwd}, nil
 }
 
 // Close closes the pool.
@@ -101,7 +105,7 @@ func (db *DB) Close() error { return db.db.Close() }
 func (db *DB) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, db.timeout)
 	defer cancel()
-	return db.db.PingContext(ctx)
+	return db.redact(db.db.PingContext(ctx))
 }
 
 // Stats returns the pool's statistics.
@@ -126,11 +130,11 @@ func (db *DB) View(ctx context.Context, fn func(ctx context.Context, tx *Tx) err
 	db.queries.Add(1)
 	stx, err := db.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return fmt.Errorf("wpdb: begin read-only transaction: %w", err)
+		return db.redact(fmt.Errorf("wpdb: begin read-only transaction: %w", err))
 	}
 	// Rollback: there is nothing to commit, and it releases the snapshot.
 	defer stx.Rollback() //nolint:errcheck // the outcome of a read is fn's error
-	return fn(ctx, &Tx{tx: stx, db: db, prefix: db.prefix})
+	return db.redact(fn(ctx, &Tx{tx: stx, db: db, prefix: db.prefix}))
 }
 
 // sql replaces {name} placeholders in a statement with prefixed table names,

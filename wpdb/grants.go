@@ -20,7 +20,7 @@ func (db *DB) WritePrivileges(ctx context.Context) ([]string, error) {
 	var grants []string
 	db.queries.Add(1)
 	if err := db.db.SelectContext(ctx, &grants, `SHOW GRANTS FOR CURRENT_USER()`); err != nil {
-		return nil, fmt.Errorf("wpdb: show grants: %w", err)
+		return nil, db.redact(fmt.Errorf("wpdb: show grants: %w", err))
 	}
 	var writes []string
 	for _, g := range grants {
@@ -29,7 +29,8 @@ func (db *DB) WritePrivileges(ctx context.Context) ([]string, error) {
 			on = g[:i] // the privileges, not the object names
 		}
 		if writeGrantRE.MatchString(strings.TrimPrefix(strings.ToUpper(on), "GRANT ")) {
-			writes = append(writes, g)
+			// The line names the user and, on MariaDB, its password hash.
+			writes = append(writes, redactText(g, db.password))
 		}
 	}
 	return writes, nil

@@ -1,10 +1,14 @@
 package wpdb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/go-sql-driver/mysql"
 )
@@ -138,4 +142,158 @@ func found(s string, err error, what string) (string, bool, error) {
 		return "", false, fmt.Errorf("wpdb: read %s: %w", what, err)
 	}
 	return s, s != "", nil
+}
+
+// PolylangSettings are the parts of the polylang option that decide what
+// the storefront shows and its URLs (Polylang 3.8's option registry).
+type PolylangSettings struct {
+	DefaultLang string
+	// ForceLang is the URL mode: 0 language set from the content (no
+	// language in URLs), 1 directory, 2 subdomain, 3 a domain per language.
+	ForceLang   int
+	HideDefault bool              // no language in the default language's URLs
+	Rewrite     bool              // false: directories are /language/{code}/
+	Domains     map[string]string // ForceLang 3: language → home URL
+	PostTypes   []string          // custom post types translated ("product")
+	Taxonomies  []string          // custom taxonomies translated ("product_cat")
+}
+
+// ParsePolylang decodes the polylang option. Missing keys take Polylang's
+// defaults (force_lang 1, hide_default and rewrite true).
+func ParsePolylang(raw string) (PolylangSettings, error) {
+	var m map[string]any
+	if err := unserialize(raw, &m); err != nil {
+		return PolylangSettings{}, fmt.Errorf("%s: %w", OptionPolylang, err)
+	}
+	s := PolylangSettings{ForceLang: 1, HideDefault: true, Rewrite: true}
+	s.DefaultLang, _ = m["default_lang"].(string)
+	if v, ok := m["force_lang"]; ok {
+		s.ForceLang = phpInt(v)
+	}
+	if v, ok := m["hide_default"]; ok {
+		s.HideDefault = phpInt(v) != 0
+	}
+	if v, ok := m["rewrite"]; ok {
+		s.Rewrite = phpInt(v) != 0
+	}
+	s.Domains = phpStringMap(m["domains"])
+	s.PostTypes = phpStrings(m["post_types"])
+	s.Taxonomies = phpStrings(m["taxonomies"])
+	return s, nil
+}
+
+// WPMLSettings are the parts of icl_sitepress_settings that decide what the
+// storefront shows and its URLs.
+type WPMLSettings struct {
+	DefaultLanguage string
+	// Negotiation is language_negotiation_type: 1 directory, 2 a domain
+	// per language, 3 the lang parameter.
+	Negotiation int
+	// DirectoryForDefault is urls[directory_for_default_language]: the
+	// default language has its directory too.
+	DirectoryForDefault bool
+	Domains             map[string]string // language_domains: language → host
+	// PostTypes and Taxonomies are custom_posts_sync_option and
+	// taxonomies_sync_option: 0 not translatable, 1 translatable, 2
+	// translatable with the default language as fallback.
+	PostTypes, Taxonomies map[string]int
+}
+
+// ParseWPML decodes icl_sitepress_settings.
+func ParseWPML(raw string) (WPMLSettings, error) {
+	var m map[string]any
+	if err := unserialize(raw, &m); err != nil {
+		return WPMLSettings{}, fmt.Errorf("%s: %w", OptionWPML, err)
+	}
+	s := WPMLSettings{Negotiation: phpInt(m["language_negotiation_type"]),
+		Domains: phpStringMap(m["language_domains"])}
+	s.DefaultLanguage, _ = m["default_language"].(string)
+	if urls, ok := m["urls"].(map[any]any); ok {
+		s.DirectoryForDefault = phpInt(urls["directory_for_default_language"]) != 0
+	}
+	s.PostTypes = phpIntMap(m["custom_posts_sync_option"])
+	s.Taxonomies = phpIntMap(m["taxonomies_sync_option"])
+	return s, nil
+}
+
+// phpInt reads an integer PHP stored as an int, a bool or a numeric string
+// ("1"): settings screens save all three.
+func phpInt(v any) int {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	case bool:
+		if x {
+			return 1
+		}
+	case string:
+		n, _ := strconv.Atoi(strings.TrimSpace(x))
+		return n
+	case float64:
+		return int(x)
+	}
+	return 0
+}
+
+// phpStrings reads the string values of a PHP list, in key order.
+func phpStrings(v any) []string {
+	m, _ := v.(map[any]any)
+	type kv struct {
+		k int64
+		v string
+	}
+	var items []kv
+	for k, x := range m {
+		if s, ok := x.(string); ok {
+			ki, _ := k.(int64)
+			items = append(items, kv{ki, s})
+		}
+	}
+	slices.SortFunc(items, func(a, b kv) int { return cmp.Compare(a.k, b.k) })
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		out = append(out, it.v)
+	}
+	return out
+}
+
+func phpStringMap(v any) map[string]string {
+	out := map[string]string{}
+	m, _ := v.(map[any]any)
+	for k, x := range m {
+		ks, ok1 := k.(string)
+		xs, ok2 := x.(string)
+		if ok1 && ok2 {
+			out[ks] = xs
+		}
+	}
+	return out
+}
+
+func phpIntMap(v any) map[string]int {
+	out := map[string]int{}
+	m, _ := v.(map[any]any)
+	for k, x := range m {
+		if ks, ok := k.(string); ok {
+			out[ks] = phpInt(x)
+		}
+	}
+	return out
+}
+
+// Language is one language a translation plugin has set up.
+type Language struct {
+	Code string `db:"code"`
+	Name string `db:"name"`
+}
+
+// WPMLLanguages returns WPML's active languages ({prefix}icl_languages),
+// by code.
+func (tx *Tx) WPMLLanguages(ctx context.Context) ([]Language, error) {
+	var out []Language
+	if err := tx.selectx(ctx, &out, `SELECT code, english_name AS name FROM {icl_languages}
+		WHERE active = 1 ORDER BY code`); err != nil {
+		return nil, fmt.Errorf("wpdb: read WPML languages: %w", err)
+	}
+	return out, nil
 }

@@ -163,11 +163,15 @@ func TestParseIDListDamaged(t *testing.T) {
 // input, they return and do not panic. `go test` runs the seeds.
 func FuzzParsers(f *testing.F) {
 	for _, s := range []string{realPermalinks, `a:2:{i:0;i:12;i:1;s:2:"13";}`, `a:1:{s:12:"product_base";s:9:"trunc`,
-		`a:9:{`, `s:5:"hello";`, `i:5;`, `b:1;`, `N;`, `a:1:{i:0;a:1:{i:0;i:1;}}`, `O:8:"stdClass":0:{}`, "x"} {
+		`a:9:{`, `s:5:"hello";`, `i:5;`, `b:1;`, `N;`, `a:1:{i:0;a:1:{i:0;i:1;}}`, `O:8:"stdClass":0:{}`, "x",
+		`a:2:{s:10:"force_lang";i:2;s:7:"domains";a:1:{s:2:"de";s:2:"x/";}}`, `a:1:{s:4:"urls";a:1:{i:0;b:1;}}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		noPanic(t, fmt.Sprintf("ParsePermalinks(%q)", raw), func() { _, _ = ParsePermalinks(raw) })
 		noPanic(t, fmt.Sprintf("ParseIDList(%q)", raw), func() { _, _ = ParseIDList(raw) })
+		noPanic(t, fmt.Sprintf("ParsePluginList(%q)", raw), func() { _, _ = ParsePluginList(raw) })
+		noPanic(t, fmt.Sprintf("ParsePolylang(%q)", raw), func() { _, _ = ParsePolylang(raw) })
+		noPanic(t, fmt.Sprintf("ParseWPML(%q)", raw), func() { _, _ = ParseWPML(raw) })
 	})
 }

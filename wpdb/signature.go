@@ -57,4 +57,6 @@ var signatureOptions = []string{
 	"home", "siteurl", "blogname", "blogdescription", "permalink_structure", "upload_url_path",
 	"upload_path", "woocommerce_currency", "woocommerce_price_num_decimals",
 	"woocommerce_hide_out_of_stock_items", "woocommerce_permalinks",
+	// A translation plugin switched on or off, or its settings changed.
+	"active_plugins", OptionWPML, OptionPolylang, OptionTranslatePress,
 }

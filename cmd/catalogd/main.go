@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"golang.org/x/net/netutil"
 
 	"catalogd/catalog"
 	"catalogd/config"
@@ -85,10 +87,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
 		Namespace: cfg.Namespace, DevelopersURL: cfg.DevelopersURL, Language: cfg.Language})
-	if plugin, lang, err := cat.Languages(ctx); err == nil && plugin != "" {
-		log.Info("translation plugin found; serving one language", "plugin", plugin, "language", lang)
-	} else if err == nil {
-		log.Info("no translation plugin found; serving every product")
+	var badLanguage *catalog.LanguageError
+	if info, err := cat.Languages(ctx); err == nil {
+		if len(info.Ignored) > 0 {
+			log.Warn("translation plugin leftovers ignored: "+strings.Join(info.Ignored, "; "), "plugin", info.Plugin)
+		}
+		if info.Plugin != "" {
+			log.Info("translation plugin found; serving one language", "plugin", info.Plugin, "language", info.Language)
+			if info.Products == 0 {
+				log.Warn("the language served has no published products yet", "language", info.Language)
+			}
+		} else {
+			log.Info("no translation plugin found; serving every product")
+		}
+	} else if errors.As(err, &badLanguage) {
+		// Serving it would be an empty catalog; when the database is down
+		// at start, /readyz gives this reason instead.
+		return badLanguage
 	}
 	// The HTTP side names the site in Link headers, hints and the OpenAPI
 	// document; without a configured URL it is the home option, read once.
@@ -109,12 +124,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		IdleTimeout:       cfg.IdleTimeout,
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
+	ready := func(ctx context.Context) error {
+		if err := db.Ready(ctx); err != nil {
+			return err
+		}
+		return cat.Ready(ctx)
+	}
 	admin := &http.Server{
-		Handler:           adminHandler(db, reg),
+		Handler:           adminHandler(ready, reg),
 		ReadHeaderTimeout: 5 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -123,6 +144,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return fmt.Errorf("listen on %s (--listen): %w", cfg.Listen, err)
 	}
+	// Past the cap, connections wait in the kernel's backlog until one
+	// closes, instead of each costing a goroutine and buffers.
+	pl = netutil.LimitListener(pl, cfg.MaxConns)
 	al, err := net.Listen("tcp", cfg.AdminListen)
 	if err != nil {
 		pl.Close()
@@ -167,16 +191,17 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 
 // adminHandler serves liveness, readiness and metrics on the private
 // listener.
-func adminHandler(db *wpdb.DB, reg *prometheus.Registry) http.Handler {
+func adminHandler(ready func(context.Context) error, reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		// Ready means the database answers and has the tables under the
-		// configured prefix; the reason goes to the operator, who is the
-		// only one who can reach this listener.
-		if err := db.Ready(r.Context()); err != nil {
+		// Ready means the database answers, has the tables under the
+		// configured prefix, and the catalog loads from them; the reason
+		// goes to the operator, who is the only one who can reach this
+		// listener.
+		if err := ready(r.Context()); err != nil {
 			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}

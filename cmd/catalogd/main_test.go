@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 // proc is a running catalogd.
 type proc struct {
 	cmd    *exec.Cmd
+	stdout *testnet.SyncBuffer
 	stderr *testnet.SyncBuffer
 	done   chan struct{}
 	err    error // of Wait, once done is closed
@@ -53,9 +54,9 @@ type proc struct {
 // the test ends, if it still runs.
 func start(t *testing.T, env []string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(binary), stderr: &testnet.SyncBuffer{}, done: make(chan struct{})}
+	p := &proc{cmd: exec.Command(binary), stdout: &testnet.SyncBuffer{}, stderr: &testnet.SyncBuffer{}, done: make(chan struct{})}
 	p.cmd.Env = env
-	p.cmd.Stdout = io.Discard
+	p.cmd.Stdout = p.stdout
 	p.cmd.Stderr = p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatalf("start catalogd: %v", err)

@@ -1,10 +1,8 @@
 -- Creates catalogd's database user: SELECT on exactly the tables it reads,
--- nothing more. Set the five variables, then source this file as an admin:
---
---   mysql -u root -p -e "SET @db='wordpress', @prefix='wp_', @user='catalogd',
---     @host='%', @password='change-me'; SOURCE deploy/mysql/readonly-user.sql"
---
--- The matching DSN:  catalogd:change-me@tcp(db-host:3306)/wordpress
+-- nothing more. Set the five variables (@db, @prefix, @user, @host,
+-- @password), then source this file as an admin: the README's Deployment
+-- section shows the command and the matching DSN, and a test runs that
+-- command exactly as printed.
 -- Works on MariaDB 10.5+ and MySQL 8. Safe to run again (it re-grants).
 -- A shop running WPML also needs `{prefix}icl_translations`, one running
 -- TranslatePress `{prefix}trp_slug_originals` and `{prefix}trp_slug_translations`:

@@ -59,9 +59,24 @@ func TestAgentListMatchesCatalogd(t *testing.T) {
 	}
 }
 
-type wordpress struct {
-	mu  sync.Mutex
-	xff []string
+// traffic records what reached catalogd and the stand-in WordPress.
+type traffic struct {
+	mu        sync.Mutex
+	xff       []string // X-Forwarded-For at catalogd
+	wordpress []string // "METHOD URI" at WordPress
+}
+
+// wordpressHits counts the requests WordPress got for method and URI.
+func (s *traffic) wordpressHits(method, uri string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.wordpress {
+		if r == method+" "+uri {
+			n++
+		}
+	}
+	return n
 }
 
 func TestNginxInFront(t *testing.T) {
@@ -76,14 +91,32 @@ func TestNginxInFront(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	seen := &wordpress{}
+	seen := &traffic{}
 	catalogd := httptest.NewServer(recordXFF(seen, httpapi.NewServer(httpapi.Deps{
 		Catalog: catalog.New(db, catalog.Config{}), SiteURL: "http://shop.test", RateLimit: 60,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})))
 	defer catalogd.Close()
 
-	// A stand-in WordPress: a page at /, HTML 404s elsewhere.
+	// A stand-in WordPress: a page at /, its REST API's JSON 404s (in the
+	// three forms WordPress accepts), a plugin's JSON 404 outside the REST
+	// API (admin-ajax), HTML 404s elsewhere. It counts the requests it gets.
 	wp := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.mu.Lock()
+		seen.wordpress = append(seen.wordpress, r.Method+" "+r.URL.RequestURI())
+		seen.mu.Unlock()
+		if route := r.URL.Query().Get("rest_route"); route != "" || strings.HasPrefix(r.URL.Path, "/wp-json/") ||
+			strings.HasPrefix(r.URL.Path, "/index.php/wp-json/") {
+			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"code":"rest_post_invalid_id","message":"Invalid post ID.","data":{"status":404}}`)
+			return
+		}
+		if r.URL.Path == "/wp-admin/admin-ajax.php" {
+			w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"success":false,"data":"plugin: no such item"}`)
+			return
+		}
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		if r.URL.Path == "/" || r.URL.Path == "/shop/" {
 			fmt.Fprint(w, "<html>WordPress home</html>")
@@ -96,7 +129,7 @@ func TestNginxInFront(t *testing.T) {
 
 	dir := t.TempDir()
 	listen := testnet.FreeAddr(t)
-	for _, f := range []string{"catalogd-http.conf", "catalogd-locations.conf", "catalogd-proxy.conf", "wordpress-location.conf", "site.conf"} {
+	for _, f := range []string{"catalogd-http.conf", "catalogd-upstream.conf", "catalogd-locations.conf", "catalogd-proxy.conf", "wordpress-location.conf", "site.conf"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -144,9 +177,9 @@ http {
 	}
 
 	site := "http://" + listen
-	get := func(path string, hdr map[string]string) (int, http.Header, string) {
+	do := func(method, path string, hdr map[string]string) (int, http.Header, string) {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodGet, site+path, nil)
+		req, _ := http.NewRequest(method, site+path, nil)
 		for k, v := range hdr {
 			req.Header.Set(k, v)
 		}
@@ -157,6 +190,10 @@ http {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, resp.Header, string(b)
+	}
+	get := func(path string, hdr map[string]string) (int, http.Header, string) {
+		t.Helper()
+		return do(http.MethodGet, path, hdr)
 	}
 	browser := map[string]string{"Accept": "text/html,application/xhtml+xml,*/*;q=0.8", "User-Agent": "Mozilla/5.0 Firefox/130"}
 
@@ -199,6 +236,66 @@ http {
 			}
 			if !c.json && !strings.Contains(body, "WordPress: page not found") {
 				t.Errorf("%s: not WordPress's page: %s", c.name, body)
+			}
+		}
+	})
+	jsonClient := map[string]string{"Accept": "application/json"}
+	agent := map[string]string{"User-Agent": "Mozilla/5.0 (compatible; ClaudeBot/1.0)", "Accept": "*/*"}
+	t.Run("WordPress's REST API keeps its own JSON 404s, in every form", func(t *testing.T) {
+		for _, p := range []string{"/wp-json/wp/v2/posts/999999", "/?rest_route=/wp/v2/posts/999999",
+			"/index.php?rest_route=%2Fwp%2Fv2%2Fposts%2F999999", "/shop/?rest_route=/wp/v2/posts/999999&context=view",
+			"/index.php/wp-json/wp/v2/posts/999999", "/wp-json/wc/store/v1/products/999999"} {
+			for _, c := range []map[string]string{jsonClient, agent, browser} {
+				code, h, body := get(p, c)
+				if code != 404 || !strings.Contains(body, `"code":"rest_post_invalid_id"`) ||
+					!strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+					t.Errorf("%s (%s): %d %s, want WordPress's own JSON 404", p, c["User-Agent"]+c["Accept"], code, body)
+				}
+			}
+		}
+		// The block checkout's requests reach WordPress once, answered by it.
+		p := "/wp-json/wc/store/v1/cart/add-item?id=999999"
+		if code, _, body := do(http.MethodPost, p, jsonClient); code != 404 || !strings.Contains(body, "rest_post_invalid_id") {
+			t.Errorf("POST %s: %d %s", p, code, body)
+		}
+		if n := seen.wordpressHits(http.MethodPost, p); n != 1 {
+			t.Errorf("POST %s reached WordPress %d times, want once", p, n)
+		}
+	})
+	t.Run("a JSON 404 outside the REST API is WordPress's too", func(t *testing.T) {
+		p := "/wp-admin/admin-ajax.php?action=plugin_item&id=7"
+		code, h, body := get(p, jsonClient)
+		if code != 404 || !strings.Contains(body, "plugin: no such item") || !strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+			t.Errorf("%s: %d %s, want the plugin's own JSON 404", p, code, body)
+		}
+	})
+	t.Run("a POST to a missing page keeps WordPress's answer and is sent once", func(t *testing.T) {
+		p := "/no-such-form/"
+		if code, _, body := do(http.MethodPost, p, jsonClient); code != 404 || !strings.Contains(body, "WordPress: page not found") {
+			t.Errorf("POST %s: %d %s", p, code, body)
+		}
+		if n := seen.wordpressHits(http.MethodPost, p); n != 1 {
+			t.Errorf("POST %s reached WordPress %d times, want once", p, n)
+		}
+	})
+	t.Run("every form WordPress accepts for an API URL reaches catalogd", func(t *testing.T) {
+		cases := []struct{ path, want string }{
+			{"/wp-json/shop/v1", `"code":"shop_no_route"`},
+			{"/index.php/wp-json/shop/v1", `"code":"shop_no_route"`},
+			{"/index.php/wp-json/shop/v1/catalog", `"endpoints"`},
+			{"/index.php/wp-json/shop/v1/catalog/products/radar", `"slug":"radar"`},
+			{"/?rest_route=/shop/v1/catalog", `"endpoints"`},
+			{"/index.php?rest_route=%2Fshop%2Fv1%2Fcatalog%2Fproducts%2Fradar", `"slug":"radar"`},
+			{"/shop/?rest_route=/shop/v1/catalog/products&per_page=1", `"total":1`},
+			{"/?rest_route=/shop/v1/nope", `"code":"shop_no_route"`},
+		}
+		for _, c := range cases {
+			for _, client := range []map[string]string{browser, jsonClient} {
+				code, h, body := get(c.path, client)
+				if !strings.Contains(body, c.want) || h.Get("RateLimit-Limit") == "" ||
+					!strings.HasPrefix(h.Get("Content-Type"), "application/json") {
+					t.Errorf("%s: %d %s %s, want catalogd's answer with %s", c.path, code, h.Get("Content-Type"), body, c.want)
+				}
 			}
 		}
 	})
@@ -247,11 +344,25 @@ http {
 		if !strings.HasPrefix(h.Get("Content-Type"), "application/json") || h.Get("Retry-After") == "" || h.Get("RateLimit-Remaining") != "0" {
 			t.Errorf("429 headers: %v", h)
 		}
+		// Everything catalogd answers shares the one window: a path the
+		// limit missed would never answer 429 (a request may slip through
+		// as the window refills, one a second).
+		for _, p := range []string{"/openapi.json", "/.well-known/openapi.json", "/.well-known/api-catalog", "/llms.txt",
+			"/wp-json/shop/v1", "/index.php/wp-json/shop/v1/catalog", "/?rest_route=/shop/v1/catalog", "/no-such-page/"} {
+			limited := false
+			for i := 0; i < 3 && !limited; i++ {
+				code, _, body := get(p, jsonClient)
+				limited = code == 429 && strings.Contains(body, "shop_rate_limited")
+			}
+			if !limited {
+				t.Errorf("%s: not rate-limited at the edge", p)
+			}
+		}
 	})
 }
 
 // recordXFF remembers the X-Forwarded-For catalogd receives.
-func recordXFF(w *wordpress, next http.Handler) http.Handler {
+func recordXFF(w *traffic, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		w.mu.Lock()
 		w.xff = append(w.xff, r.Header.Get("X-Forwarded-For"))

@@ -142,7 +142,8 @@ INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('siteurl', 
 ('woocommerce_price_num_decimals', '2', 'yes'),
 ('woocommerce_hide_out_of_stock_items', 'no', 'yes'),
 ('woocommerce_permalinks', 'a:5:{s:12:"product_base";s:7:"product";s:13:"category_base";s:16:"product-category";s:8:"tag_base";s:11:"product-tag";s:14:"attribute_base";s:0:"";s:22:"use_verbose_page_rules";b:0;}', 'yes'),
-('default_product_cat', '15', 'yes');
+('default_product_cat', '15', 'yes'),
+('active_plugins', 'a:1:{i:0;s:27:"woocommerce/woocommerce.php";}', 'yes');
 INSERT INTO wp_terms (term_id, name, slug, term_group) VALUES (1, 'Uncategorized', 'uncategorized', 0),
 (2, 'simple', 'simple', 0),
 (3, 'grouped', 'grouped', 0),

@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -61,9 +62,7 @@ func New(t testing.TB) string {
 	if err := admin.PingContext(ctx); err != nil {
 		unavailable(t, err)
 	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	name := "catalogd_test_" + hex.EncodeToString(b[:])
+	name := "catalogd_test_" + randomHex(6)
 	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name+" CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci"); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
@@ -103,4 +102,93 @@ func Load(t testing.TB, shop *wpfixture.Shop) (string, *sql.DB) {
 		t.Fatalf("load shop: %v", err)
 	}
 	return dsn, db
+}
+
+// User is a database account made for one test, with a password only the
+// test knows; it is dropped when the test ends.
+type User struct {
+	DSN      string // dsn's database, as this user
+	Password string
+	Hash     string // the password's hash as SHOW GRANTS prints it, without the leading *
+	name     string
+	admin    *sql.DB
+}
+
+// NewUser creates a user with a random name and password, grants it each
+// privilege spec (like "SELECT ON `db`.*"), and returns it with the DSN of
+// dsn's database as that user.
+func NewUser(t testing.TB, dsn string, grants ...string) *User {
+	t.Helper()
+	cfg := serverConfig(t)
+	cfg.DBName = ""
+	admin := Open(t, cfg.FormatDSN())
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := admin.PingContext(ctx); err != nil {
+		unavailable(t, err)
+	}
+	u := &User{name: "catalogd_u_" + randomHex(5), Password: "pw-" + randomHex(12), admin: admin}
+	if _, err := admin.ExecContext(ctx, "CREATE USER "+u.account()+" IDENTIFIED BY '"+u.Password+"'"); err != nil {
+		t.Fatalf("create test user: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := admin.ExecContext(ctx, "DROP USER IF EXISTS "+u.account()); err != nil {
+			t.Errorf("drop test user %s: %v", u.name, err)
+		}
+	})
+	for _, g := range grants {
+		if _, err := admin.ExecContext(ctx, "GRANT "+g+" TO "+u.account()); err != nil {
+			t.Fatalf("grant %s: %v", g, err)
+		}
+	}
+	if err := admin.QueryRowContext(ctx, "SELECT SUBSTRING(PASSWORD(?), 2)", u.Password).Scan(&u.Hash); err != nil {
+		t.Fatalf("password hash: %v", err)
+	}
+	ucfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatalf("dsn: %v", err)
+	}
+	ucfg.User, ucfg.Passwd = u.name, u.Password
+	u.DSN = ucfg.FormatDSN()
+	return u
+}
+
+// ChangePassword gives the user another password and ends its sessions:
+// a client still using the old one is refused from then on.
+func (u *User) ChangePassword(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := u.admin.ExecContext(ctx, "ALTER USER "+u.account()+" IDENTIFIED BY 'pw-"+randomHex(12)+"'"); err != nil {
+		t.Fatalf("change password: %v", err)
+	}
+	rows, err := u.admin.QueryContext(ctx, "SELECT ID FROM information_schema.PROCESSLIST WHERE USER = ?", u.name)
+	if err != nil {
+		t.Fatalf("sessions: %v", err)
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatalf("sessions: %v", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	for _, id := range ids {
+		// A session may end by itself meanwhile: ignore "unknown thread".
+		_, _ = u.admin.ExecContext(ctx, fmt.Sprintf("KILL CONNECTION %d", id))
+	}
+}
+
+// account is the user's quoted name; names and passwords are hex, so they
+// are spliced, as account-management statements take no parameters.
+func (u *User) account() string { return "'" + u.name + "'@'%'" }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }

@@ -2,8 +2,11 @@ package wpfixture
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+
+	phpserialize "github.com/trim21/go-phpserialize"
 )
 
 // Multilingual shops, stored the way each translation plugin stores them.
@@ -31,6 +34,22 @@ const wpmlSchema = `CREATE TABLE {prefix}icl_translations (
 	UNIQUE KEY trid_lang (trid,language_code),
 	KEY trid (trid),
 	KEY id_type_language (element_id,element_type,language_code)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci`
+
+// wpmlLanguagesSchema is WPML's language list (sitepress-schema.php).
+const wpmlLanguagesSchema = `CREATE TABLE {prefix}icl_languages (
+	id int(11) NOT NULL AUTO_INCREMENT,
+	code varchar(7) NOT NULL,
+	english_name varchar(128) NOT NULL,
+	major tinyint(4) NOT NULL DEFAULT 0,
+	active tinyint(4) NOT NULL,
+	default_locale varchar(35) DEFAULT NULL,
+	tag varchar(35) DEFAULT NULL,
+	encode_url tinyint(1) NOT NULL DEFAULT 0,
+	country varchar(10) DEFAULT NULL,
+	PRIMARY KEY (id),
+	UNIQUE KEY code (code),
+	UNIQUE KEY english_name (english_name)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci`
 
 // trpSchema is TranslatePress SEO Pack's slug tables (foreign key left out).
@@ -62,34 +81,151 @@ type langState struct {
 	groupOf  map[string]string           // polylang: member → original key
 	nextTRP  int64
 	origin   string // while adding a translation: the original's key
+	// untranslatedCats: the plugin does not translate product_cat, so
+	// categories get no language.
+	untranslatedCats bool
 }
 
-// EnableWPML installs WPML with the default language; products and
-// categories added afterwards are in it.
-func (s *Shop) EnableWPML(def string) {
-	s.extraSchema = append(s.extraSchema, wpmlSchema)
-	s.lang = &langState{plugin: "wpml", def: def, cur: def, trids: map[string]int64{}}
-	s.SetOption("icl_sitepress_settings", Serialize(map[string]any{"default_language": def,
-		"setup_complete": 1, "hidden_languages": []any{}}, "default_language", "setup_complete", "hidden_languages"))
+// languageNames are the names the plugins give the languages fixtures use:
+// Polylang's language term name (its languages list) and WPML's
+// icl_languages.english_name.
+var languageNames = map[string][2]string{
+	"en": {"English", "English"}, "de": {"Deutsch", "German"},
+	"fr": {"Français", "French"}, "es": {"Español", "Spanish"},
+}
+
+// WPMLOptions are the WPML settings of a fixture shop; the zero value is
+// WPML's default: a directory per language except the default's, products
+// and product categories translatable.
+type WPMLOptions struct {
+	Negotiation            int               // language_negotiation_type: 1 directory (0 means 1), 2 domain, 3 parameter
+	DirectoryForDefault    bool              // urls[directory_for_default_language]
+	Domains                map[string]string // language_domains: language → host
+	UntranslatedCategories bool              // taxonomies_sync_option[product_cat] = 0
+}
+
+// EnableWPML installs WPML with its active languages, the first being the
+// default; products and categories added afterwards are in it.
+func (s *Shop) EnableWPML(langs ...string) { s.EnableWPMLWith(WPMLOptions{}, langs...) }
+
+// EnableWPMLWith installs WPML with settings. Its tables are those of
+// sitepress-schema.php; icl_languages holds the languages fixtures know, the
+// site's active.
+func (s *Shop) EnableWPMLWith(o WPMLOptions, langs ...string) {
+	def := langs[0]
+	s.extraSchema = append(s.extraSchema, wpmlSchema, wpmlLanguagesSchema)
+	s.lang = &langState{plugin: "wpml", def: def, cur: def, trids: map[string]int64{},
+		untranslatedCats: o.UntranslatedCategories}
+	codes := make([]string, 0, len(languageNames))
+	for code := range languageNames {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	for _, code := range codes {
+		active := 0
+		if slices.Contains(langs, code) {
+			active = 1
+		}
+		s.Row("icl_languages", []string{"code", "english_name", "major", "active", "default_locale", "tag"},
+			code, languageNames[code][1], 1, active, code+"_"+strings.ToUpper(code), code)
+	}
+	if o.Negotiation == 0 {
+		o.Negotiation = 1
+	}
+	catSync := 1
+	if o.UntranslatedCategories {
+		catSync = 0
+	}
+	domains := map[string]any{}
+	var domainKeys []string
+	for _, l := range langs[1:] {
+		if d, ok := o.Domains[l]; ok {
+			domains[l] = d
+			domainKeys = append(domainKeys, l)
+		}
+	}
+	s.SetOption("icl_sitepress_settings", Serialize(map[string]any{
+		"default_language":          def,
+		"setup_complete":            1,
+		"hidden_languages":          []any{},
+		"language_negotiation_type": o.Negotiation,
+		"urls": Serialized(Serialize(map[string]any{"directory_for_default_language": boolInt(o.DirectoryForDefault),
+			"show_on_root": "", "root_html_file_path": "", "root_page": 0, "hide_language_switchers": 1},
+			"directory_for_default_language", "show_on_root", "root_html_file_path", "root_page", "hide_language_switchers")),
+		"language_domains":         Serialized(Serialize(domains, domainKeys...)),
+		"custom_posts_sync_option": Serialized(Serialize(map[string]any{"product": 1, "product_variation": 1}, "product", "product_variation")),
+		"taxonomies_sync_option": Serialized(Serialize(map[string]any{"product_cat": catSync, "product_tag": 1,
+			"product_shipping_class": 1}, "product_cat", "product_tag", "product_shipping_class")),
+	}, "default_language", "setup_complete", "hidden_languages", "language_negotiation_type", "urls",
+		"language_domains", "custom_posts_sync_option", "taxonomies_sync_option"))
 	s.SetOption("icl_sitepress_version", "4.7.4")
+	s.ActivatePlugin("sitepress-multilingual-cms/sitepress.php")
 	s.languageOfTerm(s.TermRef("product_cat", "uncategorized"))
+}
+
+// PolylangOptions are the Polylang settings of a fixture shop; the zero
+// value is Polylang's default: the language in a directory, hidden for the
+// default language, products and product categories translated.
+type PolylangOptions struct {
+	ForceLang              int               // 1 directory (0 means 1), 2 subdomain, 3 domains, -1 from the content (stored 0)
+	ShowDefault            bool              // hide_default false: the default language has its directory too
+	Domains                map[string]string // ForceLang 3: language → URL
+	UntranslatedCategories bool              // product_cat not in the taxonomies setting
 }
 
 // EnablePolylang installs Polylang with its languages, the first being the
 // default.
-func (s *Shop) EnablePolylang(langs ...string) {
+func (s *Shop) EnablePolylang(langs ...string) { s.EnablePolylangWith(PolylangOptions{}, langs...) }
+
+// EnablePolylangWith installs Polylang 3.8 with settings, stored as its
+// options registry saves them.
+func (s *Shop) EnablePolylangWith(o PolylangOptions, langs ...string) {
 	s.lang = &langState{plugin: "polylang", def: langs[0], cur: langs[0],
-		groups: map[string]map[string]int64{}, groupOf: map[string]string{}}
+		groups: map[string]map[string]int64{}, groupOf: map[string]string{}, untranslatedCats: o.UntranslatedCategories}
 	for i, l := range langs {
-		ref := s.Term("language", strings.ToUpper(l), l, 0)
+		name := languageNames[l][0]
+		ref := s.Term("language", name, l, 0)
 		s.setTermDescription(ref.TTID, Serialize(map[string]any{"locale": l + "_" + strings.ToUpper(l), "rtl": 0,
 			"flag_code": l}, "locale", "rtl", "flag_code"))
 		s.setTermGroup(ref.TermID, i)
-		s.Term("term_language", strings.ToUpper(l), "pll_"+l, 0)
+		s.Term("term_language", name, "pll_"+l, 0)
 	}
-	s.SetOption("polylang", Serialize(map[string]any{"default_lang": langs[0], "version": "3.6.4",
-		"force_lang": 1}, "default_lang", "version", "force_lang"))
+	switch o.ForceLang {
+	case 0:
+		o.ForceLang = 1
+	case -1:
+		o.ForceLang = 0
+	}
+	taxonomies := []string{"product_cat", "product_tag"}
+	if o.UntranslatedCategories {
+		taxonomies = []string{"product_tag"}
+	}
+	domains := map[string]any{}
+	var domainKeys []string
+	for _, l := range langs {
+		if d, ok := o.Domains[l]; ok {
+			domains[l] = d
+			domainKeys = append(domainKeys, l)
+		}
+	}
+	s.SetOption("polylang", Serialize(map[string]any{
+		"browser": false, "rewrite": true, "hide_default": !o.ShowDefault, "force_lang": o.ForceLang,
+		"redirect_lang": false, "media_support": false, "uninstall": false, "sync": []string{},
+		"post_types": []string{"product"}, "taxonomies": taxonomies,
+		"domains": Serialized(Serialize(domains, domainKeys...)), "version": "3.8.7", "first_activation": s.Now.Unix(),
+		"previous_version": "", "default_lang": langs[0], "nav_menus": []string{}, "language_taxonomies": []string{},
+	}, "browser", "rewrite", "hide_default", "force_lang", "redirect_lang", "media_support", "uninstall", "sync",
+		"post_types", "taxonomies", "domains", "version", "first_activation", "previous_version", "default_lang",
+		"nav_menus", "language_taxonomies"))
+	s.ActivatePlugin("polylang/polylang.php")
 	s.languageOfTerm(s.TermRef("product_cat", "uncategorized"))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // EnableTranslatePress installs TranslatePress with its default locale.
@@ -104,6 +240,7 @@ func (s *Shop) EnableTranslatePress(defLocale string, locales ...string) {
 	s.SetOption("trp_settings", Serialize(map[string]any{"default-language": defLocale,
 		"translation-languages": all, "publish-languages": all, "url-slugs": slugs},
 		"default-language", "translation-languages", "publish-languages", "url-slugs"))
+	s.ActivatePlugin("translatepress-multilingual/index.php")
 }
 
 // TranslateSlug stores a TranslatePress slug translation of an original
@@ -159,7 +296,7 @@ func (s *Shop) languageOfPost(id int64) {
 
 // languageOfTerm records a new category's language.
 func (s *Shop) languageOfTerm(ref termRef) {
-	if s.lang == nil {
+	if s.lang == nil || s.lang.untranslatedCats {
 		return
 	}
 	switch s.lang.plugin {
@@ -266,4 +403,71 @@ func toAny(ss []string) []any {
 		out[i] = v
 	}
 	return out
+}
+
+// ActivatePlugin adds plugin main files to the active_plugins option, a
+// serialized list, as activate_plugin() does (sorted, as it sorts them).
+func (s *Shop) ActivatePlugin(files ...string) {
+	for _, f := range files {
+		if !slices.Contains(s.plugins, f) {
+			s.plugins = append(s.plugins, f)
+		}
+	}
+	s.writePlugins()
+}
+
+// DeactivatePlugin removes plugin files from active_plugins, leaving their
+// settings and tables behind, as deactivate_plugins() does.
+func (s *Shop) DeactivatePlugin(files ...string) {
+	s.plugins = slices.DeleteFunc(s.plugins, func(f string) bool { return slices.Contains(files, f) })
+	s.writePlugins()
+}
+
+func (s *Shop) writePlugins() {
+	slices.Sort(s.plugins)
+	b, err := phpserialize.Marshal(s.plugins)
+	if err != nil {
+		panic(err)
+	}
+	s.SetOption("active_plugins", string(b))
+}
+
+// NetworkActivate makes the shop a site of a multisite network whose tables
+// live under base (the shop's Prefix being base + blog ID + "_"), with the
+// plugin files network-activated: {base}blogs maps the blog to network 1,
+// {base}sitemeta holds active_sitewide_plugins, a serialized map of plugin
+// file to activation time. The network's tables are created with their rows.
+func (s *Shop) NetworkActivate(base string, blogID int64, files ...string) {
+	m := map[string]any{}
+	for _, f := range files {
+		m[f] = s.Now.Unix()
+	}
+	sitewide := Serialize(m, files...)
+	s.extraSchema = append(s.extraSchema, `CREATE TABLE `+base+`blogs (
+	blog_id bigint(20) NOT NULL AUTO_INCREMENT,
+	site_id bigint(20) NOT NULL DEFAULT 0,
+	domain varchar(200) NOT NULL DEFAULT '',
+	path varchar(100) NOT NULL DEFAULT '',
+	PRIMARY KEY (blog_id),
+	KEY domain (domain(50),path(5))
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci`, `CREATE TABLE `+base+`sitemeta (
+	meta_id bigint(20) unsigned NOT NULL AUTO_INCREMENT,
+	site_id bigint(20) unsigned NOT NULL DEFAULT 0,
+	meta_key varchar(255) DEFAULT NULL,
+	meta_value longtext,
+	PRIMARY KEY (meta_id),
+	KEY meta_key (meta_key(191)),
+	KEY site_id (site_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci`,
+		blogsRows(base, blogID),
+		`INSERT INTO `+base+`sitemeta (site_id, meta_key, meta_value) VALUES (1, 'active_sitewide_plugins', `+literal(sitewide)+`)`)
+}
+
+// blogsRows inserts the main site and, for a subsite, the shop's blog.
+func blogsRows(base string, blogID int64) string {
+	q := `INSERT INTO ` + base + `blogs (blog_id, site_id, domain, path) VALUES (1, 1, 'shop.example', '/')`
+	if blogID > 1 {
+		q += fmt.Sprintf(`, (%d, 1, 'shop.example', '/site%d/')`, blogID, blogID)
+	}
+	return q
 }

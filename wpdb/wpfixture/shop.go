@@ -55,6 +55,7 @@ type Shop struct {
 	prices  map[int64]string              // each product's stored _price, for grouped products
 
 	extraSchema []string   // plugins' tables
+	plugins     []string   // active_plugins, in activation order
 	lang        *langState // the translation plugin, if any
 }
 
@@ -100,6 +101,7 @@ func New(prefix, home string) *Shop {
 	}
 	unc := s.Term("product_cat", "Uncategorized", "uncategorized", 0)
 	s.SetOption("default_product_cat", fmt.Sprint(unc.TermID))
+	s.ActivatePlugin("woocommerce/woocommerce.php")
 
 	s.Row("woocommerce_attribute_taxonomies",
 		[]string{"attribute_name", "attribute_label", "attribute_type", "attribute_orderby", "attribute_public"},
@@ -207,3 +209,10 @@ func Serialize(m map[string]any, keys ...string) string {
 	b.WriteString("}")
 	return b.String()
 }
+
+// Serialized is PHP-serialized data kept as is when it is the value of a
+// Serialize map: a nested array whose key order matters.
+type Serialized string
+
+// MarshalPHP implements phpserialize.Marshaler.
+func (s Serialized) MarshalPHP() ([]byte, error) { return []byte(s), nil }

@@ -1,0 +1,386 @@
+package catalog
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"strings"
+
+	"catalogd/wpdb"
+)
+
+// Translation plugins catalogd knows.
+const (
+	pluginWPML           = "wpml"
+	pluginPolylang       = "polylang"
+	pluginTranslatePress = "translatepress"
+)
+
+// translationPlugin is what tells that WordPress loads a translation plugin:
+// its main files as active_plugins lists them, and the tables it cannot work
+// without. Its settings option alone proves nothing: WordPress keeps a
+// deactivated plugin's options (and a deleted one's, often).
+type translationPlugin struct {
+	name, label string
+	option      string
+	files       []string
+	tables      []string
+}
+
+var translationPlugins = []translationPlugin{
+	{pluginWPML, "WPML", wpdb.OptionWPML, []string{"sitepress-multilingual-cms/sitepress.php"}, []string{"icl_translations", "icl_languages"}},
+	{pluginPolylang, "Polylang", wpdb.OptionPolylang, []string{"polylang/polylang.php", "polylang-pro/polylang.php"}, nil},
+	{pluginTranslatePress, "TranslatePress", wpdb.OptionTranslatePress, []string{"translatepress-multilingual/index.php"}, nil},
+}
+
+// activePlugins is the set of plugin files WordPress loads, read at most once
+// per build: the site's active_plugins, and the network's only when a plugin
+// is not in the site's.
+type activePlugins struct {
+	site    []string
+	network []string
+	read    bool   // network read
+	note    string // why the network's could not be read
+}
+
+func (a *activePlugins) has(ctx context.Context, tx *wpdb.Tx, files []string) (bool, error) {
+	for _, f := range files {
+		if slices.Contains(a.site, f) {
+			return true, nil
+		}
+	}
+	if !a.read {
+		var err error
+		a.network, err = tx.NetworkPlugins(ctx)
+		if errors.Is(err, wpdb.ErrDenied) {
+			// Most likely a single site whose catalogd user may read the
+			// site's tables only: take it as one, and say so.
+			a.note = fmt.Sprintf("network plugins not read (%v); a network-activated plugin is missed", err)
+			err = nil
+		}
+		if err != nil {
+			return false, err
+		}
+		a.read = true
+	}
+	for _, f := range files {
+		if slices.Contains(a.network, f) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// multilingual is what a translation plugin WordPress loads changes in the
+// catalog.
+type multilingual struct {
+	plugin   string // "" on a monolingual shop
+	language string // the language served
+	name     string // its name, as the plugin lists it ("Deutsch")
+	// products and categories: the plugin translates the product post type
+	// and the product_cat taxonomy. Only then are they filed by language and
+	// is only the served language's part shown; otherwise they are shown
+	// whole, as WordPress shows them.
+	products, categories bool
+	// langURL puts the served language into a permalink of a translated
+	// item, as the plugin's URL mode does; nil: URLs carry no language.
+	langURL func(string) string
+	// Polylang: the served language's `language` term (its products) and
+	// `term_language` term (its categories).
+	pllLanguageTT, pllTermLanguageTT int64
+}
+
+// label names the language served in messages: "Deutsch (de)"; "English"
+// on a shop that is not translated.
+func (ml *multilingual) label() string {
+	switch {
+	case ml.name != "" && ml.language != "":
+		return ml.name + " (" + ml.language + ")"
+	case ml.language != "":
+		return ml.language
+	}
+	return "English"
+}
+
+// LanguageError is a configured language the site does not have: serving it
+// would be an empty catalog.
+type LanguageError struct {
+	Plugin    string
+	Language  string
+	Languages []string // the site's, by code
+}
+
+func (e *LanguageError) Error() string {
+	return fmt.Sprintf("language %q (--language, CATALOG_LANGUAGE) is not one of the site's %s languages: %s",
+		e.Language, e.Plugin, strings.Join(e.Languages, ", "))
+}
+
+// pllWooCommerce is Polylang for WooCommerce, which makes products and their
+// categories translated whatever Polylang's own settings say (it adds them
+// through the pll_get_post_types and pll_get_taxonomies filters).
+var pllWooCommerce = []string{"polylang-wc/polylang-wc.php"}
+
+// languages finds the translation plugin WordPress loads, from its settings
+// option, and the language to serve: the configured one, else the plugin's
+// default. A plugin's leftovers (settings without the plugin active, or
+// without its tables) are reported in ignored and the shop is served as
+// monolingual, as WordPress serves it. A served language the site does not
+// have is a *LanguageError.
+func (c *Catalog) languages(ctx context.Context, tx *wpdb.Tx, sh *shop, opts map[string]string) (ml multilingual, ignored []string, err error) {
+	var active *activePlugins
+	defer func() {
+		if active != nil && active.note != "" {
+			ignored = append(ignored, active.note)
+		}
+	}()
+	for _, p := range translationPlugins {
+		raw, ok := opts[p.option]
+		if !ok {
+			continue
+		}
+		if active == nil {
+			site, perr := wpdb.ParsePluginList(opts["active_plugins"])
+			if perr != nil {
+				// get_option() gives false for a value it cannot
+				// unserialize: WordPress then loads no plugin.
+				slog.WarnContext(ctx, "active_plugins is damaged; no plugin counts as active", "err", perr)
+			}
+			active = &activePlugins{site: site}
+		}
+		on, err := active.has(ctx, tx, p.files)
+		if err != nil {
+			return ml, nil, err
+		}
+		if !on {
+			ignored = append(ignored, fmt.Sprintf("%s settings (option %s) but %s is not active (%s not in active_plugins)",
+				p.label, p.option, p.label, strings.Join(p.files, " or ")))
+			continue
+		}
+		missing := ""
+		for _, table := range p.tables {
+			ok, err := tx.HasTable(ctx, table)
+			if err != nil {
+				return ml, nil, err
+			}
+			if !ok {
+				missing = table
+				break
+			}
+		}
+		if missing != "" {
+			ignored = append(ignored, fmt.Sprintf("%s is active but its table %s is missing", p.label, missing))
+			continue
+		}
+		switch p.name {
+		case pluginPolylang:
+			ml, err = c.polylang(ctx, tx, sh, raw, active)
+		case pluginWPML:
+			ml, err = c.wpml(ctx, tx, sh, raw)
+		default:
+			ml, err = c.translatePress(ctx, raw)
+		}
+		return ml, ignored, err
+	}
+	return ml, ignored, nil
+}
+
+// unreadable is what a plugin whose settings cannot be decoded gives:
+// every language, as before the plugin was set up (a configured language
+// cannot be told apart from the others without them).
+func unreadable(ctx context.Context, plugin string, err error) multilingual {
+	slog.WarnContext(ctx, "translation plugin settings unreadable; serving every language", "plugin", plugin, "err", err)
+	return multilingual{}
+}
+
+// polylang reads Polylang's settings and languages (the `language` terms;
+// their `term_language` twins file the terms).
+func (c *Catalog) polylang(ctx context.Context, tx *wpdb.Tx, sh *shop, raw string, active *activePlugins) (multilingual, error) {
+	st, err := wpdb.ParsePolylang(raw)
+	if err == nil && st.DefaultLang == "" {
+		err = fmt.Errorf("%s: no default_lang", wpdb.OptionPolylang)
+	}
+	if err != nil {
+		return unreadable(ctx, pluginPolylang, err), nil
+	}
+	ml := multilingual{plugin: pluginPolylang, language: cmp.Or(c.cfg.Language, st.DefaultLang)}
+	rows, err := tx.Terms(ctx, []string{"language", "term_language"})
+	if err != nil {
+		return ml, err
+	}
+	var codes []string
+	for _, r := range rows {
+		switch {
+		case r.Taxonomy == "language":
+			codes = append(codes, r.Slug)
+			if r.Slug == ml.language {
+				ml.name, ml.pllLanguageTT = PlainName(r.Name), r.TTID
+			}
+		case r.Slug == "pll_"+ml.language:
+			ml.pllTermLanguageTT = r.TTID
+		}
+	}
+	if ml.pllLanguageTT == 0 {
+		slices.Sort(codes)
+		return ml, &LanguageError{Plugin: "Polylang", Language: ml.language, Languages: codes}
+	}
+	// PLL_Translated_Post / PLL_Translated_Term get_translated_object_types():
+	// the core types plus the settings' post_types and taxonomies, plus what
+	// the pll_get_post_types / pll_get_taxonomies filters add.
+	wc, err := active.has(ctx, tx, pllWooCommerce)
+	if err != nil {
+		return ml, err
+	}
+	ml.products = wc || slices.Contains(st.PostTypes, "product")
+	ml.categories = wc || slices.Contains(st.Taxonomies, "product_cat")
+	ml.langURL = polylangLink(st, sh.home, sh.plainPermalinks, ml.language)
+	return ml, nil
+}
+
+// wpml reads WPML's settings and active languages.
+func (c *Catalog) wpml(ctx context.Context, tx *wpdb.Tx, sh *shop, raw string) (multilingual, error) {
+	st, err := wpdb.ParseWPML(raw)
+	if err == nil && st.DefaultLanguage == "" {
+		err = fmt.Errorf("%s: no default_language", wpdb.OptionWPML)
+	}
+	if err != nil {
+		return unreadable(ctx, pluginWPML, err), nil
+	}
+	ml := multilingual{plugin: pluginWPML, language: cmp.Or(c.cfg.Language, st.DefaultLanguage)}
+	langs, err := tx.WPMLLanguages(ctx)
+	if err != nil {
+		return ml, err
+	}
+	var codes []string
+	for _, l := range langs {
+		codes = append(codes, l.Code)
+		if l.Code == ml.language {
+			ml.name = l.Name
+		}
+	}
+	if !slices.Contains(codes, ml.language) {
+		return ml, &LanguageError{Plugin: "WPML", Language: ml.language, Languages: codes}
+	}
+	// WPML's is_translated_post_type / is_translated_taxonomy: a sync
+	// option of 1 (translatable) or 2 (translatable, default language as
+	// fallback).
+	ml.products = st.PostTypes["product"] != 0
+	ml.categories = st.Taxonomies["product_cat"] != 0
+	ml.langURL = wpmlLink(st, sh.home, ml.language)
+	return ml, nil
+}
+
+// translatePress keeps one post per product and translates on output:
+// nothing is filtered and URLs stay the original language's.
+func (c *Catalog) translatePress(ctx context.Context, raw string) (multilingual, error) {
+	def, err := wpdb.DefaultLanguage(wpdb.OptionTranslatePress, raw)
+	if err != nil && c.cfg.Language == "" {
+		return unreadable(ctx, pluginTranslatePress, err), nil
+	}
+	return multilingual{plugin: pluginTranslatePress, language: cmp.Or(c.cfg.Language, def)}, nil
+}
+
+// polylangLink mirrors PLL_Filters_Links::post_type_link and term_link:
+// with a language in URLs (force_lang ≠ 0), the item's language is put in
+// by the links model's add_language_to_link(): PLL_Links_Default (plain
+// permalinks: a lang query argument), PLL_Links_Directory (/de/, or
+// /language/de/ without rewrite), PLL_Links_Subdomain (de.host),
+// PLL_Links_Domain (the language's host from domains). hide_default leaves
+// the default language's URLs alone (except with domains, which have none).
+func polylangLink(st wpdb.PolylangSettings, home string, plain bool, lang string) func(string) string {
+	hidden := st.HideDefault && lang == st.DefaultLang
+	switch {
+	case st.ForceLang == 0:
+		return nil // the language is set from the content
+	case plain:
+		if hidden {
+			return nil
+		}
+		return func(u string) string { return addQueryArg(u, "lang", lang) }
+	case st.ForceLang == 1:
+		if hidden {
+			return nil
+		}
+		dir := lang + "/"
+		if !st.Rewrite {
+			dir = "language/" + dir
+		}
+		return inDirectory(home, dir)
+	case st.ForceLang == 2:
+		if hidden {
+			return nil
+		}
+		www := "://"
+		if strings.Contains(home, "://www.") {
+			www = "://www."
+		}
+		return func(u string) string { return strings.Replace(u, www, "://"+lang+".", 1) }
+	case st.ForceLang == 3:
+		d, err := url.Parse(st.Domains[lang])
+		h, herr := url.Parse(home)
+		if err != nil || herr != nil || d.Host == "" || h.Host == "" {
+			return nil
+		}
+		return func(u string) string { return strings.Replace(u, "://"+h.Host, "://"+d.Host, 1) }
+	}
+	return nil
+}
+
+// wpmlLink mirrors WPML's URL converter strategies for a post's or term's
+// permalink in its language: WPML_URL_Converter_Subdir_Strategy (a
+// directory, the default language's only with
+// urls[directory_for_default_language]), _Domain_Strategy (the language's
+// host from language_domains; the default language keeps the home's) and
+// _Parameter_Strategy (?lang=, never for the default language).
+func wpmlLink(st wpdb.WPMLSettings, home string, lang string) func(string) string {
+	isDefault := lang == st.DefaultLanguage
+	switch st.Negotiation {
+	case 1:
+		if isDefault && !st.DirectoryForDefault {
+			return nil
+		}
+		return inDirectory(home, lang+"/")
+	case 2:
+		host := st.Domains[lang]
+		if isDefault || host == "" {
+			return nil
+		}
+		host = strings.TrimPrefix(strings.TrimPrefix(host, "https://"), "http://")
+		host, _, _ = strings.Cut(host, "/")
+		h, err := url.Parse(home)
+		if err != nil || h.Host == "" {
+			return nil
+		}
+		return func(u string) string { return strings.Replace(u, "://"+h.Host, "://"+host, 1) }
+	case 3:
+		if isDefault {
+			return nil
+		}
+		return func(u string) string { return addQueryArg(u, "lang", lang) }
+	}
+	return nil
+}
+
+// inDirectory puts dir right after the home URL.
+func inDirectory(home, dir string) func(string) string {
+	root := home + "/"
+	return func(u string) string {
+		if rest, ok := strings.CutPrefix(u, root); ok {
+			return root + dir + rest
+		}
+		return u
+	}
+}
+
+// addQueryArg appends a query argument as add_query_arg() does to a URL
+// without that argument.
+func addQueryArg(u, key, value string) string {
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	return u + sep + url.QueryEscape(key) + "=" + url.QueryEscape(value)
+}

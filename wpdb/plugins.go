@@ -1,0 +1,118 @@
+package wpdb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// A plugin's settings outlive it: WordPress keeps a deactivated plugin's
+// options and tables. These reads tell whether WordPress would load a
+// plugin at all: listed in the site's active_plugins option, or, on a
+// multisite network, in the network's active_sitewide_plugins.
+
+// ParsePluginList decodes the active_plugins option: a serialized list of
+// plugin main files ("polylang/polylang.php"). A missing option is an empty
+// list.
+func ParsePluginList(raw string) ([]string, error) {
+	if raw == "" {
+		return nil, nil
+	}
+	var m map[any]any
+	if err := unserialize(raw, &m); err != nil {
+		return nil, fmt.Errorf("active_plugins: %w", err)
+	}
+	var files []string
+	for _, v := range m {
+		if s, ok := v.(string); ok {
+			files = append(files, s)
+		}
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// subsiteRE splits a multisite subsite's table prefix (wp_2_) into the
+// network's base prefix (wp_) and the blog ID, as $wpdb->get_blog_prefix()
+// builds it.
+var subsiteRE = regexp.MustCompile(`^(.*?)([0-9]+)_$`)
+
+// basePrefix returns the network's base prefix and the blog ID for a table
+// prefix: the prefix itself and blog 1 unless it has a subsite's shape.
+func basePrefix(prefix string) (string, int64) {
+	if m := subsiteRE.FindStringSubmatch(prefix); m != nil {
+		if id, err := strconv.ParseInt(m[2], 10, 64); err == nil && id > 1 {
+			return m[1], id
+		}
+	}
+	return prefix, 1
+}
+
+// NetworkPlugins returns the plugins activated for the whole network
+// (the keys of active_sitewide_plugins in {base_prefix}sitemeta, for the
+// network the site belongs to). A single site has no sitemeta table: none.
+func (tx *Tx) NetworkPlugins(ctx context.Context) ([]string, error) {
+	base, blog := basePrefix(tx.prefix)
+	// The base prefix is a part of a validated prefix: safe to splice.
+	var raws []string
+	err := tx.selectx(ctx, &raws, `SELECT meta_value FROM `+"`"+base+"sitemeta`"+`
+		WHERE meta_key = 'active_sitewide_plugins'
+		  AND site_id = COALESCE((SELECT site_id FROM `+"`"+base+"blogs`"+` WHERE blog_id = ?), 1)`, blog)
+	if missingTable(err) {
+		return nil, nil
+	}
+	if denied(err) {
+		// A SELECT-only user granted the site's tables alone (MySQL says
+		// "denied" even for a table that does not exist).
+		return nil, fmt.Errorf("wpdb: read %ssitemeta: %w", base, ErrDenied)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("wpdb: read network plugins: %w", err)
+	}
+	var files []string
+	for _, raw := range raws {
+		var m map[string]any // plugin file → activation time
+		if err := unserialize(raw, &m); err != nil {
+			return nil, fmt.Errorf("active_sitewide_plugins: %w", err)
+		}
+		for f := range m {
+			files = append(files, f)
+		}
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// HasTable reports whether the table (unprefixed name) exists under the
+// prefix and can be read.
+func (tx *Tx) HasTable(ctx context.Context, name string) (bool, error) {
+	var n []int
+	err := tx.selectx(ctx, &n, `SELECT 1 FROM {`+name+`} LIMIT 0`)
+	if missingTable(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("wpdb: table %s%s: %w", tx.prefix, name, err)
+	}
+	return true, nil
+}
+
+// ErrDenied is a read the database user has no grant for.
+var ErrDenied = errors.New("no SELECT grant")
+
+// denied reports whether err is MySQL's "SELECT command denied" (1142).
+func denied(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1142
+}
+
+// missingTable reports whether err is MySQL's "table doesn't exist" (1146).
+func missingTable(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1146
+}

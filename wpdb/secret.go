@@ -1,0 +1,127 @@
+package wpdb
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// The database password, and the hash of it that SHOW GRANTS prints, must
+// never reach a log line, a metric or a response. Two things make sure:
+// ParseDSN accepts only a DSN whose password the driver cannot mistake for
+// an address and never quotes the DSN back, and every error and grant text
+// leaving this package passes through redact.
+
+// ParseDSN parses a go-sql-driver DSN as Open does, for the configuration to
+// reject a bad one at start-up. Its errors name the problem but quote
+// nothing of the DSN: the driver's own messages echo parts of it, and in a
+// mistyped DSN those parts are the password.
+func ParseDSN(dsn string) (*mysql.Config, error) {
+	const want = "want user:password@tcp(host:port)/database"
+	if !strings.Contains(dsn, "/") {
+		return nil, errors.New(want + "; the DSN has no /database part")
+	}
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%s; %s", want, dsnProblem(dsn, err))
+	}
+	switch cfg.Net {
+	case "tcp", "tcp4", "tcp6", "unix":
+	default:
+		// Without "@tcp", whatever stands before "(host:port)" is taken for
+		// the network: `user:secret(db:3306)/shop` dials network
+		// "user:secret", and every dial error would print it.
+		return nil, errors.New(want + "; the DSN names no network tcp or unix before (host:port): is the @tcp missing?")
+	}
+	return cfg, nil
+}
+
+// dsnProblem says what is wrong with a DSN the driver rejected, in words
+// that quote nothing of it.
+func dsnProblem(dsn string, err error) string {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "default addr for network "):
+		// The driver quotes the "network", which is the user and password
+		// when the @ is missing (`user:secret/shop`).
+		return "the part before /database is not user:password@tcp(host:port): is the @tcp(host:port) missing?"
+	case strings.HasPrefix(msg, "invalid dbname "):
+		return "the database name is not a valid URL path segment (escape % as %25)"
+	case strings.HasPrefix(msg, "invalid DSN: ") && !strings.ContainsAny(msg, `"'`):
+		// The driver's fixed messages (a missing ")", an unescaped
+		// parameter) quote nothing.
+		return strings.TrimPrefix(msg, "invalid DSN: ")
+	}
+	// Parameter values may be anything; name the parameter only.
+	_, query, _ := strings.Cut(dsn[strings.LastIndex(dsn, "/"):], "?")
+	for _, kv := range strings.Split(query, "&") {
+		if _, err := mysql.ParseDSN("/?" + kv); err != nil {
+			key, _, _ := strings.Cut(kv, "=")
+			return fmt.Sprintf("the driver rejects the value of parameter %.40q", key)
+		}
+	}
+	return "the driver cannot parse it"
+}
+
+// redactedError is a database error whose text had the password or a
+// password hash in it. Its text is the redacted one; the original stays
+// reachable for errors.Is and errors.As (IsUnavailable classifies by it),
+// never formatted.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redact returns err with the password and any password hash taken out of
+// its text, or err itself when its text holds neither. Every error the DB's
+// methods return passes through here: the one place they are redacted.
+func (db *DB) redact(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if r := redactText(msg, db.password); r != msg {
+		return &redactedError{msg: r, err: err}
+	}
+	return err
+}
+
+// redactLogger passes the driver's own log lines (a connection cut
+// mid-read, a failed keep-alive setting) through the same redaction.
+type redactLogger struct {
+	next     mysql.Logger
+	password string
+}
+
+func (l redactLogger) Print(v ...any) { l.next.Print(redactText(fmt.Sprint(v...), l.password)) }
+
+const redacted = "[redacted]"
+
+var (
+	// quotedRE is one SQL string literal.
+	quotedRE = regexp.MustCompile(`'(?:[^'\\]|\\.|'')*'`)
+	// identifiedRE finds the authentication clause of a grant: MariaDB's
+	// IDENTIFIED BY PASSWORD '*hash' and IDENTIFIED VIA plugin USING 'hash',
+	// MySQL's IDENTIFIED WITH plugin AS 'hash'.
+	identifiedRE = regexp.MustCompile(`(?i)\bIDENTIFIED\b`)
+	// nativeHashRE is a mysql_native_password hash wherever it stands.
+	nativeHashRE = regexp.MustCompile(`\*[0-9A-Fa-f]{40}\b`)
+)
+
+// redactText takes the password and every password hash out of s.
+func redactText(s, password string) string {
+	if password != "" {
+		s = strings.ReplaceAll(s, password, redacted)
+	}
+	if loc := identifiedRE.FindStringIndex(s); loc != nil {
+		// Every literal of the clause is a hash or a plugin's secret.
+		s = s[:loc[1]] + quotedRE.ReplaceAllString(s[loc[1]:], "'"+redacted+"'")
+	}
+	return nativeHashRE.ReplaceAllString(s, redacted)
+}
