@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
 )
 
@@ -95,13 +94,8 @@ var Frameworks = []string{"esx", "qbcore", "qbox", "standalone"}
 const (
 	DefaultPerPage = 20
 	MaxPerPage     = 50
-	MaxSlugLength  = 200 // posts.post_name is varchar(200)
+	MaxSlugLength  = 200 // posts.post_name and terms.slug are varchar(200), in the stored form
 )
-
-var slugRE = regexp.MustCompile(`^[a-z0-9-]+$`)
-
-// ValidSlug reports whether s can be an English product slug.
-func ValidSlug(s string) bool { return len(s) <= MaxSlugLength && slugRE.MatchString(s) }
 
 // ValidFramework reports whether f is one of Frameworks.
 func ValidFramework(f string) bool {

@@ -175,21 +175,59 @@ func FuzzPlainText(f *testing.F) {
 	})
 }
 
-// FuzzValidSlug: ValidSlug accepts exactly the non-empty strings of at
-// most MaxSlugLength lowercase ASCII letters, digits and hyphens.
+// FuzzValidSlug: ValidSlug accepts exactly the valid UTF-8 strings made of
+// lowercase ASCII letters, digits, hyphens, %XX escapes and non-ASCII
+// characters whose stored form (CanonicalSlug) has at most MaxSlugLength
+// bytes; the stored form has only lowercase escapes, is its own stored
+// form, and decodes to what the input decodes to.
 func FuzzValidSlug(f *testing.F) {
 	for _, s := range []string{"police-radar", "", "-", "Police", "a_b", "東京", "a/b", "a b", "a\x00",
-		strings.Repeat("a", 200), strings.Repeat("a", 201), "police-radar\n", "%e6%9d%b1", "1", "ı", "K"} {
+		strings.Repeat("a", 200), strings.Repeat("a", 201), "police-radar\n", "%e6%9d%b1", "%E6%9D%B1", "1", "ı", "K",
+		"%zz", "100%", "\xff", "%d1%81к", strings.Repeat("ж", 33), strings.Repeat("ж", 34)} {
 		f.Add(s)
 	}
+	stored := regexp.MustCompile(`^([a-z0-9-]|%[0-9a-f]{2})+$`)
 	f.Fuzz(func(t *testing.T, s string) {
-		want := s != "" && len(s) <= catalog.MaxSlugLength
+		want, n := s != "" && utf8.ValidString(s), 0
 		for i := 0; i < len(s) && want; i++ {
-			c := s[i]
-			want = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-'
+			switch c := s[i]; {
+			case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-':
+				n++
+			case c >= utf8.RuneSelf:
+				n += 3
+			case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+				n, i = n+3, i+2
+			default:
+				want = false
+			}
 		}
+		want = want && n <= catalog.MaxSlugLength
 		if got := catalog.ValidSlug(s); got != want {
 			t.Fatalf("ValidSlug(%q) = %v, want %v", s, got, want)
 		}
+		c, ok := catalog.CanonicalSlug(s)
+		if !ok {
+			return
+		}
+		if !stored.MatchString(c) {
+			t.Fatalf("CanonicalSlug(%q) = %q, not the stored form", s, c)
+		}
+		if again, _ := catalog.CanonicalSlug(c); again != c {
+			t.Fatalf("CanonicalSlug(%q) = %q, then %q", s, c, again)
+		}
+		if a, b := unescape(t, s), unescape(t, c); a != b {
+			t.Fatalf("%q decodes to %q, its stored form %q to %q", s, a, c, b)
+		}
 	})
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unescape(t *testing.T, s string) string {
+	t.Helper()
+	u, err := url.PathUnescape(s)
+	if err != nil {
+		t.Fatalf("PathUnescape(%q): %v", s, err)
+	}
+	return u
 }

@@ -51,6 +51,27 @@ func lowestPrice(stored []string) string {
 	return bestS
 }
 
+// storedPrice is get_price() of a product of the type from its _price rows
+// in meta_id order. read_product_data takes the first row
+// (get_post_meta(..., true)), so a stray later row on a simple or external
+// product changes nothing on the storefront. A variable product carries one
+// row per distinct variation price and a grouped one its children's min and
+// max; for those the lowest counts (decisions.md; WooCommerce writes the min
+// first, so it is also the first row as WooCommerce stores them). "" when
+// the price read holds no number.
+func storedPrice(typ string, rows []string) string {
+	if typ == typeVariable || typ == typeGrouped {
+		return lowestPrice(rows)
+	}
+	if len(rows) == 0 {
+		return ""
+	}
+	if _, ok := parseDecimal(rows[0]); !ok {
+		return ""
+	}
+	return rows[0]
+}
+
 // priceLess reports whether stored price a is a number below stored price b,
 // as PHP's numeric string comparison in WC_Product::is_on_sale does.
 func priceLess(a, b string) bool {

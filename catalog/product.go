@@ -263,7 +263,7 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 			// WC_Product_Grouped::is_on_sale: a purchasable child without
 			// children of its own that is on sale.
 			if c.typ != typeExternal && c.typ != typeGrouped && c.typ != typeVariable &&
-				lowestPrice(d.childMeta[c.post.ID][metaPrice]) != "" {
+				storedPrice(c.typ, d.childMeta[c.post.ID][metaPrice]) != "" {
 				sale = sale || onSale(d.childMeta, c.post.ID, now)
 				until = earliest(until, saleChange(d.childMeta, c.post.ID, now))
 			}
@@ -274,7 +274,7 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 		sale = onSale(d.meta, id, now)
 		until = saleChange(d.meta, id, now)
 	}
-	price := lowestPrice(d.meta[id][metaPrice])
+	price := storedPrice(typ, d.meta[id][metaPrice])
 
 	p := Product{
 		Slug:         post.Slug,

@@ -119,6 +119,57 @@ func TestPrices(t *testing.T) {
 	}
 }
 
+// TestDuplicatePriceRows: a simple or external product carrying more than
+// one _price row (an import or a plugin's add_post_meta) shows what
+// get_price() reads, the first row by meta_id, even when a later row is
+// lower. A grouped product keeps the lowest row (decisions.md); WooCommerce
+// writes its children's min before their max, so on the rows it writes the
+// first row is the lowest as well.
+func TestDuplicatePriceRows(t *testing.T) {
+	tests := []struct {
+		name        string
+		p           func(s *wpfixture.Shop) wpfixture.Product
+		extra       []string // _price rows added after WooCommerce's save
+		price       string
+		purchasable bool
+	}{
+		{"simple: a lower row later", simple(wpfixture.Product{RegularPrice: "20"}), []string{"15"}, "20.00", true},
+		{"simple: a higher row later", simple(wpfixture.Product{RegularPrice: "20"}), []string{"25"}, "20.00", true},
+		{"simple: first row empty", simple(wpfixture.Product{SalePrice: "5"}), []string{"5"}, "<nil>", false},
+		{"external: a lower row later", simple(wpfixture.Product{Type: "external", RegularPrice: "9", URL: "https://x.example"}),
+			[]string{"4"}, "9.00", false},
+		{"grouped: min and max as WooCommerce writes them", grouped, nil, "10.00", false},
+		{"grouped: a lower row later", grouped, []string{"5"}, "5.00", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newShop()
+			p := tt.p(s)
+			p.Title = "P"
+			id := s.Add(p)
+			for _, v := range tt.extra {
+				s.PostMeta(id, "_price", v)
+			}
+			got := load(t, s).product(t, "p")
+			if str(got.Price) != tt.price || got.Purchasable != tt.purchasable {
+				t.Errorf("price %s, purchasable %v; want %s, %v", str(got.Price), got.Purchasable, tt.price, tt.purchasable)
+			}
+		})
+	}
+}
+
+func simple(p wpfixture.Product) func(*wpfixture.Shop) wpfixture.Product {
+	return func(*wpfixture.Shop) wpfixture.Product { return p }
+}
+
+// grouped adds two children priced 30 and 10 and returns a grouped product
+// of them.
+func grouped(s *wpfixture.Shop) wpfixture.Product {
+	a := s.Add(wpfixture.Product{Title: "Part A", RegularPrice: "30"})
+	b := s.Add(wpfixture.Product{Title: "Part B", RegularPrice: "10"})
+	return wpfixture.Product{Type: "grouped", Children: []int64{a, b}}
+}
+
 func TestOnSale(t *testing.T) {
 	day := 24 * time.Hour
 	midnight := func(d time.Time) time.Time { return d.Truncate(day) }

@@ -244,11 +244,14 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 }
 
 // Product returns the published product with the English slug, hidden
-// from the catalog or not.
+// from the catalog or not. The slug may be spelt as listed or decoded
+// (CanonicalSlug).
 func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
-	if !ValidSlug(slug) {
+	canonical, ok := CanonicalSlug(slug)
+	if !ok {
 		return nil, invalidSlug(slug)
 	}
+	slug = canonical
 	var p *Product
 	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
 		sh, t := st.sh, st.t
@@ -314,7 +317,7 @@ var paramHints = map[string]string{
 	"per_page":  "Send per_page as a plain whole number from 1 to 50 (default 20); larger pages are rejected, not clamped.",
 	"category":  "Use a slug from the categories endpoint.",
 	"framework": "Use one of esx, qbcore, qbox, standalone, or leave framework out.",
-	"slug":      "Use the product's English slug: lowercase letters, digits and hyphens, as in the product list.",
+	"slug":      "Use the product's English slug as the product list shows it: lowercase letters, digits and hyphens, other characters percent-encoded (or sent as UTF-8).",
 }
 
 func invalidPage(q ListQuery, pages int) *Error {
@@ -327,9 +330,9 @@ func invalidPage(q ListQuery, pages int) *Error {
 }
 
 func invalidSlug(slug string) *Error {
-	msg := "slug must be lowercase letters, digits and hyphens."
-	if len(slug) > MaxSlugLength {
-		msg = fmt.Sprintf("slug must be at most %d characters.", MaxSlugLength)
+	msg := "slug must be lowercase letters, digits, hyphens and percent-encoded (or UTF-8) characters."
+	if len(slug) > MaxSlugLength || utf8.ValidString(slug) && slugRE.MatchString(slug) {
+		msg = fmt.Sprintf("slug must be at most %d characters, percent-encoded as the product list shows it.", MaxSlugLength)
 	}
 	return InvalidParams(map[string]string{"slug": msg})
 }
@@ -376,7 +379,11 @@ func ParseListQuery(values map[string][]string) (ListQuery, error) {
 	if s, ok := one("category"); ok {
 		if s == "" || len(s) > MaxSlugLength || !utf8.ValidString(s) {
 			bad("category", "category must be a category slug from the categories endpoint.")
+		} else if canonical, ok := CanonicalSlug(s); ok {
+			q.Category = canonical // as listed or decoded, the stored form
 		} else {
+			// Not a spelling SlugPattern knows: looked up exactly as sent,
+			// so a stored slug outside the pattern (an "_") still filters.
 			q.Category = s
 		}
 	}

@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"log/slog"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -127,7 +126,7 @@ func (sh *shop) link(segments ...string) string {
 // product's deepest category, used when the base holds %product_cat%.
 func (sh *shop) productURL(slug string, catPath func() string) string {
 	if sh.plainPermalinks {
-		return sh.inLanguage(sh.products, sh.home+"/?product="+url.QueryEscape(slug))
+		return sh.inLanguage(sh.products, sh.home+"/?product="+SlugQueryValue(slug))
 	}
 	base := sh.productBase
 	if strings.Contains(base, "%product_cat%") {
@@ -140,7 +139,7 @@ func (sh *shop) productURL(slug string, catPath func() string) string {
 // slugs and the category's own.
 func (sh *shop) categoryURL(slug string, path []string) string {
 	if sh.plainPermalinks {
-		return sh.inLanguage(sh.categories, sh.home+"/?product_cat="+url.QueryEscape(slug))
+		return sh.inLanguage(sh.categories, sh.home+"/?product_cat="+SlugQueryValue(slug))
 	}
 	return sh.inLanguage(sh.categories, sh.link(append([]string{sh.categoryBase}, path...)...))
 }

@@ -102,6 +102,7 @@ func TestContract(t *testing.T) {
 		{good, "GET", "/catalog/products?page=99", nil, 400},
 		{good, "GET", "/catalog/products/Bad_Slug", nil, 400},
 		{good, "GET", "/catalog/products/no-such-product", nil, 404},
+		{good, "GET", "/catalog/products/%d1%81%d0%ba", nil, 404},
 		{good, "POST", "/catalog/products", nil, 405},
 		{down, "GET", "/catalog/products", nil, 503},
 		{broken, "GET", "/catalog", nil, 500},

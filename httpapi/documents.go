@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
+	"unicode"
+
+	"catalogd/catalog"
 )
 
 // The companion documents the reverse proxy routes to catalogd: the RFC 9727
@@ -43,24 +47,33 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// Everything the shop controls (names, descriptions, the home URL, slugs)
+	// is escaped as Markdown text, and links only go to http(s) or
+	// site-relative URLs: a category named "](javascript:alert(1)) [x"
+	// stays text.
 	api := s.site + s.base
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", idx.Name)
+	fmt.Fprintf(&b, "# %s\n\n", mdText(idx.Name))
 	summary := "A shop of game-server scripts for FiveM"
 	if idx.Description != "" {
 		summary = idx.Description
 	}
 	fmt.Fprintf(&b, "> %s. %d products in %d categories, priced in %s. Its catalog is readable through a read-only JSON API.\n\n",
-		strings.TrimSuffix(summary, "."), idx.ProductCount, idx.CategoryCount, idx.Currency)
+		mdText(strings.TrimSuffix(summary, ".")), idx.ProductCount, idx.CategoryCount, mdText(idx.Currency))
 	b.WriteString("Every operation is an anonymous GET answering JSON; nothing needs a key. Prices are decimal strings in the " +
 		"shop base currency. Only English slugs are served; translated sites (/de/, /fr/, …) use other slugs the API does not know.\n\n")
 	b.WriteString("## API\n\n")
-	fmt.Fprintf(&b, "- [Catalog index](%s/catalog): shop name, currency, counts and links to every operation\n", api)
-	fmt.Fprintf(&b, "- [Categories](%s/catalog/categories): categories with their product counts\n", api)
-	fmt.Fprintf(&b, "- [Products](%s/catalog/products?per_page=50): the catalog, paged; `page` (from 1), `per_page` (1 to 50, default 20), "+
-		"`category` (a category slug, descendants included), `framework` (esx, qbcore, qbox or standalone); filters combine with AND\n", api)
-	fmt.Fprintf(&b, "- [One product](%s/catalog/products/{slug}): one product by its English slug, with its full description\n", api)
-	fmt.Fprintf(&b, "- [OpenAPI description](%s/openapi.json): the machine-readable contract\n", s.site)
+	fmt.Fprintf(&b, "- %s: shop name, currency, counts and links to every operation\n", mdLink("Catalog index", api+"/catalog"))
+	fmt.Fprintf(&b, "- %s: categories with their product counts\n", mdLink("Categories", api+"/catalog/categories"))
+	fmt.Fprintf(&b, "- %s: the catalog, paged; `page` (from 1), `per_page` (1 to 50, default 20), "+
+		"`category` (a category slug, descendants included), `framework` (esx, qbcore, qbox or standalone); filters combine with AND\n",
+		mdLink("Products", api+"/catalog/products?per_page=50"))
+	one := "One product"
+	if u, ok := mdURL(api + "/catalog/products/"); ok {
+		one = "[One product](" + u + "{slug})" // a URI template: the braces stay
+	}
+	fmt.Fprintf(&b, "- %s: one product by its English slug, with its full description\n", one)
+	fmt.Fprintf(&b, "- %s: the machine-readable contract\n", mdLink("OpenAPI description", s.site+"/openapi.json"))
 	b.WriteString("\nLimits: per_page is at most 50 (more is rejected, not clamped); a page beyond total_pages is an error naming the last page. " +
 		"Ask about one request per second and prefer a larger per_page over more pages; the RateLimit-* headers on every response show the window. " +
 		"Errors are JSON with a stable `code`, a `message` and usually a `data.hint` saying what to do instead.\n\n")
@@ -70,16 +83,20 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 		if c.Count == 1 {
 			noun = "product"
 		}
-		fmt.Fprintf(&b, "- [%s](%s): %d %s; filter with `%s/catalog/products?category=%s`\n", c.Name, c.URL, c.Count, noun, api, c.Slug)
+		fmt.Fprintf(&b, "- %s: %d %s", mdLink(c.Name, c.URL), c.Count, noun)
+		if filter, ok := mdURL(api + "/catalog/products?category=" + catalog.SlugQueryValue(c.Slug)); ok {
+			fmt.Fprintf(&b, "; filter with `%s`", filter)
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\n## Frameworks\n\n")
 	b.WriteString("- esx, qbcore, qbox, standalone: filter with `framework=`; a product's `frameworks` lists what it declares " +
 		"(an empty list means none declared, not standalone)\n")
 	b.WriteString("\n## Optional\n\n")
-	fmt.Fprintf(&b, "- [Sitemap](%s): the shop's indexable pages\n", idx.Sitemap)
-	fmt.Fprintf(&b, "- [API catalog](%s/.well-known/api-catalog): RFC 9727 links to the API's descriptions\n", s.site)
+	fmt.Fprintf(&b, "- %s: the shop's indexable pages\n", mdLink("Sitemap", idx.Sitemap))
+	fmt.Fprintf(&b, "- %s: RFC 9727 links to the API's descriptions\n", mdLink("API catalog", s.site+"/.well-known/api-catalog"))
 	if s.developers != "" {
-		fmt.Fprintf(&b, "- [Developers](%s): the developer page\n", s.developers)
+		fmt.Fprintf(&b, "- %s: the developer page\n", mdLink("Developers", s.developers))
 	}
 	h := w.Header()
 	h.Set("Content-Type", mime.FormatMediaType("text/markdown", map[string]string{"charset": "utf-8"}))
@@ -90,4 +107,58 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	}
 	_, err = w.Write([]byte(b.String()))
 	return err
+}
+
+// mdEscaper backslash-escapes the ASCII punctuation that gives Markdown
+// meaning to text (CommonMark lets any of it be escaped) and folds line
+// breaks, which could open a block (a heading, a list item) of their own.
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"(", `\(`, ")", `\)`, "<", `\<`, ">", `\>`, "#", `\#`, "!", `\!`, "|", `\|`, "~", `\~`, "&", `\&`)
+
+// mdText is shop-controlled text made inert in Markdown.
+func mdText(s string) string {
+	return mdEscaper.Replace(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s))
+}
+
+// mdURL returns raw as a Markdown link destination: only an absolute http
+// or https URL, or a site-relative path (the links when no site URL is
+// known), never javascript:, data: or a scheme-relative //host; with
+// spaces, control and non-ASCII bytes, parentheses, angle brackets,
+// backslashes and backticks percent-encoded, so that it can close neither
+// the link nor a code span.
+func mdURL(raw string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", false
+	}
+	switch scheme := strings.ToLower(u.Scheme); {
+	case (scheme == "http" || scheme == "https") && u.Host != "":
+	case scheme == "" && u.Host == "" && strings.HasPrefix(raw, "/") && !strings.HasPrefix(raw, "//"):
+	default:
+		return "", false
+	}
+	s := u.String()
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c >= 0x7f || strings.IndexByte("()<>\\`\"", c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+// mdLink is a Markdown link with escaped text, or the text alone when the
+// URL is not one to follow.
+func mdLink(text, href string) string {
+	if u, ok := mdURL(href); ok {
+		return "[" + mdText(text) + "](" + u + ")"
+	}
+	return mdText(text)
 }

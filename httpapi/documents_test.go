@@ -2,13 +2,20 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"catalogd/catalog"
 	"catalogd/httpapi"
+	"catalogd/internal/testdb"
+	"catalogd/wpdb/wpfixture"
 )
 
 func TestAPICatalog(t *testing.T) {
@@ -146,5 +153,59 @@ func TestIndexLinksDocuments(t *testing.T) {
 				t.Errorf("%s answers %d", want, r.status)
 			}
 		}
+	}
+}
+
+// Shop-controlled text in llms.txt stays text: a category or shop name
+// cannot add a link, a heading or a list item, and every link goes to an
+// http(s) URL (or a site-relative one), whatever the home option holds.
+func TestLLMsTxtEscapesShopText(t *testing.T) {
+	const evil = "](javascript:alert(1)) [x"
+	tests := []struct {
+		name, home, site string
+		wantPrefix       []string // every link destination starts with one
+	}{
+		{"site URL configured", siteURL, siteURL, []string{siteURL + "/"}},
+		{"home option is javascript:", "javascript:alert(1)//", "", []string{"/"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			shop := wpfixture.New("wp_", tt.home)
+			shop.Now = now
+			shop.SetOption("blogname", "Evil"+evil+"\n# Owned\n- [y](javascript:alert(2))")
+			shop.SetOption("blogdescription", "<script>alert(3)</script> *all* `scripts`")
+			shop.Category(evil, "evil", "", 0)
+			shop.Category("Space (and) more", "space-and-more", "", 1)
+			shop.Add(wpfixture.Product{Title: "P", RegularPrice: "1", Categories: []string{"evil", "space-and-more"}})
+			dsn, _ := testdb.Load(t, shop)
+			cat := catalog.New(openDB(t, dsn, "wp_", 5*time.Second), catalog.Config{SiteURL: tt.site, Now: func() time.Time { return now }})
+			srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: tt.site,
+				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+			t.Cleanup(srv.Close)
+			r := get(t, srv, "/llms.txt")
+			body := string(r.body)
+			if r.status != 200 {
+				t.Fatalf("status %d: %s", r.status, body)
+			}
+			dests := regexp.MustCompile(`(?:^|[^\\])\]\(([^)]*)\)`).FindAllStringSubmatch(body, -1)
+			if len(dests) < 5 {
+				t.Fatalf("only %d links:\n%s", len(dests), body)
+			}
+			for _, d := range dests {
+				if !slices.ContainsFunc(tt.wantPrefix, func(p string) bool { return strings.HasPrefix(d[1], p) }) ||
+					strings.HasPrefix(d[1], "//") {
+					t.Errorf("link to %q:\n%s", d[1], body)
+				}
+			}
+			for _, line := range strings.Split(body, "\n") {
+				if strings.HasPrefix(line, "# ") && !strings.HasPrefix(line, "# Evil") || strings.Contains(line, "<script>") ||
+					strings.HasPrefix(line, "- [y]") {
+					t.Errorf("shop text became Markdown: %q", line)
+				}
+			}
+			if !strings.Contains(body, `[\]\(javascript:alert\(1\)\) \[x](`) && !strings.Contains(body, `- \]\(javascript:alert\(1\)\) \[x:`) {
+				t.Errorf("the evil category is not shown as escaped text:\n%s", body)
+			}
+		})
 	}
 }

@@ -26,20 +26,22 @@ type param struct {
 }
 
 // listParams and slugParam mirror what catalog.ParseListQuery and
-// catalog.ValidSlug accept, from the same constants.
+// catalog.CanonicalSlug accept, from the same constants.
 var (
 	listParams = []param{
 		{name: "page", in: "query", desc: "One-based page number; a page beyond total_pages is a 400 naming the last page.",
 			schema: map[string]any{"type": "integer", "minimum": 1, "default": 1}},
 		{name: "per_page", in: "query", desc: "Products per page; more than the maximum is rejected, not clamped.",
 			schema: map[string]any{"type": "integer", "minimum": 1, "maximum": catalog.MaxPerPage, "default": catalog.DefaultPerPage}},
-		{name: "category", in: "query", desc: "A category slug from the categories endpoint; includes its descendants.",
+		{name: "category", in: "query", desc: "A category slug as the categories endpoint lists it, or percent-decoded to UTF-8; includes its descendants.",
 			schema: map[string]any{"type": "string", "minLength": 1, "maxLength": catalog.MaxSlugLength}},
 		{name: "framework", in: "query", desc: "Only products declaring this pa_framework term; combines with category by AND.",
 			schema: map[string]any{"type": "string", "enum": catalog.Frameworks}},
 	}
-	slugParam = param{name: "slug", in: "path", required: true, desc: "The product's English slug.",
-		schema: map[string]any{"type": "string", "pattern": "^[a-z0-9-]+$", "maxLength": catalog.MaxSlugLength}}
+	slugParam = param{name: "slug", in: "path", required: true, desc: "The product's English slug as the product list shows it " +
+		"(WordPress's stored form, ^([a-z0-9-]|%[0-9a-f]{2})+$: other characters as lowercase percent-encoded UTF-8), " +
+		"or that slug percent-decoded to UTF-8; uppercase hex digits are accepted too.",
+		schema: map[string]any{"type": "string", "pattern": catalog.SlugPattern, "maxLength": catalog.MaxSlugLength}}
 )
 
 // schema variants of the catalog's types: the list's Product has no
@@ -83,7 +85,8 @@ func refName(t reflect.Type, parent string) string {
 
 // fieldDocs describe fields; the structure comes from the types.
 var fieldDocs = map[string]string{
-	"Product.slug":                  "Stable identifier; the last segment of url.",
+	"Product.slug":                  "Stable identifier; the last segment of url. Characters outside a-z, 0-9 and - are lowercase percent-encoded UTF-8, as WordPress stores them.",
+	"Category.slug":                 "The category filter's value; encoded as Product.slug.",
 	"Product.url":                   "Canonical English URL of the product page.",
 	"Product.price":                 "Decimal string in currency; null when no price is set.",
 	"Product.regular_price":         "Price before any active sale; null when none is set.",

@@ -86,7 +86,7 @@ func (s *server) routes() []route {
 		{name: "getProduct", path: "/catalog/products/{slug}", handler: s.getProduct, body: "Product",
 			summary: "One published product by its English slug, with its whole summary and description.",
 			params:  []param{slugParam},
-			errors: map[string]string{"400": "The slug is not an English slug (" + ns + "_invalid_slug).",
+			errors: map[string]string{"400": "The slug has characters no slug has (" + ns + "_invalid_slug).",
 				"404": "No published product has the slug (" + ns + "_product_not_found)."}},
 	}
 }
@@ -147,7 +147,7 @@ func NewServer(d Deps) http.Handler {
 	}
 	r.NotFoundHandler = s.handle(s.notFound)
 	api.NotFoundHandler = r.NotFoundHandler
-	return s.middleware(d.Cache.middleware(r))
+	return s.middleware(canonicalSlugs(s.base+"/catalog/products/", d.Cache.middleware(r)))
 }
 
 // middleware wraps every response: panics become a JSON 500, a trailing

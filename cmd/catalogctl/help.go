@@ -32,7 +32,8 @@ var commandDocs = map[string]struct{ usage, about, examples string }{
 		usage: "catalogctl [global options] product <slug> [--json]",
 		about: "Shows one product: name, URL, price, regular price, sale, stock, whether it can\n" +
 			"be bought, categories, frameworks, image, summary and description. The slug is\n" +
-			"the English one, as the product list shows it; exit code 3 when none has it.",
+			"the English one, as the product list shows it (percent-encoded characters may\n" +
+			"also be typed decoded); exit code 3 when none has it.",
 		examples: "catalogctl product dispatch-system\n" +
 			"catalogctl product dispatch-system --json | jq -r .price",
 	},

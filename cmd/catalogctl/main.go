@@ -392,15 +392,19 @@ func (c *cli) productCmd(ctx context.Context, g *globals, args []string) error {
 		return usagef("product", "product needs a slug, e.g. catalogctl product dispatch-system")
 	case len(pos) > 1:
 		return usagef("product", "product takes one slug, got %d arguments: %q", len(pos), pos)
-	case !catalog.ValidSlug(pos[0]):
-		return usagef("product", "%q is not a product slug: use the English slug, lowercase letters, digits and hyphens (at most %d), as the product list shows it",
+	}
+	// The server's own rule: the slug as the list shows it (other
+	// characters percent-encoded) or decoded to UTF-8; one spelling is sent.
+	slug, ok := catalog.CanonicalSlug(pos[0])
+	if !ok {
+		return usagef("product", "%q is not a product slug: use the slug as the product list shows it, lowercase letters, digits, hyphens and percent-encoded characters (at most %d), or decoded to UTF-8",
 			pos[0], catalog.MaxSlugLength)
 	}
 	cl, err := c.client(g)
 	if err != nil {
 		return err
 	}
-	p, resp, err := cl.product(ctx, pos[0])
+	p, resp, err := cl.product(ctx, slug)
 	if err != nil {
 		return err
 	}

@@ -693,7 +693,7 @@ func TestUsageErrorsSendNoRequest(t *testing.T) {
 		{"slug with underscore", []string{"product", "dispatch_system"}, nil, "is not a product slug"},
 		{"slug with a path", []string{"product", "../catalog"}, nil, "is not a product slug"},
 		{"slug with a query", []string{"product", "k9-unit?x=1"}, nil, "is not a product slug"},
-		{"translated slug", []string{"product", "système-de-dispatch"}, nil, "is not a product slug"},
+		{"slug with a stray percent", []string{"product", "100%-cotton"}, nil, "is not a product slug"},
 		{"empty slug", []string{"product", ""}, nil, "is not a product slug"},
 		{"slug too long", []string{"product", strings.Repeat("a", catalog.MaxSlugLength+1)}, nil, "is not a product slug"},
 		{"per-page 0", []string{"products", "--per-page", "0"}, nil, "--per-page must be a plain whole number from 1 to 50"},
@@ -802,6 +802,29 @@ func TestRequestHeaders(t *testing.T) {
 			}
 			if r.Method != http.MethodGet || r.URL.Path != "/wp-json/shop/v1/catalog" || r.Header.Get("Accept") != "application/json" {
 				t.Errorf("request = %s %s Accept %q", r.Method, r.URL.Path, r.Header.Get("Accept"))
+			}
+		})
+	}
+}
+
+// A slug WordPress stored percent-encoded is accepted as the list shows it,
+// with uppercase hex and decoded to UTF-8, as the server accepts it, and
+// every spelling sends the same request.
+func TestNonASCIISlug(t *testing.T) {
+	const stored = "%d1%81%d0%ba%d1%80%d0%b8%d0%bf%d1%82" // скрипт
+	for _, arg := range []string{stored, strings.ToUpper(stored), "скрипт"} {
+		t.Run(arg, func(t *testing.T) {
+			api := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) {
+				writeJSONAnswer(w, 200, fakeProduct(stored))
+			})
+			ctl(t, nil, "--base-url", api.base(), "product", arg).expect(t, 0, []string{"Slug:", stored}, nil)
+			reqs := api.requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests, want 1", len(reqs))
+			}
+			// What the server's router sees once net/http decoded the path.
+			if got := reqs[0].URL.Path; got != "/wp-json/shop/v1/catalog/products/"+stored {
+				t.Errorf("requested %q (raw %q), want the stored form", got, reqs[0].URL.RawPath)
 			}
 		})
 	}

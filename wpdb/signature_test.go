@@ -1,0 +1,61 @@
+package wpdb
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"catalogd/wpdb/wpfixture"
+)
+
+// The signature moves with every change of a product or variation post
+// WordPress makes, also while a product scheduled for the future (whose
+// post_modified_gmt is its future date) is present, and stays put when
+// nothing changed. The edits apply one after the other.
+func TestSignatureSeesPostChanges(t *testing.T) {
+	t.Parallel()
+	shop := newTestShop("wp_")
+	shop.Add(wpfixture.Product{Title: "Radar", RegularPrice: "20"})
+	shop.Add(wpfixture.Product{Title: "Gun Shop", Type: "variable",
+		Variations: []wpfixture.Variation{{Framework: "esx", RegularPrice: "10"}, {Framework: "qbox", RegularPrice: "15"}}})
+	shop.Add(wpfixture.Product{Title: "Coming Soon", Status: "future", RegularPrice: "3", Date: testNow.Add(10 * 365 * 24 * time.Hour)})
+	db, raw := openShop(t, shop)
+	sig := func() string {
+		t.Helper()
+		s, err := db.Signature(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+
+	tests := []struct {
+		name, edit string
+		changes    bool
+	}{
+		{"nothing", "", false},
+		// wp_update_post moves post_modified_gmt to now, far before the
+		// scheduled product's; wp_publish_post changes only the status.
+		{"another product saved", `UPDATE wp_posts SET post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`, true},
+		{"the scheduled product goes live", `UPDATE wp_posts SET post_status = 'publish' WHERE post_name = 'coming-soon'`, true},
+		{"a variation disabled", `UPDATE wp_posts SET post_status = 'private', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_type = 'product_variation' ORDER BY ID LIMIT 1`, true},
+		{"a product trashed", `UPDATE wp_posts SET post_status = 'trash', post_name = 'radar__trashed', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`, true},
+		{"a product added", `INSERT INTO wp_posts (post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status,
+			post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_type)
+			VALUES (1, NOW(), UTC_TIMESTAMP(), '', 'New', '', 'publish', 'new', '', '', NOW(), UTC_TIMESTAMP(), '', 'product')`, true},
+		{"nothing again", "", false},
+	}
+	last := sig()
+	for _, tt := range tests {
+		if tt.edit != "" {
+			if _, err := raw.Exec(tt.edit); err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+		}
+		now := sig()
+		if (now != last) != tt.changes {
+			t.Errorf("%s: signature %q → %q; want a change: %v", tt.name, last, now, tt.changes)
+		}
+		last = now
+	}
+}
