@@ -338,18 +338,6 @@ var (
 	hdrGzip                         = []string{"gzip"}
 )
 
-// acceptsGzip reports whether Accept-Encoding allows gzip (q > 0).
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") || strings.TrimSpace(name) == "*" {
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
-}
-
 // matchesETag reports whether an If-None-Match list names the response, in
 // either of its encodings (weak comparison, as RFC 9110 asks for it).
 func matchesETag(inm, etag string) bool {
