@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -101,6 +103,25 @@ func TestRateLimitEnforced(t *testing.T) {
 	}
 	if body := last.Body.String(); !contains(body, `"code":"shop_rate_limited"`) || !contains(body, `"hint"`) {
 		t.Errorf("429 body = %s", body)
+	}
+}
+
+// A client over its limit is no failure of the server: with the access log
+// off, nothing is logged at info or above (an operator's error alerts must
+// not fire because a client is greedy).
+func TestRateLimitedNotLoggedAsError(t *testing.T) {
+	var logs bytes.Buffer
+	h := NewServer(Deps{Catalog: nil, RateLimit: 1, EnforceRateLimit: true,
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))})
+	for i := 0; i < 3; i++ {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/nowhere", nil))
+		if i > 0 && w.Code != http.StatusTooManyRequests {
+			t.Fatalf("request %d: %d, want 429", i+1, w.Code)
+		}
+	}
+	if logs.Len() > 0 {
+		t.Errorf("429s logged at info or above with the access log off:\n%s", logs.String())
 	}
 }
 
