@@ -309,6 +309,13 @@ func newEntry(status int, header http.Header, body []byte, now time.Time) *entry
 func serveEntry(w http.ResponseWriter, r *http.Request, e *entry, state []string) {
 	h := w.Header()
 	for k, v := range e.header {
+		// The entry holds the handler's own fields; the middleware set the
+		// common ones before it. A field both set (Link: the API catalog's
+		// rel="api-catalog" beside rel="service-desc") is a list, and is
+		// combined (RFC 9110 §5.3). The copy keeps the shared slices intact.
+		if common, ok := h[k]; ok {
+			v = append(common[:len(common):len(common)], v...)
+		}
 		h[k] = v
 	}
 	h["X-Cache"] = state
