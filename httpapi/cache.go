@@ -6,9 +6,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +17,8 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/sync/singleflight"
+
+	"catalogd/catalog"
 )
 
 // CacheConfig bounds the origin cache.
@@ -128,60 +130,115 @@ func (c *Cache) fresh(e *entry, now time.Time) bool {
 	return e.gen == c.gen.Load() && now.Before(e.freshUntil)
 }
 
-// cacheKey normalizes a request: its path, and of the query only the
-// parameters the API reads, sorted, so that unknown parameters and their
-// order do not split the cache. Repeated values are kept: they are an error.
-func cacheKey(r *http.Request) string {
-	if r.URL.RawQuery == "" {
+// listParamNames are the query parameters the product list reads, in the
+// order its cache key names them (sorted).
+var listParamNames = [...]string{"category", "framework", "page", "per_page"}
+
+// cacheKey is what a request means, so that requests meaning the same share
+// one entry and no spelling makes a fresh miss: the path, and, for the one
+// operation that reads the query (readsQuery), each parameter it reads in
+// its canonical form, sorted. Other parameters, and the query of any other
+// operation, are ignored as the handlers ignore them. The canonical form is
+// what catalog.ParseListQuery, the rule the handler applies, makes of the
+// value: "page=007" is page=7. A value it rejects is keyed by the reason
+// (the 400 names the reason, never the value), so every bad spelling of a
+// parameter shares one entry too.
+func cacheKey(r *http.Request, readsQuery bool) string {
+	raw := r.URL.RawQuery
+	if raw == "" || !readsQuery {
 		return r.URL.Path
 	}
-	if canonicalQuery(r.URL.RawQuery) {
-		return r.URL.Path + "?" + r.URL.RawQuery // the hit path: nothing to parse
+	if canonicalQuery(raw) {
+		return r.URL.Path + "?" + raw // the hit path: nothing to parse
 	}
-	v := queryValues(r.URL.RawQuery)
-	keys := make([]string, 0, 4)
-	for _, k := range []string{"page", "per_page", "category", "framework"} {
-		if _, ok := v[k]; ok {
-			keys = append(keys, k)
-		}
+	v := queryValues(raw)
+	q, err := catalog.ParseListQuery(v)
+	var problems map[string]string
+	if ce := (*catalog.Error)(nil); errors.As(err, &ce) {
+		problems = ce.Params
 	}
-	if len(keys) == 0 {
-		return r.URL.Path
-	}
-	sort.Strings(keys)
 	var b strings.Builder
 	b.WriteString(r.URL.Path)
-	b.WriteByte('?')
-	for i, k := range keys {
-		for j, val := range v[k] {
-			if i+j > 0 {
-				b.WriteByte('&')
-			}
-			b.WriteString(k + "=" + url.QueryEscape(val))
+	sep := byte('?')
+	for _, k := range listParamNames {
+		if _, ok := v[k]; !ok {
+			continue
+		}
+		b.WriteByte(sep)
+		sep = '&'
+		b.WriteString(k)
+		if msg, bad := problems[k]; bad {
+			b.WriteString("!" + msg) // "!" never appears in a canonical pair
+			continue
+		}
+		b.WriteByte('=')
+		switch k {
+		case "page":
+			b.WriteString(strconv.Itoa(q.Page))
+		case "per_page":
+			b.WriteString(strconv.Itoa(q.PerPage))
+		case "category":
+			b.WriteString(url.QueryEscape(q.Category))
+		case "framework":
+			b.WriteString(q.Framework)
 		}
 	}
 	return b.String()
 }
 
-// canonicalQuery reports whether a raw query already is in the key's form:
-// only parameters the API reads, each once, sorted, nothing escaped. Two
-// requests that mean the same may still spell it differently ("page=01");
-// that only splits the cache, it never mixes answers.
+// canonicalQuery reports whether a raw query already is in the key's form,
+// so the hit path need not parse it: only parameters the list reads, each
+// once, sorted, page and per_page as plain numbers without leading zeros
+// (per_page within its range), a known framework, and a category of slug
+// characters only. Anything else takes the long way through cacheKey; a
+// fuzz test checks both ways give the same key.
 func canonicalQuery(raw string) bool {
 	prev := ""
 	for raw != "" {
-		var pair string
-		pair, raw, _ = strings.Cut(raw, "&")
-		k, _, _ := strings.Cut(pair, "=")
-		switch k {
-		case "category", "framework", "page", "per_page":
-		default:
-			return false
+		pair, rest, more := strings.Cut(raw, "&")
+		raw = rest
+		if more && rest == "" {
+			return false // a trailing "&"
 		}
-		if k <= prev || strings.ContainsAny(pair, "%+") {
+		k, val, _ := strings.Cut(pair, "=")
+		if k <= prev {
 			return false
 		}
 		prev = k
+		switch k {
+		case "page":
+			if !plainNumber(val, 18) {
+				return false
+			}
+		case "per_page":
+			if n, err := strconv.Atoi(val); !plainNumber(val, 18) || err != nil || n > catalog.MaxPerPage {
+				return false
+			}
+		case "framework":
+			if !catalog.ValidFramework(val) {
+				return false
+			}
+		case "category":
+			if val == "" || len(val) > catalog.MaxSlugLength || strings.Trim(val, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// plainNumber reports whether s is a positive number of at most n digits
+// written without a leading zero.
+func plainNumber(s string, n int) bool {
+	if s == "" || len(s) > n || s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
 	}
 	return true
 }
@@ -226,13 +283,14 @@ func cacheable(status int) bool {
 
 // middleware serves GET and HEAD from the cache, fills it, and writes every
 // such response with its ETag, gzip and 304 handling.
-func (c *Cache) middleware(next http.Handler) http.Handler {
+// readsQuery says whether the operation at a path reads the query string.
+func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			next.ServeHTTP(w, r)
 			return
 		}
-		key := cacheKey(r)
+		key := cacheKey(r, readsQuery(r.URL.Path))
 		now := c.now()
 		cached, ok := c.get(key)
 		if ok && c.fresh(cached, now) {

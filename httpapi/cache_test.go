@@ -276,3 +276,41 @@ func TestCacheBoundedByBytes(t *testing.T) {
 		t.Errorf("cache holds %d entries in %d bytes; want some, within 65536 bytes", cache.Len(), cache.Bytes())
 	}
 }
+
+// Spelling a number differently, or adding a parameter an operation does
+// not read, is no new cache entry: the answer is the same, so is the key.
+// Otherwise anyone could make every request a miss (a database round and
+// an eviction) with page=01, page=001, …
+func TestCacheKeyIgnoresSpelling(t *testing.T) {
+	c := serveCached(t, newShop(), func() time.Time { return now })
+	products := base + "/catalog/products"
+	for _, group := range [][]string{
+		{products + "?page=2&per_page=1", products + "?page=02&per_page=1", products + "?page=0000002&per_page=01",
+			products + "?per_page=001&page=%302", products + "?page=2&per_page=1&utm_source=x"},
+		{products + "?page=0", products + "?page=00", products + "?page=-1", products + "?page=x",
+			products + "?page=99999999999999999999999", products + "?page=1.0"},
+		{products + "?per_page=51", products + "?per_page=051", products + "?per_page=0", products + "?per_page=+5"},
+		{products + "?page=1&page=2", products + "?page=01&page=3"},
+		{products + "?framework=ESX", products + "?framework=nope", products + "?framework="},
+		{base + "/catalog", base + "/catalog?page=2", base + "/catalog?per_page=007&category=x"},
+		{base + "/catalog/products/police-radar", base + "/catalog/products/police-radar?page=3"},
+	} {
+		first := get(t, c.srv, group[0])
+		for _, other := range group[1:] {
+			r := get(t, c.srv, other)
+			if r.header.Get("X-Cache") != "HIT" || r.status != first.status || string(r.body) != string(first.body) {
+				t.Errorf("%s after %s: %d %s, want the same answer (%d) from the cache",
+					other, group[0], r.status, r.header.Get("X-Cache"), first.status)
+			}
+		}
+	}
+	// Requests that differ in meaning never share an entry.
+	for _, pair := range [][2]string{{products + "?page=2", products + "?page=3"},
+		{products + "?page=1&page=2", products + "?page=1"}, {products + "?page=0", products + "?per_page=0"},
+		{products + "?category=jobs", products + "?category=vehicles"}} {
+		a, b := get(t, c.srv, pair[0]), get(t, c.srv, pair[1])
+		if string(a.body) == string(b.body) {
+			t.Errorf("%s and %s answer the same: %s", pair[0], pair[1], a.body)
+		}
+	}
+}
