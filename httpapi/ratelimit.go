@@ -136,13 +136,19 @@ func (c clientIPs) of(r *http.Request) netip.Addr {
 // IPv4-mapped (unmapped, so one client has one window).
 func parseHop(s string) (netip.Addr, bool) {
 	s = strings.TrimSpace(s)
-	a, err := netip.ParseAddr(s)
-	if err != nil {
-		if ap, perr := netip.ParseAddrPort(s); perr == nil {
-			a, err = ap.Addr(), nil
-		} else if len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']' {
-			a, err = netip.ParseAddr(s[1 : len(s)-1])
-		}
+	var a netip.Addr
+	var err error
+	// Pick the form by its shape rather than by trial: a failed parse
+	// allocates its error, and this runs for every request's peer.
+	switch {
+	case len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']':
+		a, err = netip.ParseAddr(s[1 : len(s)-1])
+	case strings.HasPrefix(s, "[") || strings.Count(s, ":") == 1:
+		var ap netip.AddrPort
+		ap, err = netip.ParseAddrPort(s)
+		a = ap.Addr()
+	default:
+		a, err = netip.ParseAddr(s)
 	}
 	if err != nil {
 		return netip.Addr{}, false
