@@ -26,7 +26,14 @@ type CacheConfig struct {
 	TTL        time.Duration // how long a response is served from memory; 0 turns the cache off
 	StaleFor   time.Duration // how long a copy may stand in when the database fails
 	MaxEntries int
-	MaxBytes   int64 // bodies, plain and gzipped, added up
+	// MaxBytes bounds the memory the entries hold: bodies, gzip copies,
+	// headers, keys and bookkeeping, counted as the heap holds them.
+	MaxBytes int64
+	// MaxEntryBytes is the largest response kept (its plain body and
+	// bookkeeping); 0 is a quarter of MaxBytes. A larger one is answered
+	// from the database at every request, and is never gzipped, so one
+	// such request costs at most its own encoding and hash.
+	MaxEntryBytes int64
 }
 
 // DefaultCacheConfig is ten minutes fresh, a day stale, 10 000 responses or
@@ -58,18 +65,47 @@ type cacheStats struct {
 
 // entry is one finished response.
 type entry struct {
-	status   int
-	header   http.Header // the handler's own headers
-	body, gz []byte
-	etag     string // strong, of the plain body; the gzip copy's is etag+"-gzip"
+	status int
+	header http.Header // the handler's own headers
+	body   []byte
+	etag   string // strong, of the plain body; the gzip copy's is etag+"-gzip"
 	// Header values prepared once, shared read-only by every hit.
-	etagH, gzEtagH, lenH, gzLenH []string
-	stored                       time.Time
-	freshUntil                   time.Time
-	gen                          uint64
+	etagH, lenH []string
+	stored      time.Time
+	freshUntil  time.Time
+	gen         uint64
+
+	// The gzip copy is made by the first request that takes gzip, once:
+	// clients that never ask for it cost no compression and no memory.
+	gzOnce          sync.Once
+	gzDone          atomic.Bool // set after gzOnce: the hit path's check, without a closure
+	gz              []byte      // nil: not worth compressing, or too large to
+	gzEtagH, gzLenH []string
+
+	// Under Cache.mu: the bytes counted for the entry, and whether the
+	// cache holds it (a gzip copy made later is counted only then).
+	counted int64
+	held    bool
 }
 
-func (e *entry) size() int64 { return int64(len(e.body) + len(e.gz) + 256) }
+// entryOverhead is what an entry costs besides its bodies, key and header
+// values: the entry and its prepared header slices and strings, the
+// header map, the LRU's list element and map slot. Measured with
+// TestCacheAccountsItsMemory (go1.26, amd64); keep it in step.
+const entryOverhead = 900
+
+// memSize is the heap an entry held under key takes, as the allocator
+// hands it out (capacities, not lengths).
+func (e *entry) memSize(key string) int64 {
+	n := entryOverhead + cap(e.body) + cap(e.gz) + len(key)
+	for k, v := range e.header {
+		n += len(k) + 16*cap(v)
+		for _, s := range v {
+			n += len(s)
+		}
+	}
+	return int64(n)
+}
 
 // NewCache returns an empty cache.
 func NewCache(cfg CacheConfig) *Cache {
@@ -79,11 +115,16 @@ func NewCache(cfg CacheConfig) *Cache {
 	if cfg.MaxBytes <= 0 {
 		cfg.MaxBytes = DefaultCacheConfig.MaxBytes
 	}
+	if cfg.MaxEntryBytes <= 0 || cfg.MaxEntryBytes > cfg.MaxBytes {
+		// One response may not push out most of the others.
+		cfg.MaxEntryBytes = cfg.MaxBytes / 4
+	}
 	c := &Cache{cfg: cfg, now: time.Now}
 	// The eviction callback runs under c.mu (every Add and Remove is made
 	// with it held), so the byte count stays exact.
 	c.lru, _ = lru.NewWithEvict(cfg.MaxEntries, func(_ string, e *entry) {
-		c.bytes -= e.size()
+		c.bytes -= e.counted
+		e.held = false
 		c.stats.evictions.Add(1)
 	})
 	return c
@@ -96,7 +137,7 @@ func (c *Cache) Invalidate() { c.gen.Add(1) }
 // Len and Bytes report the cache's size, for the metrics and tests.
 func (c *Cache) Len() int { return c.lru.Len() }
 
-// Bytes is the memory the cached bodies hold.
+// Bytes is the memory the cached entries hold.
 func (c *Cache) Bytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -110,19 +151,61 @@ func (c *Cache) get(key string) (*entry, bool) {
 }
 
 func (c *Cache) put(key string, e *entry) {
-	if e.size() > c.cfg.MaxBytes/4 {
-		return // one response may not push out most of the others
+	size := e.memSize(key)
+	if size > c.cfg.MaxEntryBytes {
+		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.lru.Peek(key); ok {
-		c.bytes -= old.size() // Add replaces it in place, without the callback
+		c.bytes -= old.counted // Add replaces it in place, without the callback
+		old.held = false
 	}
 	c.lru.Add(key, e)
-	c.bytes += e.size()
+	e.counted, e.held = size, true
+	c.bytes += size
+	c.shrink()
+}
+
+// shrink evicts the least recently used entries until the bytes fit. Under
+// c.mu.
+func (c *Cache) shrink() {
 	for c.bytes > c.cfg.MaxBytes && c.lru.Len() > 1 {
 		c.lru.RemoveOldest()
 	}
+}
+
+// gzipped returns the entry's gzip copy, making it at the first call: at
+// gzip's fastest level (on a catalog's JSON it is within a few percent of
+// the best, at a fraction of the time), and only for bodies worth it and
+// small enough to be cached. A cached entry's count grows by the copy.
+func (c *Cache) gzipped(key string, e *entry) []byte {
+	if e.gzDone.Load() {
+		return e.gz
+	}
+	e.gzOnce.Do(func() {
+		defer e.gzDone.Store(true)
+		if len(e.body) < minGzip || int64(len(e.body)) > c.cfg.MaxEntryBytes {
+			return
+		}
+		var buf bytes.Buffer
+		buf.Grow(len(e.body)/3 + 64)
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		_, _ = zw.Write(e.body)
+		_ = zw.Close()
+		e.gz = bytes.Clone(buf.Bytes()) // not the buffer's spare capacity
+		e.gzEtagH = []string{strings.TrimSuffix(e.etag, `"`) + `-gzip"`}
+		e.gzLenH = []string{strconv.Itoa(len(e.gz))}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if e.held {
+			size := e.memSize(key)
+			c.bytes += size - e.counted
+			e.counted = size
+			c.shrink()
+		}
+	})
+	return e.gz
 }
 
 // fresh reports whether e may be served without asking the database.
@@ -295,7 +378,7 @@ func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool)
 		cached, ok := c.get(key)
 		if ok && c.fresh(cached, now) {
 			c.stats.hits.Add(1)
-			serveEntry(w, r, cached, cacheHit)
+			c.serve(w, r, key, cached, cacheHit)
 			return
 		}
 		c.stats.misses.Add(1)
@@ -306,10 +389,10 @@ func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool)
 		if e.status >= 500 && ok && now.Sub(cached.stored) < c.cfg.StaleFor {
 			// The database failed: a copy a little old beats an error.
 			c.stats.stale.Add(1)
-			serveEntry(w, r, cached, cacheStale)
+			c.serve(w, r, key, cached, cacheStale)
 			return
 		}
-		serveEntry(w, r, e, cacheMiss)
+		c.serve(w, r, key, e, cacheMiss)
 	})
 }
 
@@ -348,23 +431,14 @@ func newEntry(status int, header http.Header, body []byte, now time.Time) *entry
 	e := &entry{status: status, header: header, body: bytes.Clone(body), stored: now}
 	sum := sha256.Sum256(body)
 	e.etag = `"` + hex.EncodeToString(sum[:16]) + `"`
-	if len(body) >= minGzip {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		_, _ = zw.Write(body)
-		_ = zw.Close()
-		e.gz = buf.Bytes()
-	}
 	e.etagH = []string{e.etag}
-	e.gzEtagH = []string{strings.TrimSuffix(e.etag, `"`) + `-gzip"`}
 	e.lenH = []string{strconv.Itoa(len(e.body))}
-	e.gzLenH = []string{strconv.Itoa(len(e.gz))}
 	return e
 }
 
-// serveEntry writes a finished response: 304 when the client holds it,
-// the gzip copy when the client takes gzip.
-func serveEntry(w http.ResponseWriter, r *http.Request, e *entry, state []string) {
+// serve writes a finished response: 304 when the client holds it, the gzip
+// copy when the client takes gzip.
+func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state []string) {
 	h := w.Header()
 	for k, v := range e.header {
 		// The entry holds the handler's own fields; the middleware set the
@@ -379,9 +453,11 @@ func serveEntry(w http.ResponseWriter, r *http.Request, e *entry, state []string
 	h["X-Cache"] = state
 	h["Vary"] = hdrVary
 	body, etag, length := e.body, e.etagH, e.lenH
-	if e.gz != nil && acceptsGzip(r) {
-		body, etag, length = e.gz, e.gzEtagH, e.gzLenH
-		h["Content-Encoding"] = hdrGzip
+	if len(e.body) >= minGzip && acceptsGzip(r) {
+		if gz := c.gzipped(key, e); gz != nil {
+			body, etag, length = gz, e.gzEtagH, e.gzLenH
+			h["Content-Encoding"] = hdrGzip
+		}
 	}
 	h["Etag"] = etag
 	if e.status == http.StatusOK && matchesETag(r.Header.Get("If-None-Match"), e.etag) {
