@@ -76,3 +76,35 @@ func TestCacheAccountsItsMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(c)
 }
+
+// The issue's case: an 11 MB answer at the default settings is built once,
+// then served from the cache, gzipped once for the clients that take gzip.
+func TestElevenMegabyteResponseCached(t *testing.T) {
+	c := NewCache(DefaultCacheConfig)
+	body := make([]byte, 11<<20)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range body {
+		body[i] = "abcdefghijklmnopqrstuvwxyz ,.:{}\""[rng.IntN(33)]
+	}
+	built := 0
+	h := c.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		built++
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+		_, _ = w.Write(body)
+	}), func(string) bool { return false })
+	for i := 0; i < 4; i++ {
+		r := httptest.NewRequest(http.MethodGet, "/wp-json/shop/v1/catalog/products/manual", nil)
+		r.Header.Set("Accept-Encoding", "gzip")
+		w := httptest.NewRecorder()
+		start := time.Now()
+		h.ServeHTTP(w, r)
+		t.Logf("request %d: %s, %s, %d bytes gzipped, %s", i+1, w.Header().Get("X-Cache"),
+			w.Header().Get("Content-Encoding"), w.Body.Len(), time.Since(start).Round(time.Millisecond))
+		if w.Header().Get("Content-Encoding") != "gzip" {
+			t.Errorf("request %d not gzipped", i+1)
+		}
+	}
+	if built != 1 {
+		t.Errorf("the 11 MB response was built %d times for 4 requests, want once", built)
+	}
+}
