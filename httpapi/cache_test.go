@@ -289,7 +289,8 @@ func TestCacheKeyIgnoresSpelling(t *testing.T) {
 	products := base + "/catalog/products"
 	for _, group := range [][]string{
 		{products + "?page=2&per_page=1", products + "?page=02&per_page=1", products + "?page=0000002&per_page=01",
-			products + "?per_page=001&page=%302", products + "?page=2&per_page=1&utm_source=x"},
+			products + "?per_page=001&page=%302", products + "?page=2&per_page=1&utm_source=x",
+			"/?rest_route=/shop/v1/catalog/products&page=02&per_page=1", "/index.php" + products + "?page=2&per_page=01"},
 		{products + "?page=0", products + "?page=00", products + "?page=-1", products + "?page=x",
 			products + "?page=99999999999999999999999", products + "?page=1.0"},
 		{products + "?per_page=51", products + "?per_page=051", products + "?per_page=0", products + "?per_page=+5"},
@@ -310,7 +311,8 @@ func TestCacheKeyIgnoresSpelling(t *testing.T) {
 	// Requests that differ in meaning never share an entry.
 	for _, pair := range [][2]string{{products + "?page=2", products + "?page=3"},
 		{products + "?page=1&page=2", products + "?page=1"}, {products + "?page=0", products + "?per_page=0"},
-		{products + "?category=jobs", products + "?category=vehicles"}} {
+		{products + "?category=jobs", products + "?category=vehicles"},
+		{"/?rest_route=/shop/v1/catalog", "/?rest_route=/shop/v1/catalog/categories"}} {
 		a, b := get(t, c.srv, pair[0]), get(t, c.srv, pair[1])
 		if string(a.body) == string(b.body) {
 			t.Errorf("%s and %s answer the same: %s", pair[0], pair[1], a.body)
