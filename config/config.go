@@ -42,7 +42,8 @@ type Config struct {
 	CacheTTL        time.Duration  // origin cache freshness; 0 turns it off
 	CacheStale      time.Duration  // how long a copy may stand in for a failed database
 	CacheMaxEntries int            // responses kept at most
-	CacheMaxMB      int            // megabytes of bodies kept at most
+	CacheMaxMB      int            // megabytes the cached responses hold at most
+	CacheMaxEntryMB int            // the largest response cached, in megabytes; 0: a quarter of CacheMaxMB
 	PollInterval    time.Duration  // how often the change signature is read
 	TrustedProxies  []netip.Prefix // peers whose X-Forwarded-For is believed
 	EnforceRate     bool           // answer 429 past the rate limit
@@ -97,7 +98,9 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	envOf["cache-max-entries"] = "CATALOG_CACHE_MAX_ENTRIES"
 	fs.IntVar(&c.CacheMaxEntries, "cache-max-entries", 10000, "responses the origin cache keeps at most [CATALOG_CACHE_MAX_ENTRIES]")
 	envOf["cache-max-mb"] = "CATALOG_CACHE_MAX_MB"
-	fs.IntVar(&c.CacheMaxMB, "cache-max-mb", 64, "megabytes of response bodies the origin cache keeps at most [CATALOG_CACHE_MAX_MB]")
+	fs.IntVar(&c.CacheMaxMB, "cache-max-mb", 64, "megabytes the origin cache's responses hold at most [CATALOG_CACHE_MAX_MB]")
+	envOf["cache-max-entry-mb"] = "CATALOG_CACHE_MAX_ENTRY_MB"
+	fs.IntVar(&c.CacheMaxEntryMB, "cache-max-entry-mb", 0, "the largest response cached (and gzipped), in megabytes; 0 is a quarter of --cache-max-mb [CATALOG_CACHE_MAX_ENTRY_MB]")
 	envOf["poll-interval"] = "CATALOG_POLL_INTERVAL"
 	fs.DurationVar(&c.PollInterval, "poll-interval", 2*time.Second, "how often the shop's change signature is read [CATALOG_POLL_INTERVAL]")
 	envOf["rate-limit-enforce"] = "CATALOG_RATE_LIMIT_ENFORCE"
@@ -243,6 +246,9 @@ func (c *Config) validate() error {
 	}
 	if c.CacheMaxMB < 1 || c.CacheMaxMB > 64<<10 {
 		bad("cache-max-mb", "CATALOG_CACHE_MAX_MB", "want a whole number of megabytes from 1 to 65536, got %d", c.CacheMaxMB)
+	}
+	if c.CacheMaxEntryMB < 0 || c.CacheMaxEntryMB > c.CacheMaxMB {
+		bad("cache-max-entry-mb", "CATALOG_CACHE_MAX_ENTRY_MB", "want a whole number of megabytes from 0 (a quarter of --cache-max-mb) to --cache-max-mb, got %d", c.CacheMaxEntryMB)
 	}
 	if c.PollInterval < 100*time.Millisecond || c.PollInterval > time.Hour {
 		bad("poll-interval", "CATALOG_POLL_INTERVAL", "want a duration from 100ms to 1h (like 2s), got %s", c.PollInterval)

@@ -143,6 +143,8 @@ func TestLoadRejects(t *testing.T) {
 		{"max-conns 0", nil, append(dsn, "CATALOG_MAX_CONNS", "0"), []string{"CATALOG_MAX_CONNS", "--max-conns"}, ""},
 		{"idle-timeout 0 by flag", []string{"--idle-timeout", "0s"}, dsn, []string{"--idle-timeout"}, ""},
 		{"rate-limit 0", nil, append(dsn, "CATALOG_RATE_LIMIT", "0"), []string{"CATALOG_RATE_LIMIT"}, ""},
+		{"cache entry larger than the cache", nil, append(dsn, "CATALOG_CACHE_MAX_MB", "8", "CATALOG_CACHE_MAX_ENTRY_MB", "9"),
+			[]string{"CATALOG_CACHE_MAX_ENTRY_MB", "--cache-max-entry-mb"}, ""},
 		{"positional argument", []string{"serve"}, dsn, []string{"serve"}, ""},
 		{"unknown flag", []string{"--nope"}, dsn, []string{"nope"}, ""},
 		{"every bad setting named", nil, append(dsn, "CATALOG_NAMESPACE", "Shop!", "CATALOG_LOG_FORMAT", "xml", "CATALOG_LISTEN", "abc"),

@@ -7,10 +7,13 @@ package deploy
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,6 +160,112 @@ func TestKubernetes(t *testing.T) {
 	svc, _ := yaml.Marshal(objs["Service/catalogd"].Spec)
 	if bytes.Contains(svc, []byte("9090")) || bytes.Contains(svc, []byte("admin")) {
 		t.Errorf("the Service exposes the admin port:\n%s", svc)
+	}
+	checkNetworkPolicy(t, objs)
+	checkTrustedProxies(t, objs["ConfigMap/catalogd"].Data["CATALOG_TRUSTED_PROXIES"])
+}
+
+// networkPolicy is the part of a NetworkPolicy the checks read.
+type networkPolicy struct {
+	PodSelector struct {
+		MatchLabels map[string]string `yaml:"matchLabels"`
+	} `yaml:"podSelector"`
+	PolicyTypes []string `yaml:"policyTypes"`
+	Ingress     []struct {
+		From []map[string]any `yaml:"from"`
+		Port []struct {
+			Port any `yaml:"port"`
+		} `yaml:"ports"`
+	} `yaml:"ingress"`
+}
+
+// checkNetworkPolicy: a policy selects catalogd's pods, so that only what it
+// allows reaches them, and what it allows is the ingress controller's pods
+// on the public port; no rule opens the admin port or admits every source.
+func checkNetworkPolicy(t *testing.T, objs map[string]object) {
+	t.Helper()
+	o, ok := objs["NetworkPolicy/catalogd"]
+	if !ok {
+		t.Error("NetworkPolicy/catalogd missing: any pod can reach the public and the admin port")
+		return
+	}
+	listed := false
+	for _, r := range kustomizeResources(t) {
+		listed = listed || strings.Contains(r.(string), "networkpolicy")
+	}
+	if !listed {
+		t.Error("the kustomization does not apply the NetworkPolicy")
+	}
+	raw, _ := yaml.Marshal(o.Spec)
+	var np networkPolicy
+	if err := yaml.Unmarshal(raw, &np); err != nil {
+		t.Fatal(err)
+	}
+	var dep struct {
+		Template struct {
+			Metadata struct {
+				Labels map[string]string `yaml:"labels"`
+			} `yaml:"metadata"`
+		} `yaml:"template"`
+	}
+	rawDep, _ := yaml.Marshal(objs["Deployment/catalogd"].Spec)
+	if err := yaml.Unmarshal(rawDep, &dep); err != nil {
+		t.Fatal(err)
+	}
+	if len(np.PodSelector.MatchLabels) == 0 {
+		t.Error("the NetworkPolicy selects no pods by label")
+	}
+	for k, v := range np.PodSelector.MatchLabels {
+		if dep.Template.Metadata.Labels[k] != v {
+			t.Errorf("the NetworkPolicy selects %s=%s, which catalogd's pods do not carry", k, v)
+		}
+	}
+	if !slices.Contains(np.PolicyTypes, "Ingress") {
+		t.Errorf("policyTypes %v lacks Ingress: the policy restricts nothing coming in", np.PolicyTypes)
+	}
+	if len(np.Ingress) == 0 {
+		t.Error("no ingress rule: not even the ingress controller reaches catalogd")
+	}
+	for i, rule := range np.Ingress {
+		if len(rule.From) == 0 {
+			t.Errorf("ingress rule %d admits every source", i)
+		}
+		for _, from := range rule.From {
+			_, pods := from["podSelector"]
+			block, _ := from["ipBlock"].(map[string]any)
+			cidr, err := netip.ParsePrefix(fmt.Sprint(block["cidr"]))
+			if !pods && (err != nil || cidr.Bits() < 16) {
+				t.Errorf("ingress rule %d admits more than the ingress controller (its pods, or a narrow ipBlock): %v", i, from)
+			}
+		}
+		if len(rule.Port) == 0 {
+			t.Errorf("ingress rule %d opens every port, the admin port too", i)
+		}
+		for _, p := range rule.Port {
+			if s := fmt.Sprint(p.Port); s != "http" && s != "8080" {
+				t.Errorf("ingress rule %d opens port %s; only the public port (http, 8080) may be reached", i, s)
+			}
+		}
+	}
+}
+
+// checkTrustedProxies: catalogd believes X-Forwarded-For only from the
+// ingress controller's addresses, not from a whole private range any pod
+// of the cluster (or anything routed through it) sits in.
+func checkTrustedProxies(t *testing.T, v string) {
+	t.Helper()
+	if strings.TrimSpace(v) == "" {
+		t.Error("CATALOG_TRUSTED_PROXIES is empty: every client would share the ingress controller's window")
+	}
+	for _, s := range strings.Split(v, ",") {
+		p, err := netip.ParsePrefix(strings.TrimSpace(s))
+		if err != nil {
+			t.Errorf("CATALOG_TRUSTED_PROXIES: %q is no CIDR: %v", s, err)
+			continue
+		}
+		if p.Bits() < 16 {
+			t.Errorf("CATALOG_TRUSTED_PROXIES trusts %s, wider than an ingress controller's addresses", p)
+		}
 	}
 }
 

@@ -6,9 +6,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +17,8 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/sync/singleflight"
+
+	"catalogd/catalog"
 )
 
 // CacheConfig bounds the origin cache.
@@ -24,7 +26,14 @@ type CacheConfig struct {
 	TTL        time.Duration // how long a response is served from memory; 0 turns the cache off
 	StaleFor   time.Duration // how long a copy may stand in when the database fails
 	MaxEntries int
-	MaxBytes   int64 // bodies, plain and gzipped, added up
+	// MaxBytes bounds the memory the entries hold: bodies, gzip copies,
+	// headers, keys and bookkeeping, counted as the heap holds them.
+	MaxBytes int64
+	// MaxEntryBytes is the largest response kept (its plain body and
+	// bookkeeping); 0 is a quarter of MaxBytes. A larger one is answered
+	// from the database at every request, and is never gzipped, so one
+	// such request costs at most its own encoding and hash.
+	MaxEntryBytes int64
 }
 
 // DefaultCacheConfig is ten minutes fresh, a day stale, 10 000 responses or
@@ -56,18 +65,47 @@ type cacheStats struct {
 
 // entry is one finished response.
 type entry struct {
-	status   int
-	header   http.Header // the handler's own headers
-	body, gz []byte
-	etag     string // strong, of the plain body; the gzip copy's is etag+"-gzip"
+	status int
+	header http.Header // the handler's own headers
+	body   []byte
+	etag   string // strong, of the plain body; the gzip copy's is etag+"-gzip"
 	// Header values prepared once, shared read-only by every hit.
-	etagH, gzEtagH, lenH, gzLenH []string
-	stored                       time.Time
-	freshUntil                   time.Time
-	gen                          uint64
+	etagH, lenH []string
+	stored      time.Time
+	freshUntil  time.Time
+	gen         uint64
+
+	// The gzip copy is made by the first request that takes gzip, once:
+	// clients that never ask for it cost no compression and no memory.
+	gzOnce          sync.Once
+	gzDone          atomic.Bool // set after gzOnce: the hit path's check, without a closure
+	gz              []byte      // nil: not worth compressing, or too large to
+	gzEtagH, gzLenH []string
+
+	// Under Cache.mu: the bytes counted for the entry, and whether the
+	// cache holds it (a gzip copy made later is counted only then).
+	counted int64
+	held    bool
 }
 
-func (e *entry) size() int64 { return int64(len(e.body) + len(e.gz) + 256) }
+// entryOverhead is what an entry costs besides its bodies, key and header
+// values: the entry and its prepared header slices and strings, the
+// header map, the LRU's list element and map slot. Measured with
+// TestCacheAccountsItsMemory (go1.26, amd64); keep it in step.
+const entryOverhead = 900
+
+// memSize is the heap an entry held under key takes, as the allocator
+// hands it out (capacities, not lengths).
+func (e *entry) memSize(key string) int64 {
+	n := entryOverhead + cap(e.body) + cap(e.gz) + len(key)
+	for k, v := range e.header {
+		n += len(k) + 16*cap(v)
+		for _, s := range v {
+			n += len(s)
+		}
+	}
+	return int64(n)
+}
 
 // NewCache returns an empty cache.
 func NewCache(cfg CacheConfig) *Cache {
@@ -77,11 +115,16 @@ func NewCache(cfg CacheConfig) *Cache {
 	if cfg.MaxBytes <= 0 {
 		cfg.MaxBytes = DefaultCacheConfig.MaxBytes
 	}
+	if cfg.MaxEntryBytes <= 0 || cfg.MaxEntryBytes > cfg.MaxBytes {
+		// One response may not push out most of the others.
+		cfg.MaxEntryBytes = cfg.MaxBytes / 4
+	}
 	c := &Cache{cfg: cfg, now: time.Now}
 	// The eviction callback runs under c.mu (every Add and Remove is made
 	// with it held), so the byte count stays exact.
 	c.lru, _ = lru.NewWithEvict(cfg.MaxEntries, func(_ string, e *entry) {
-		c.bytes -= e.size()
+		c.bytes -= e.counted
+		e.held = false
 		c.stats.evictions.Add(1)
 	})
 	return c
@@ -94,7 +137,7 @@ func (c *Cache) Invalidate() { c.gen.Add(1) }
 // Len and Bytes report the cache's size, for the metrics and tests.
 func (c *Cache) Len() int { return c.lru.Len() }
 
-// Bytes is the memory the cached bodies hold.
+// Bytes is the memory the cached entries hold.
 func (c *Cache) Bytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -108,19 +151,61 @@ func (c *Cache) get(key string) (*entry, bool) {
 }
 
 func (c *Cache) put(key string, e *entry) {
-	if e.size() > c.cfg.MaxBytes/4 {
-		return // one response may not push out most of the others
+	size := e.memSize(key)
+	if size > c.cfg.MaxEntryBytes {
+		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.lru.Peek(key); ok {
-		c.bytes -= old.size() // Add replaces it in place, without the callback
+		c.bytes -= old.counted // Add replaces it in place, without the callback
+		old.held = false
 	}
 	c.lru.Add(key, e)
-	c.bytes += e.size()
+	e.counted, e.held = size, true
+	c.bytes += size
+	c.shrink()
+}
+
+// shrink evicts the least recently used entries until the bytes fit. Under
+// c.mu.
+func (c *Cache) shrink() {
 	for c.bytes > c.cfg.MaxBytes && c.lru.Len() > 1 {
 		c.lru.RemoveOldest()
 	}
+}
+
+// gzipped returns the entry's gzip copy, making it at the first call: at
+// gzip's fastest level (on a catalog's JSON it is within a few percent of
+// the best, at a fraction of the time), and only for bodies worth it and
+// small enough to be cached. A cached entry's count grows by the copy.
+func (c *Cache) gzipped(key string, e *entry) []byte {
+	if e.gzDone.Load() {
+		return e.gz
+	}
+	e.gzOnce.Do(func() {
+		defer e.gzDone.Store(true)
+		if len(e.body) < minGzip || int64(len(e.body)) > c.cfg.MaxEntryBytes {
+			return
+		}
+		var buf bytes.Buffer
+		buf.Grow(len(e.body)/3 + 64)
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		_, _ = zw.Write(e.body)
+		_ = zw.Close()
+		e.gz = bytes.Clone(buf.Bytes()) // not the buffer's spare capacity
+		e.gzEtagH = []string{strings.TrimSuffix(e.etag, `"`) + `-gzip"`}
+		e.gzLenH = []string{strconv.Itoa(len(e.gz))}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if e.held {
+			size := e.memSize(key)
+			c.bytes += size - e.counted
+			e.counted = size
+			c.shrink()
+		}
+	})
+	return e.gz
 }
 
 // fresh reports whether e may be served without asking the database.
@@ -128,60 +213,115 @@ func (c *Cache) fresh(e *entry, now time.Time) bool {
 	return e.gen == c.gen.Load() && now.Before(e.freshUntil)
 }
 
-// cacheKey normalizes a request: its path, and of the query only the
-// parameters the API reads, sorted, so that unknown parameters and their
-// order do not split the cache. Repeated values are kept: they are an error.
-func cacheKey(r *http.Request) string {
-	if r.URL.RawQuery == "" {
+// listParamNames are the query parameters the product list reads, in the
+// order its cache key names them (sorted).
+var listParamNames = [...]string{"category", "framework", "page", "per_page"}
+
+// cacheKey is what a request means, so that requests meaning the same share
+// one entry and no spelling makes a fresh miss: the path, and, for the one
+// operation that reads the query (readsQuery), each parameter it reads in
+// its canonical form, sorted. Other parameters, and the query of any other
+// operation, are ignored as the handlers ignore them. The canonical form is
+// what catalog.ParseListQuery, the rule the handler applies, makes of the
+// value: "page=007" is page=7. A value it rejects is keyed by the reason
+// (the 400 names the reason, never the value), so every bad spelling of a
+// parameter shares one entry too.
+func cacheKey(r *http.Request, readsQuery bool) string {
+	raw := r.URL.RawQuery
+	if raw == "" || !readsQuery {
 		return r.URL.Path
 	}
-	if canonicalQuery(r.URL.RawQuery) {
-		return r.URL.Path + "?" + r.URL.RawQuery // the hit path: nothing to parse
+	if canonicalQuery(raw) {
+		return r.URL.Path + "?" + raw // the hit path: nothing to parse
 	}
-	v := queryValues(r.URL.RawQuery)
-	keys := make([]string, 0, 4)
-	for _, k := range []string{"page", "per_page", "category", "framework"} {
-		if _, ok := v[k]; ok {
-			keys = append(keys, k)
-		}
+	v := queryValues(raw)
+	q, err := catalog.ParseListQuery(v)
+	var problems map[string]string
+	if ce := (*catalog.Error)(nil); errors.As(err, &ce) {
+		problems = ce.Params
 	}
-	if len(keys) == 0 {
-		return r.URL.Path
-	}
-	sort.Strings(keys)
 	var b strings.Builder
 	b.WriteString(r.URL.Path)
-	b.WriteByte('?')
-	for i, k := range keys {
-		for j, val := range v[k] {
-			if i+j > 0 {
-				b.WriteByte('&')
-			}
-			b.WriteString(k + "=" + url.QueryEscape(val))
+	sep := byte('?')
+	for _, k := range listParamNames {
+		if _, ok := v[k]; !ok {
+			continue
+		}
+		b.WriteByte(sep)
+		sep = '&'
+		b.WriteString(k)
+		if msg, bad := problems[k]; bad {
+			b.WriteString("!" + msg) // "!" never appears in a canonical pair
+			continue
+		}
+		b.WriteByte('=')
+		switch k {
+		case "page":
+			b.WriteString(strconv.Itoa(q.Page))
+		case "per_page":
+			b.WriteString(strconv.Itoa(q.PerPage))
+		case "category":
+			b.WriteString(url.QueryEscape(q.Category))
+		case "framework":
+			b.WriteString(q.Framework)
 		}
 	}
 	return b.String()
 }
 
-// canonicalQuery reports whether a raw query already is in the key's form:
-// only parameters the API reads, each once, sorted, nothing escaped. Two
-// requests that mean the same may still spell it differently ("page=01");
-// that only splits the cache, it never mixes answers.
+// canonicalQuery reports whether a raw query already is in the key's form,
+// so the hit path need not parse it: only parameters the list reads, each
+// once, sorted, page and per_page as plain numbers without leading zeros
+// (per_page within its range), a known framework, and a category of slug
+// characters only. Anything else takes the long way through cacheKey; a
+// fuzz test checks both ways give the same key.
 func canonicalQuery(raw string) bool {
 	prev := ""
 	for raw != "" {
-		var pair string
-		pair, raw, _ = strings.Cut(raw, "&")
-		k, _, _ := strings.Cut(pair, "=")
-		switch k {
-		case "category", "framework", "page", "per_page":
-		default:
-			return false
+		pair, rest, more := strings.Cut(raw, "&")
+		raw = rest
+		if more && rest == "" {
+			return false // a trailing "&"
 		}
-		if k <= prev || strings.ContainsAny(pair, "%+") {
+		k, val, _ := strings.Cut(pair, "=")
+		if k <= prev {
 			return false
 		}
 		prev = k
+		switch k {
+		case "page":
+			if !plainNumber(val, 18) {
+				return false
+			}
+		case "per_page":
+			if n, err := strconv.Atoi(val); !plainNumber(val, 18) || err != nil || n > catalog.MaxPerPage {
+				return false
+			}
+		case "framework":
+			if !catalog.ValidFramework(val) {
+				return false
+			}
+		case "category":
+			if val == "" || len(val) > catalog.MaxSlugLength || strings.Trim(val, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// plainNumber reports whether s is a positive number of at most n digits
+// written without a leading zero.
+func plainNumber(s string, n int) bool {
+	if s == "" || len(s) > n || s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
 	}
 	return true
 }
@@ -226,18 +366,19 @@ func cacheable(status int) bool {
 
 // middleware serves GET and HEAD from the cache, fills it, and writes every
 // such response with its ETag, gzip and 304 handling.
-func (c *Cache) middleware(next http.Handler) http.Handler {
+// readsQuery says whether the operation at a path reads the query string.
+func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			next.ServeHTTP(w, r)
 			return
 		}
-		key := cacheKey(r)
+		key := cacheKey(r, readsQuery(r.URL.Path))
 		now := c.now()
 		cached, ok := c.get(key)
 		if ok && c.fresh(cached, now) {
 			c.stats.hits.Add(1)
-			serveEntry(w, r, cached, cacheHit)
+			c.serve(w, r, key, cached, cacheHit)
 			return
 		}
 		c.stats.misses.Add(1)
@@ -248,10 +389,10 @@ func (c *Cache) middleware(next http.Handler) http.Handler {
 		if e.status >= 500 && ok && now.Sub(cached.stored) < c.cfg.StaleFor {
 			// The database failed: a copy a little old beats an error.
 			c.stats.stale.Add(1)
-			serveEntry(w, r, cached, cacheStale)
+			c.serve(w, r, key, cached, cacheStale)
 			return
 		}
-		serveEntry(w, r, e, cacheMiss)
+		c.serve(w, r, key, e, cacheMiss)
 	})
 }
 
@@ -290,33 +431,33 @@ func newEntry(status int, header http.Header, body []byte, now time.Time) *entry
 	e := &entry{status: status, header: header, body: bytes.Clone(body), stored: now}
 	sum := sha256.Sum256(body)
 	e.etag = `"` + hex.EncodeToString(sum[:16]) + `"`
-	if len(body) >= minGzip {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		_, _ = zw.Write(body)
-		_ = zw.Close()
-		e.gz = buf.Bytes()
-	}
 	e.etagH = []string{e.etag}
-	e.gzEtagH = []string{strings.TrimSuffix(e.etag, `"`) + `-gzip"`}
 	e.lenH = []string{strconv.Itoa(len(e.body))}
-	e.gzLenH = []string{strconv.Itoa(len(e.gz))}
 	return e
 }
 
-// serveEntry writes a finished response: 304 when the client holds it,
-// the gzip copy when the client takes gzip.
-func serveEntry(w http.ResponseWriter, r *http.Request, e *entry, state []string) {
+// serve writes a finished response: 304 when the client holds it, the gzip
+// copy when the client takes gzip.
+func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state []string) {
 	h := w.Header()
 	for k, v := range e.header {
+		// The entry holds the handler's own fields; the middleware set the
+		// common ones before it. A field both set (Link: the API catalog's
+		// rel="api-catalog" beside rel="service-desc") is a list, and is
+		// combined (RFC 9110 §5.3). The copy keeps the shared slices intact.
+		if common, ok := h[k]; ok {
+			v = append(common[:len(common):len(common)], v...)
+		}
 		h[k] = v
 	}
 	h["X-Cache"] = state
 	h["Vary"] = hdrVary
 	body, etag, length := e.body, e.etagH, e.lenH
-	if e.gz != nil && acceptsGzip(r) {
-		body, etag, length = e.gz, e.gzEtagH, e.gzLenH
-		h["Content-Encoding"] = hdrGzip
+	if len(e.body) >= minGzip && acceptsGzip(r) {
+		if gz := c.gzipped(key, e); gz != nil {
+			body, etag, length = gz, e.gzEtagH, e.gzLenH
+			h["Content-Encoding"] = hdrGzip
+		}
 	}
 	h["Etag"] = etag
 	if e.status == http.StatusOK && matchesETag(r.Header.Get("If-None-Match"), e.etag) {
@@ -337,18 +478,6 @@ var (
 	hdrVary                         = []string{"Accept-Encoding"}
 	hdrGzip                         = []string{"gzip"}
 )
-
-// acceptsGzip reports whether Accept-Encoding allows gzip (q > 0).
-func acceptsGzip(r *http.Request) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if strings.EqualFold(strings.TrimSpace(name), "gzip") || strings.TrimSpace(name) == "*" {
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
-		}
-	}
-	return false
-}
 
 // matchesETag reports whether an If-None-Match list names the response, in
 // either of its encodings (weak comparison, as RFC 9110 asks for it).

@@ -1,13 +1,16 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -274,5 +277,106 @@ func TestCacheBoundedByBytes(t *testing.T) {
 	}
 	if cache.Bytes() > 64<<10 || cache.Len() == 0 || cache.Len() >= 200 {
 		t.Errorf("cache holds %d entries in %d bytes; want some, within 65536 bytes", cache.Len(), cache.Bytes())
+	}
+}
+
+// Spelling a number differently, or adding a parameter an operation does
+// not read, is no new cache entry: the answer is the same, so is the key.
+// Otherwise anyone could make every request a miss (a database round and
+// an eviction) with page=01, page=001, …
+func TestCacheKeyIgnoresSpelling(t *testing.T) {
+	c := serveCached(t, newShop(), func() time.Time { return now })
+	products := base + "/catalog/products"
+	for _, group := range [][]string{
+		{products + "?page=2&per_page=1", products + "?page=02&per_page=1", products + "?page=0000002&per_page=01",
+			products + "?per_page=001&page=%302", products + "?page=2&per_page=1&utm_source=x",
+			"/?rest_route=/shop/v1/catalog/products&page=02&per_page=1", "/index.php" + products + "?page=2&per_page=01"},
+		{products + "?page=0", products + "?page=00", products + "?page=-1", products + "?page=x",
+			products + "?page=99999999999999999999999", products + "?page=1.0"},
+		{products + "?per_page=51", products + "?per_page=051", products + "?per_page=0", products + "?per_page=+5"},
+		{products + "?page=1&page=2", products + "?page=01&page=3"},
+		{products + "?framework=ESX", products + "?framework=nope", products + "?framework="},
+		{base + "/catalog", base + "/catalog?page=2", base + "/catalog?per_page=007&category=x"},
+		{base + "/catalog/products/police-radar", base + "/catalog/products/police-radar?page=3"},
+	} {
+		first := get(t, c.srv, group[0])
+		for _, other := range group[1:] {
+			r := get(t, c.srv, other)
+			if r.header.Get("X-Cache") != "HIT" || r.status != first.status || string(r.body) != string(first.body) {
+				t.Errorf("%s after %s: %d %s, want the same answer (%d) from the cache",
+					other, group[0], r.status, r.header.Get("X-Cache"), first.status)
+			}
+		}
+	}
+	// Requests that differ in meaning never share an entry.
+	for _, pair := range [][2]string{{products + "?page=2", products + "?page=3"},
+		{products + "?page=1&page=2", products + "?page=1"}, {products + "?page=0", products + "?per_page=0"},
+		{products + "?category=jobs", products + "?category=vehicles"},
+		{"/?rest_route=/shop/v1/catalog", "/?rest_route=/shop/v1/catalog/categories"}} {
+		a, b := get(t, c.srv, pair[0]), get(t, c.srv, pair[1])
+		if string(a.body) == string(b.body) {
+			t.Errorf("%s and %s answer the same: %s", pair[0], pair[1], a.body)
+		}
+	}
+}
+
+// randomText is n bytes of text that compresses as badly as the inline
+// images (data: URIs) shops paste into descriptions.
+func randomText(n int) string {
+	b := make([]byte, n*3/4)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// A large response is cached while it fits the per-entry bound, and its
+// gzip copy is made only once a client takes gzip; a response over the
+// bound is answered from the database and plain, so that no request makes
+// the server compress megabytes again and again.
+func TestLargeResponses(t *testing.T) {
+	s := newShop()
+	s.Add(wpfixture.Product{Title: "Big Manual", RegularPrice: "1", Content: "<p>" + randomText(700<<10) + "</p>"})
+	s.Add(wpfixture.Product{Title: "Huge Manual", RegularPrice: "1", Content: "<p>" + randomText(1500<<10) + "</p>"})
+	c := serveCached(t, s, func() time.Time { return now })
+	cache := httpapi.NewCache(httpapi.CacheConfig{TTL: time.Minute, MaxEntries: 100, MaxBytes: 4 << 20}) // 1 MiB per entry
+	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Catalog: c.cat, SiteURL: siteURL, Cache: cache,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	t.Cleanup(srv.Close)
+	plain := map[string]string{"Accept-Encoding": "identity"}
+	gz := map[string]string{"Accept-Encoding": "gzip"}
+
+	path := base + "/catalog/products/big-manual"
+	first := do(t, srv, http.MethodGet, path, plain)
+	if first.status != http.StatusOK || first.header.Get("X-Cache") != "MISS" {
+		t.Fatalf("first: %d %s", first.status, first.header.Get("X-Cache"))
+	}
+	if r := do(t, srv, http.MethodGet, path, plain); r.header.Get("X-Cache") != "HIT" {
+		t.Errorf("a %d KiB response within the bound is not cached: %s", len(first.body)>>10, r.header.Get("X-Cache"))
+	}
+	if held := cache.Bytes(); held > int64(len(first.body))*11/10 {
+		t.Errorf("after plain requests only the cache holds %d bytes for a %d-byte body: a gzip copy nobody asked for",
+			held, len(first.body))
+	}
+	r := do(t, srv, http.MethodGet, path, gz)
+	if r.header.Get("X-Cache") != "HIT" || r.header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("gzip request: %s, Content-Encoding %q", r.header.Get("X-Cache"), r.header.Get("Content-Encoding"))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unzipped, err := io.ReadAll(zr); err != nil || !bytes.Equal(unzipped, first.body) {
+		t.Errorf("the gzip copy does not unzip to the body (%v)", err)
+	}
+
+	huge := base + "/catalog/products/huge-manual"
+	for i := 0; i < 2; i++ {
+		r := do(t, srv, http.MethodGet, huge, gz)
+		if r.status != http.StatusOK || r.header.Get("X-Cache") != "MISS" || r.header.Get("Content-Encoding") != "" {
+			t.Errorf("over the bound, request %d: %d %s, Content-Encoding %q; want 200 MISS, plain",
+				i+1, r.status, r.header.Get("X-Cache"), r.header.Get("Content-Encoding"))
+		}
 	}
 }

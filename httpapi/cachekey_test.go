@@ -2,17 +2,22 @@ package httpapi
 
 import (
 	"net/http/httptest"
+	"net/url"
 	"testing"
 )
 
 // Requests that mean the same share a cache entry whether or not their
 // query is already canonical; requests that differ never do.
 func TestCacheKey(t *testing.T) {
-	key := func(target string) string { return cacheKey(httptest.NewRequest("GET", target, nil)) }
+	key := func(target string) string { return cacheKey(httptest.NewRequest("GET", target, nil), true) }
 	same := [][]string{
-		{"/p?page=2&per_page=5", "/p?per_page=5&page=2", "/p?per_page=5&utm_source=x&page=2", "/p?page=2&per_page=%35"},
+		{"/p?page=2&per_page=5", "/p?per_page=5&page=2", "/p?per_page=5&utm_source=x&page=2", "/p?page=2&per_page=%35",
+			"/p?page=02&per_page=005", "/p?page=%302&per_page=0005"},
 		{"/p", "/p?utm=1", "/p?"},
-		{"/p?category=ui-hud&framework=esx", "/p?framework=esx&category=ui-hud"},
+		{"/p?category=ui-hud&framework=esx", "/p?framework=esx&category=ui-hud", "/p?framework=%65sx&category=ui%2Dhud"},
+		{"/p?page=0", "/p?page=-1", "/p?page=abc", "/p?page=", "/p?page=1e3", "/p?page=99999999999999999999"},
+		{"/p?page=1&page=2", "/p?page=3&page=04"},
+		{"/p?framework=ESX", "/p?framework=vrp"},
 	}
 	for _, group := range same {
 		for _, other := range group[1:] {
@@ -22,9 +27,34 @@ func TestCacheKey(t *testing.T) {
 		}
 	}
 	for _, pair := range [][2]string{{"/p?page=2", "/p?page=3"}, {"/p?page=1&page=2", "/p?page=1"},
-		{"/p?category=a", "/p?framework=a"}, {"/p?page=2", "/q?page=2"}} {
+		{"/p?category=a", "/p?framework=a"}, {"/p?page=2", "/q?page=2"}, {"/p?page=0", "/p?per_page=0"},
+		{"/p?page=0", "/p?page=1&page=2"}, {"/p?category=Jobs", "/p?category=jobs"}, {"/p?page=1", "/p"}} {
 		if key(pair[0]) == key(pair[1]) {
 			t.Errorf("%s and %s share the key %q", pair[0], pair[1], key(pair[0]))
 		}
 	}
+	// An operation that reads no query is keyed by its path alone.
+	if k := cacheKey(httptest.NewRequest("GET", "/catalog?page=2", nil), false); k != "/catalog" {
+		t.Errorf("key of /catalog?page=2 = %q, want /catalog", k)
+	}
+}
+
+// FuzzCacheKey: a query the hit path takes as canonical without parsing has
+// exactly the key the long way gives it.
+func FuzzCacheKey(f *testing.F) {
+	for _, q := range []string{"page=2&per_page=5", "category=ui-hud&framework=esx", "page=02", "per_page=51",
+		"category=%41", "page=1&page=2", "category=&page=1", "framework=ESX", "per_page=50", "page=123456789012345678"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := url.Parse("/p?" + raw)
+		if raw == "" || err != nil || u.RawQuery != raw || !canonicalQuery(raw) {
+			return
+		}
+		r := httptest.NewRequest("GET", "/p", nil)
+		r.URL.RawQuery = "x=1&" + raw // not canonical: the long way
+		if long := cacheKey(r, true); long != "/p?"+raw {
+			t.Errorf("canonical %q, but the long way keys it %q", raw, long)
+		}
+	})
 }

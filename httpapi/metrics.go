@@ -49,7 +49,7 @@ func NewMetrics(reg prometheus.Registerer, c *Cache) *Metrics {
 		counter("catalogd_cache_stale_served_total", "Stale copies served because the database failed.", c.stats.stale.Load)
 		counter("catalogd_cache_invalidations_total", "Times a change in the shop cleared the cache.", func() int64 { return int64(c.gen.Load()) })
 		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "catalogd_cache_bytes", Help: "Bytes of response bodies held by the origin cache.",
+			Name: "catalogd_cache_bytes", Help: "Bytes the origin cache's responses hold (bodies, gzip copies, headers, keys, bookkeeping).",
 		}, func() float64 { return float64(c.Bytes()) }))
 		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "catalogd_cache_entries", Help: "Responses held by the origin cache.",

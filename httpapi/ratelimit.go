@@ -1,7 +1,8 @@
 package httpapi
 
 import (
-	"net"
+	"encoding/binary"
+	"hash/maphash"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -92,32 +93,78 @@ func (c clientIPs) isTrusted(a netip.Addr) bool {
 }
 
 func (c clientIPs) of(r *http.Request) netip.Addr {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	peer, err := netip.ParseAddr(host)
-	if err != nil {
+	peer, ok := parseHop(r.RemoteAddr)
+	if !ok {
 		return netip.Addr{}
 	}
-	peer = peer.Unmap()
 	if !c.isTrusted(peer) {
 		return peer
 	}
 	client := peer
 	hops := r.Header.Values("X-Forwarded-For")
 	for i := len(hops) - 1; i >= 0; i-- {
-		parts := strings.Split(hops[i], ",")
-		for j := len(parts) - 1; j >= 0; j-- {
-			a, err := netip.ParseAddr(strings.TrimSpace(parts[j]))
-			if err != nil {
-				return client // garbage: trust nothing further left
+		// Right to left, without splitting (this runs on every request).
+		for line := hops[i]; ; {
+			comma := strings.LastIndexByte(line, ',')
+			hop := line[comma+1:]
+			a, ok := parseHop(hop)
+			if !ok {
+				// A trusted hop wrote something that is no address ("unknown",
+				// an obfuscated name): it stands for one client we cannot
+				// name, who gets a window of its own — never the proxy's,
+				// which every client behind it would share. Nothing further
+				// left can be believed.
+				return unnamedClient(strings.TrimSpace(hop))
 			}
-			client = a.Unmap()
+			client = a
 			if !c.isTrusted(client) {
 				return client
 			}
+			if comma < 0 {
+				break
+			}
+			line = line[:comma]
 		}
 	}
 	return client
+}
+
+// parseHop reads one address as proxies write them: bare, with a port
+// ("203.0.113.9:4711", as Azure Application Gateway sends it), bracketed
+// ("[2001:db8::7]", "[2001:db8::7]:443"), with a zone ("fe80::1%eth0",
+// dropped: the zone names an interface of the proxy, not the client), or
+// IPv4-mapped (unmapped, so one client has one window).
+func parseHop(s string) (netip.Addr, bool) {
+	s = strings.TrimSpace(s)
+	var a netip.Addr
+	var err error
+	// Pick the form by its shape rather than by trial: a failed parse
+	// allocates its error, and this runs for every request's peer.
+	switch {
+	case len(s) > 2 && s[0] == '[' && s[len(s)-1] == ']':
+		a, err = netip.ParseAddr(s[1 : len(s)-1])
+	case strings.HasPrefix(s, "[") || strings.Count(s, ":") == 1:
+		var ap netip.AddrPort
+		ap, err = netip.ParseAddrPort(s)
+		a = ap.Addr()
+	default:
+		a, err = netip.ParseAddr(s)
+	}
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return a.WithZone("").Unmap(), true
+}
+
+// unnamedSeed keys the windows of clients known only by a value that is no
+// address; it lives as long as the windows do.
+var unnamedSeed = maphash.MakeSeed()
+
+// unnamedClient maps a value that is no address to an address of its own
+// in 100::/64, the discard-only prefix (RFC 6666) no real client has.
+func unnamedClient(s string) netip.Addr {
+	var a [16]byte
+	a[0] = 0x01
+	binary.BigEndian.PutUint64(a[8:], maphash.String(unnamedSeed, s))
+	return netip.AddrFrom16(a)
 }

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -47,7 +49,17 @@ func TestClientIP(t *testing.T) {
 		{"trusted peer: right-most untrusted address", "127.0.0.1:5000", []string{"6.6.6.6, 203.0.113.9"}, "203.0.113.9"},
 		{"spoofed left part is skipped", "10.0.0.2:80", []string{"1.1.1.1, 203.0.113.9, 10.0.0.5"}, "203.0.113.9"},
 		{"several headers", "127.0.0.1:5000", []string{"1.1.1.1", "203.0.113.9"}, "203.0.113.9"},
-		{"garbage stops the walk", "127.0.0.1:5000", []string{"203.0.113.9, nonsense"}, "127.0.0.1"},
+		{"garbage stops the walk, in its own bucket", "127.0.0.1:5000", []string{"203.0.113.9, nonsense"}, "own:nonsense"},
+		{"unknown is its own bucket, not the proxy's", "10.0.0.2:80", []string{"unknown"}, "own:unknown"},
+		{"IPv4 with a port (Azure Application Gateway)", "10.0.0.2:80", []string{"203.0.113.9:4711"}, "203.0.113.9"},
+		{"IPv4 with a port behind a spoofed one", "10.0.0.2:80", []string{"1.1.1.1:1, 203.0.113.9:4711"}, "203.0.113.9"},
+		{"bracketed IPv6 with a port", "10.0.0.2:80", []string{"[2001:db8::7]:443"}, "2001:db8::7"},
+		{"bracketed IPv6", "10.0.0.2:80", []string{"[2001:db8::7]"}, "2001:db8::7"},
+		{"IPv6 with a zone", "10.0.0.2:80", []string{"fe80::1%eth0"}, "fe80::1"},
+		{"bracketed IPv6 with a zone and a port", "10.0.0.2:80", []string{"[fe80::1%eth0]:80"}, "fe80::1"},
+		{"IPv4-mapped IPv6", "10.0.0.2:80", []string{"::ffff:203.0.113.9"}, "203.0.113.9"},
+		{"trusted proxy with a port is skipped", "10.0.0.2:80", []string{"203.0.113.9, 10.0.0.7:8080"}, "203.0.113.9"},
+		{"empty element is garbage", "10.0.0.2:80", []string{"203.0.113.9, "}, "own:"},
 		{"all trusted: the left-most", "127.0.0.1:5000", []string{"10.0.0.9"}, "10.0.0.9"},
 		{"no header", "127.0.0.1:5000", nil, "127.0.0.1"},
 		{"IPv6 peer", "[2001:db8::1]:443", []string{"1.2.3.4"}, "2001:db8::1"},
@@ -59,7 +71,20 @@ func TestClientIP(t *testing.T) {
 			for _, v := range tt.xff {
 				r.Header.Add("X-Forwarded-For", v)
 			}
-			if got := trusted.of(r); got.String() != tt.want {
+			got := trusted.of(r)
+			if garbage, ok := strings.CutPrefix(tt.want, "own:"); ok {
+				// A value that is no address is that client's own bucket:
+				// never the proxy's shared one, the same for the same value,
+				// another for another value.
+				other := httptest.NewRequest(http.MethodGet, "/", nil)
+				other.RemoteAddr = tt.peer
+				other.Header.Set("X-Forwarded-For", garbage+"x")
+				if !got.IsValid() || trusted.isTrusted(got) || got == trusted.of(other) || got != trusted.of(r.Clone(r.Context())) {
+					t.Errorf("client = %s for %q: not a bucket of its own", got, garbage)
+				}
+				return
+			}
+			if got.String() != tt.want {
 				t.Errorf("client = %s, want %s", got, tt.want)
 			}
 		})
@@ -101,6 +126,25 @@ func TestRateLimitEnforced(t *testing.T) {
 	}
 	if body := last.Body.String(); !contains(body, `"code":"shop_rate_limited"`) || !contains(body, `"hint"`) {
 		t.Errorf("429 body = %s", body)
+	}
+}
+
+// A client over its limit is no failure of the server: with the access log
+// off, nothing is logged at info or above (an operator's error alerts must
+// not fire because a client is greedy).
+func TestRateLimitedNotLoggedAsError(t *testing.T) {
+	var logs bytes.Buffer
+	h := NewServer(Deps{Catalog: nil, RateLimit: 1, EnforceRateLimit: true,
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))})
+	for i := 0; i < 3; i++ {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/nowhere", nil))
+		if i > 0 && w.Code != http.StatusTooManyRequests {
+			t.Fatalf("request %d: %d, want 429", i+1, w.Code)
+		}
+	}
+	if logs.Len() > 0 {
+		t.Errorf("429s logged at info or above with the access log off:\n%s", logs.String())
 	}
 }
 

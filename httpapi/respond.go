@@ -63,15 +63,20 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == 0 {
 		status = http.StatusInternalServerError
 	}
-	if status >= 500 || status == http.StatusTooManyRequests {
+	switch {
+	case status >= 500:
 		s.log.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "status", status, "err", err)
 		w.Header().Set("Cache-Control", "no-store")
 		if status == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", "5")
 		}
-	} else if status == http.StatusTooManyRequests {
+	case status == http.StatusTooManyRequests:
+		// A client over its limit is the client's matter, not the server's:
+		// debug only (the access log, when on, records it too), so a
+		// greedy client cannot fill the error log or fire alerts.
+		s.log.DebugContext(r.Context(), "rate limited", "path", r.URL.Path)
 		w.Header().Set("Cache-Control", "no-store")
-	} else {
+	default:
 		// A client error stays true for a while; let caches keep it briefly.
 		w.Header().Set("Cache-Control", "public, max-age=60")
 	}

@@ -147,7 +147,8 @@ func NewServer(d Deps) http.Handler {
 	}
 	r.NotFoundHandler = s.handle(s.notFound)
 	api.NotFoundHandler = r.NotFoundHandler
-	return s.middleware(canonicalSlugs(s.base+"/catalog/products/", d.Cache.middleware(r)))
+	list := s.base + "/catalog/products" // the one operation that reads the query
+	return s.middleware(canonicalSlugs(list+"/", d.Cache.middleware(r, func(path string) bool { return path == list })))
 }
 
 // middleware wraps every response: panics become a JSON 500, a trailing

@@ -718,3 +718,44 @@ func TestErrorBodyIsJSONForAnyAccept(t *testing.T) {
 		t.Errorf("HTML in the error body: %s", r.body)
 	}
 }
+
+// Every route's every response carries the Link to the OpenAPI document the
+// README promises, whether it came from the handler (MISS), the cache (HIT)
+// or a 304, and a handler's own Link (the API catalog's rel="api-catalog")
+// is added beside it rather than replacing it.
+func TestLinkHeaderOnEveryRoute(t *testing.T) {
+	cat := catalog.New(openDB(t, loadShop(t), "wp_", 5*time.Second), catalog.Config{Now: func() time.Time { return now }})
+	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: siteURL,
+		Cache: httpapi.NewCache(httpapi.DefaultCacheConfig), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	t.Cleanup(srv.Close)
+	serviceDesc := `<` + siteURL + `/openapi.json>; rel="service-desc"`
+	links := func(r response) string { return strings.Join(r.header.Values("Link"), ", ") }
+	for _, p := range []string{base + "/catalog", base + "/catalog/categories", base + "/catalog/products",
+		base + "/catalog/products/police-radar", base + "/catalog/products/no-such-product",
+		base + "/catalog/products?page=0", base + "/nope", "/some/page", "/openapi.json",
+		"/.well-known/openapi.json", "/.well-known/api-catalog", "/llms.txt"} {
+		t.Run(p, func(t *testing.T) {
+			var etag string
+			for _, method := range []string{"GET", "HEAD", "GET", "OPTIONS", "POST"} {
+				r := do(t, srv, method, p, nil)
+				if !strings.Contains(links(r), serviceDesc) {
+					t.Errorf("%s (%d, X-Cache %s): Link = %q, want it to hold %s",
+						method, r.status, r.header.Get("X-Cache"), links(r), serviceDesc)
+				}
+				if p == "/.well-known/api-catalog" && (method == "GET" || method == "HEAD") &&
+					!strings.Contains(links(r), `rel="api-catalog"`) {
+					t.Errorf("%s: the API catalog's own Link is gone: %q", method, links(r))
+				}
+				if method == "GET" && r.status == http.StatusOK {
+					etag = r.header.Get("ETag")
+				}
+			}
+			if etag != "" {
+				r := do(t, srv, "GET", p, map[string]string{"If-None-Match": etag})
+				if r.status != http.StatusNotModified || !strings.Contains(links(r), serviceDesc) {
+					t.Errorf("304: %d, Link = %q", r.status, links(r))
+				}
+			}
+		})
+	}
+}

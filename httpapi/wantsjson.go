@@ -3,7 +3,6 @@ package httpapi
 import (
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 )
 
@@ -47,8 +46,8 @@ func acceptQ(accept []string) (jsonQ, htmlQ float64) {
 			}
 			q := 1.0
 			if v, ok := params["q"]; ok {
-				if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
-					q = f
+				if q, ok = parseQ(v); !ok {
+					continue // a malformed weight says nothing
 				}
 			}
 			switch {

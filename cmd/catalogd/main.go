@@ -115,7 +115,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	}
 	cache := httpapi.NewCache(httpapi.CacheConfig{TTL: cfg.CacheTTL, StaleFor: cfg.CacheStale,
-		MaxEntries: cfg.CacheMaxEntries, MaxBytes: int64(cfg.CacheMaxMB) << 20})
+		MaxEntries: cfg.CacheMaxEntries, MaxBytes: int64(cfg.CacheMaxMB) << 20, MaxEntryBytes: int64(cfg.CacheMaxEntryMB) << 20})
 	public := &http.Server{
 		Handler: httpapi.NewServer(httpapi.Deps{Catalog: cat, Namespace: cfg.Namespace,
 			SiteURL: site, DevelopersURL: cfg.DevelopersURL, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
