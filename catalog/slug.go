@@ -12,17 +12,18 @@ import (
 // it could not transliterate (Cyrillic, Greek, CJK, …) is lowercase
 // percent-encoding of its UTF-8 bytes (sanitize_title_with_dashes →
 // utf8_uri_encode, dechex, strtolower), matches
-// ^([a-z0-9-]|%[0-9a-f]{2})+$; the same with uppercase hex digits, and the
+// ^([a-z0-9_-]|%[0-9a-f]{2})+$ ("_" is kept, as in FiveM's esx_policejob);
+// the same with uppercase hex digits, and the
 // decoded UTF-8 form a client gets by unescaping it, match too. The OpenAPI
 // document publishes this pattern.
-const SlugPattern = `^([a-z0-9-]|%[0-9a-fA-F]{2}|[^\x00-\x7F])+$`
+const SlugPattern = `^([a-z0-9_-]|%[0-9a-fA-F]{2}|[^\x00-\x7F])+$`
 
 var slugRE = regexp.MustCompile(SlugPattern)
 
 // CanonicalSlug returns the form WordPress stores a slug in, for any
 // spelling SlugPattern accepts: non-ASCII characters percent-encoded as
 // lowercase hex, existing escapes lowercased, the rest unchanged. ok is
-// false for anything else (uppercase ASCII, "_", "/", invalid UTF-8, …) and
+// false for anything else (uppercase ASCII, "/", invalid UTF-8, …) and
 // for a stored form longer than posts.post_name holds. This is the one
 // place the accepted spellings become one: lookups, the category filter
 // and the response cache's key all use its result.
@@ -67,10 +68,11 @@ func ValidSlug(s string) bool {
 }
 
 // plainSlug reports whether s is a non-empty run of lowercase ASCII
-// letters, digits and hyphens: the common case, checked without the regexp.
+// letters, digits, underscores and hyphens: the common case, checked
+// without the regexp.
 func plainSlug(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
 			return false
 		}
 	}

@@ -39,7 +39,7 @@ var (
 			schema: map[string]any{"type": "string", "enum": catalog.Frameworks}},
 	}
 	slugParam = param{name: "slug", in: "path", required: true, desc: "The product's English slug as the product list shows it " +
-		"(WordPress's stored form, ^([a-z0-9-]|%[0-9a-f]{2})+$: other characters as lowercase percent-encoded UTF-8), " +
+		"(WordPress's stored form, ^([a-z0-9_-]|%[0-9a-f]{2})+$: other characters as lowercase percent-encoded UTF-8), " +
 		"or that slug percent-decoded to UTF-8; uppercase hex digits are accepted too.",
 		schema: map[string]any{"type": "string", "pattern": catalog.SlugPattern, "maxLength": catalog.MaxSlugLength}}
 )

@@ -245,7 +245,7 @@ func TestErrors(t *testing.T) {
 		{name: "framework=ESX", path: products + "?framework=ESX", status: 400, code: "shop_invalid_framework", params: []string{"framework"}},
 
 		{name: "slug uppercase", path: products + "/Police-Radar", status: 400, code: "shop_invalid_slug", params: []string{"slug"}},
-		{name: "slug a_b", path: products + "/a_b", status: 400, code: "shop_invalid_slug", params: []string{"slug"}},
+		{name: "slug a.b", path: products + "/a.b", status: 400, code: "shop_invalid_slug", params: []string{"slug"}},
 		{name: "slug of 201 characters", path: products + "/" + long, status: 400, code: "shop_invalid_slug", params: []string{"slug"}},
 
 		{name: "order: page, per_page, framework", path: products + "?page=abc&per_page=100&framework=foo", status: 400,

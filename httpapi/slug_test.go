@@ -90,7 +90,35 @@ func TestNonASCIISlugs(t *testing.T) {
 	}
 
 	// Outside the pattern stays a 400.
-	for _, bad := range []string{"/Police-Radar", "/a_b", "/%25zz", "/%25d1%25"} {
+	for _, bad := range []string{"/Police-Radar", "/a.b", "/%25zz", "/%25d1%25"} {
 		checkError(t, get(t, c.srv, products+bad), 400, "shop_invalid_slug")
+	}
+}
+
+// WordPress keeps "_" in a slug (sanitize_title_with_dashes strips
+// everything but %a-z0-9, space, "_" and "-"), and FiveM resources are
+// named that way (esx_policejob): such a product and category are listed,
+// so they are fetchable and filterable as listed.
+func TestUnderscoreSlugs(t *testing.T) {
+	shop := newShop()
+	shop.Category("ESX Jobs", "esx_jobs", "", 4)
+	shop.Add(wpfixture.Product{Title: "esx_policejob", Slug: "esx_policejob", RegularPrice: "9", Categories: []string{"esx_jobs"}})
+	c := serveCached(t, shop, func() time.Time { return now })
+	const products = base + "/catalog/products"
+
+	if got := productSlugs(t, get(t, c.srv, products+"?per_page=50").body); !slices.Contains(got, "esx_policejob") {
+		t.Fatalf("the list lacks esx_policejob: %v", got)
+	}
+	r := get(t, c.srv, products+"/esx_policejob")
+	var p struct{ Slug string }
+	if err := json.Unmarshal(r.body, &p); err != nil || r.status != 200 || p.Slug != "esx_policejob" {
+		t.Errorf("GET %s/esx_policejob: %d %s", products, r.status, r.body)
+	}
+	if r := get(t, c.srv, products+"?category=esx_jobs"); r.status != 200 ||
+		!slices.Equal(productSlugs(t, r.body), []string{"esx_policejob"}) {
+		t.Errorf("?category=esx_jobs: %d %s", r.status, r.body)
+	}
+	if r := get(t, c.srv, products+"/ESX_policejob"); r.status != 400 {
+		t.Errorf("uppercase is still no slug: %d %s", r.status, r.body)
 	}
 }

@@ -397,7 +397,7 @@ func (c *cli) productCmd(ctx context.Context, g *globals, args []string) error {
 	// characters percent-encoded) or decoded to UTF-8; one spelling is sent.
 	slug, ok := catalog.CanonicalSlug(pos[0])
 	if !ok {
-		return usagef("product", "%q is not a product slug: use the slug as the product list shows it, lowercase letters, digits, hyphens and percent-encoded characters (at most %d), or decoded to UTF-8",
+		return usagef("product", "%q is not a product slug: use the slug as the product list shows it, lowercase letters, digits, underscores, hyphens and percent-encoded characters (at most %d), or decoded to UTF-8",
 			pos[0], catalog.MaxSlugLength)
 	}
 	cl, err := c.client(g)

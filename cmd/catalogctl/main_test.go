@@ -690,7 +690,7 @@ func TestUsageErrorsSendNoRequest(t *testing.T) {
 		{"product with --json only", []string{"product", "--json"}, nil, "product needs a slug"},
 		{"product with two slugs", []string{"product", "k9-unit", "ems-job"}, nil, "product takes one slug"},
 		{"slug with capitals", []string{"product", "Dispatch-System"}, nil, `"Dispatch-System" is not a product slug`},
-		{"slug with underscore", []string{"product", "dispatch_system"}, nil, "is not a product slug"},
+		{"slug with a space", []string{"product", "dispatch system"}, nil, "is not a product slug"},
 		{"slug with a path", []string{"product", "../catalog"}, nil, "is not a product slug"},
 		{"slug with a query", []string{"product", "k9-unit?x=1"}, nil, "is not a product slug"},
 		{"slug with a stray percent", []string{"product", "100%-cotton"}, nil, "is not a product slug"},
