@@ -64,7 +64,7 @@ seed:
 	$(GO) generate ./deploy/seed/
 
 FUZZTIME ?= 30s
-FUZZ_TARGETS := catalog:FuzzParseListQuery catalog:FuzzPlainText catalog:FuzzValidSlug httpapi:FuzzRouting wpdb:FuzzParsers
+FUZZ_TARGETS := catalog:FuzzParseListQuery catalog:FuzzPlainText catalog:FuzzValidSlug httpapi:FuzzRouting httpapi:FuzzCacheKey wpdb:FuzzParsers
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do p=$${t%%:*}; f=$${t##*:}; \
 	  $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./$$p; done
