@@ -317,7 +317,7 @@ var paramHints = map[string]string{
 	"per_page":  "Send per_page as a plain whole number from 1 to 50 (default 20); larger pages are rejected, not clamped.",
 	"category":  "Use a slug from the categories endpoint.",
 	"framework": "Use one of esx, qbcore, qbox, standalone, or leave framework out.",
-	"slug":      "Use the product's English slug as the product list shows it: lowercase letters, digits, underscores and hyphens, other characters percent-encoded (or sent as UTF-8).",
+	"slug":      "Use the product's slug as the product list shows it: lowercase letters, digits, underscores and hyphens, other characters percent-encoded (or sent as UTF-8).",
 }
 
 func invalidPage(q ListQuery, pages int) *Error {

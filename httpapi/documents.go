@@ -61,7 +61,7 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	fmt.Fprintf(&b, "> %s. %d products in %d categories, priced in %s. Its catalog is readable through a read-only JSON API.\n\n",
 		mdText(strings.TrimSuffix(summary, ".")), idx.ProductCount, idx.CategoryCount, mdText(idx.Currency))
 	b.WriteString("Every operation is an anonymous GET answering JSON; nothing needs a key. Prices are decimal strings in the " +
-		"shop base currency. Only English slugs are served; translated sites (/de/, /fr/, …) use other slugs the API does not know.\n\n")
+		"shop base currency. Slugs are those the product list shows, in the one language the API serves; another language's slug answers 404 with a hint naming the served one.\n\n")
 	b.WriteString("## API\n\n")
 	fmt.Fprintf(&b, "- %s: shop name, currency, counts and links to every operation\n", mdLink("Catalog index", api+"/catalog"))
 	fmt.Fprintf(&b, "- %s: categories with their product counts\n", mdLink("Categories", api+"/catalog/categories"))
@@ -72,7 +72,7 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	if u, ok := mdURL(api + "/catalog/products/"); ok {
 		one = "[One product](" + u + "{slug})" // a URI template: the braces stay
 	}
-	fmt.Fprintf(&b, "- %s: one product by its English slug, with its full description\n", one)
+	fmt.Fprintf(&b, "- %s: one product by its slug as listed, with its full description\n", one)
 	fmt.Fprintf(&b, "- %s: the machine-readable contract\n", mdLink("OpenAPI description", s.site+"/openapi.json"))
 	b.WriteString("\nLimits: per_page is at most 50 (more is rejected, not clamped); a page beyond total_pages is an error naming the last page. " +
 		"Ask about one request per second and prefer a larger per_page over more pages; the RateLimit-* headers on every response show the window. " +

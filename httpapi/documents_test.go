@@ -74,7 +74,7 @@ func TestLLMsTxt(t *testing.T) {
 	}
 	for _, want := range []string{"# Script Shop\n", "\n> ", "## API", base + "/catalog/products", "per_page",
 		"## Categories", "[Police](" + siteURL + "/product-category/jobs/police/): 1 product", "esx, qbcore, qbox, standalone",
-		siteURL + "/openapi.json", "/sitemap_index.xml", "English"} {
+		siteURL + "/openapi.json", "/sitemap_index.xml", "one language the API serves"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("llms.txt lacks %q:\n%s", want, body)
 		}
