@@ -104,9 +104,11 @@ var fieldDocs = map[string]string{
 	"Index.product_count":           "Catalog-visible products: the unfiltered list's total.",
 	"Index.published_product_count": "Every published product, including those hidden from the catalog.",
 	"Index.endpoints":               "Links to every operation.",
-	"errorBody.code":                "Stable machine identifier; branch on it, not on message.",
-	"errorData.hint":                "What to do instead, whenever a next step exists.",
-	"errorData.params":              "Per-parameter messages, on a 400.",
+	"Index.sitemap": "The sitemap index the shop serves: Yoast SEO's or Rank Math's /sitemap_index.xml, else WordPress's " +
+		"/wp-sitemap.xml; absent when it serves none (search engines discouraged).",
+	"errorBody.code":   "Stable machine identifier; branch on it, not on message.",
+	"errorData.hint":   "What to do instead, whenever a next step exists.",
+	"errorData.params": "Per-parameter messages, on a 400.",
 }
 
 var uriFields = map[string]bool{"url": true, "image": true, "developers": true, "openapi": true,
