@@ -169,6 +169,7 @@ func TestContract(t *testing.T) {
 		"X-WP-Total missing":      func(h http.Header) { h.Del("X-WP-Total") },
 		"X-WP-TotalPages missing": func(h http.Header) { h.Del("X-WP-TotalPages") },
 		"X-WP-Total not a count":  func(h http.Header) { h.Set("X-WP-Total", "-1") },
+		"Link not a link":         func(h http.Header) { h.Set("Link", "page 2") },
 	} {
 		hdr := list.header.Clone()
 		edit(hdr)

@@ -223,6 +223,8 @@ func OpenAPI(ns, serverURL string) []byte {
 	}
 	// Link is on every response (rel="service-desc"); the product list
 	// adds its paging relations beside it.
+	// Required, as on every answer catalogd gives (the validator checks a
+	// header's value only when it is required).
 	components["Link"] = map[string]any{"required": true, "schema": map[string]any{"type": "string", "pattern": `<[^>]+>;\s*rel="`},
 		"description": "RFC 8288 links: always <{site}/openapi.json>; rel=\"service-desc\". The product list adds absolute links to its " +
 			"first, prev, next and last pages (prev not on page 1, next not on the last page, none when total is 0), as WordPress's REST " +

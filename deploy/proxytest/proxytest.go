@@ -398,7 +398,8 @@ func Run(t *testing.T, site string, b *Backends, o Options) {
 		if err := json.Unmarshal([]byte(body), &e); err != nil || e.Code != "shop_rate_limited" || e.Data.Status != 429 || e.Data.Hint == "" {
 			t.Errorf("429 body %q: %v", body, err)
 		}
-		if !isJSON(h) || h.Get("Retry-After") == "" || h.Get("RateLimit-Remaining") != "0" {
+		if !isJSON(h) || h.Get("Retry-After") == "" || h.Get("RateLimit-Remaining") != "0" ||
+			!strings.Contains(h.Get("Link"), `rel="service-desc"`) {
 			t.Errorf("429 headers: %v", h)
 		}
 		// Everything catalogd answers shares the one window: a path the
