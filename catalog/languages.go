@@ -47,6 +47,17 @@ type activePlugins struct {
 	note    string // why the network's could not be read
 }
 
+// readActivePlugins parses the site's active_plugins option.
+func readActivePlugins(ctx context.Context, raw string) *activePlugins {
+	site, err := wpdb.ParsePluginList(raw)
+	if err != nil {
+		// get_option() gives false for a value it cannot unserialize:
+		// WordPress then loads no plugin.
+		slog.WarnContext(ctx, "active_plugins is damaged; no plugin counts as active", "err", err)
+	}
+	return &activePlugins{site: site}
+}
+
 func (a *activePlugins) has(ctx context.Context, tx *wpdb.Tx, files []string) (bool, error) {
 	for _, f := range files {
 		if slices.Contains(a.site, f) {
@@ -130,10 +141,9 @@ var pllWooCommerce = []string{"polylang-wc/polylang-wc.php"}
 // without its tables) are reported in ignored and the shop is served as
 // monolingual, as WordPress serves it. A served language the site does not
 // have is a *LanguageError.
-func (c *Catalog) languages(ctx context.Context, tx *wpdb.Tx, sh *shop, opts map[string]string) (ml multilingual, ignored []string, err error) {
-	var active *activePlugins
+func (c *Catalog) languages(ctx context.Context, tx *wpdb.Tx, sh *shop, opts map[string]string, active *activePlugins) (ml multilingual, ignored []string, err error) {
 	defer func() {
-		if active != nil && active.note != "" {
+		if active.note != "" {
 			ignored = append(ignored, active.note)
 		}
 	}()
@@ -141,15 +151,6 @@ func (c *Catalog) languages(ctx context.Context, tx *wpdb.Tx, sh *shop, opts map
 		raw, ok := opts[p.option]
 		if !ok {
 			continue
-		}
-		if active == nil {
-			site, perr := wpdb.ParsePluginList(opts["active_plugins"])
-			if perr != nil {
-				// get_option() gives false for a value it cannot
-				// unserialize: WordPress then loads no plugin.
-				slog.WarnContext(ctx, "active_plugins is damaged; no plugin counts as active", "err", perr)
-			}
-			active = &activePlugins{site: site}
 		}
 		on, err := active.has(ctx, tx, p.files)
 		if err != nil {

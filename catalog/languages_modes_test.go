@@ -100,7 +100,9 @@ var modes = []struct {
 		}, true, enPlain, deDirUntranslated},
 }
 
-var urlLine = regexp.MustCompile(`(?m)^\s*"url": ".*",?\n`)
+// urlLine matches the URLs a permalink structure shapes: the items' and
+// the sitemap's (WordPress's is ?sitemap=index under plain permalinks).
+var urlLine = regexp.MustCompile(`(?m)^\s*"(url|sitemap)": ".*",?\n`)
 
 // Each fixture, served in its default language and in German: the default
 // language's catalog is the shop without the plugin (URLs aside, which are

@@ -24,6 +24,9 @@ type Config struct {
 	Namespace string
 	// DevelopersURL is the developer page the index links, if any.
 	DevelopersURL string
+	// SitemapURL overrides the sitemap the index links: "" finds the one
+	// the shop serves (sitemap.go), SitemapNone links none.
+	SitemapURL string
 	// Language is the language served on a multilingual shop (WPML or
 	// Polylang code); empty: the translation plugin's default language.
 	Language string
@@ -129,7 +132,7 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 			Developers:                 c.cfg.DevelopersURL,
 			OpenAPI:                    sh.home + "/openapi.json",
 			LLMsTxt:                    sh.home + "/llms.txt",
-			Sitemap:                    sh.home + "/sitemap_index.xml",
+			Sitemap:                    sh.sitemap,
 			Endpoints: Endpoints{
 				Catalog:    base + "/catalog",
 				Categories: base + "/catalog/categories",

@@ -16,6 +16,7 @@ var shopOptions = []string{
 	"woocommerce_currency", "woocommerce_price_num_decimals",
 	"woocommerce_hide_out_of_stock_items", "woocommerce_permalinks",
 	wpdb.OptionWPML, wpdb.OptionPolylang, wpdb.OptionTranslatePress, "active_plugins",
+	"blog_public", wpdb.OptionYoast, wpdb.OptionRankMathModules,
 }
 
 // shop is what one response needs to know about the shop's settings.
@@ -31,6 +32,7 @@ type shop struct {
 	trailingSlash     bool // user_trailingslashit: the structure ends with /
 	uploads           string
 	frameworkOrder    string   // attribute_orderby of pa_framework
+	sitemap           string   // the sitemap index's URL; "" when the shop has none
 	multilingual               // translation plugin and the language served, if any
 	ignored           []string // translation plugins' leftovers not taken for a plugin
 }
@@ -88,7 +90,11 @@ func (c *Catalog) readShop(ctx context.Context, tx *wpdb.Tx) (*shop, error) {
 		sh.categoryBase = "product-category"
 	}
 
-	if sh.multilingual, sh.ignored, err = c.languages(ctx, tx, sh, opts); err != nil {
+	active := readActivePlugins(ctx, opts["active_plugins"])
+	if sh.multilingual, sh.ignored, err = c.languages(ctx, tx, sh, opts, active); err != nil {
+		return nil, err
+	}
+	if sh.sitemap, err = c.sitemapURL(ctx, tx, sh, opts, active); err != nil {
 		return nil, err
 	}
 

@@ -48,6 +48,7 @@ type Config struct {
 	TrustedProxies  []netip.Prefix // peers whose X-Forwarded-For is believed
 	EnforceRate     bool           // answer 429 past the rate limit
 	Language        string         // language served on a WPML/Polylang shop; empty: the plugin's default
+	SitemapURL      string         // sitemap the index links; empty: detected, "none": no link
 }
 
 // Load reads the configuration from args (without the program name) and
@@ -69,6 +70,7 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	str(&c.Namespace, "namespace", "CATALOG_NAMESPACE", "shop", "API namespace word: the API lives at /wp-json/{namespace}/v1")
 	str(&c.UploadsURL, "uploads-url", "CATALOG_UPLOADS_URL", "", "uploads base URL, for sites that move uploads with PHP constants (default: from the options)")
 	str(&c.DevelopersURL, "developers-url", "CATALOG_DEVELOPERS_URL", "", "developer page the index links (default: none)")
+	str(&c.SitemapURL, "sitemap-url", "CATALOG_SITEMAP_URL", "", "sitemap index the catalog index and llms.txt link, or none to link no sitemap (default: the one the shop serves: Yoast SEO's or Rank Math's /sitemap_index.xml, else WordPress's /wp-sitemap.xml while search engines are welcome)")
 	str(&c.Language, "language", "CATALOG_LANGUAGE", "", "language served on a multilingual shop, as WPML or Polylang names it (default: the plugin's default language)")
 	str(&c.LogFormat, "log-format", "CATALOG_LOG_FORMAT", "text", "log format: text or json")
 	str(&c.LogLevel, "log-level", "CATALOG_LOG_LEVEL", "info", "log level: debug, info, warn or error")
@@ -215,6 +217,13 @@ func (c *Config) validate() error {
 		}
 		if p, err := url.Parse(u.v); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.RawQuery != "" || p.Fragment != "" {
 			bad(u.flag, u.env, "want an absolute http(s) URL without query, like https://shop.example, got %q", u.v)
+		}
+	}
+	if c.SitemapURL != "" && c.SitemapURL != "none" {
+		// A query is allowed: WordPress's sitemap under plain permalinks
+		// is /?sitemap=index.
+		if p, err := url.Parse(c.SitemapURL); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.Fragment != "" {
+			bad("sitemap-url", "CATALOG_SITEMAP_URL", "want none or an absolute http(s) URL, like https://shop.example/sitemap_index.xml, got %q", c.SitemapURL)
 		}
 	}
 	if !namespaceRE.MatchString(c.Namespace) {

@@ -86,6 +86,16 @@ func TestLoad(t *testing.T) {
 					t.Errorf("QueryTimeout = %v, want 3s", c.QueryTimeout)
 				}
 			}},
+		{"sitemap URL by env, flag wins, none and a query allowed", []string{"--sitemap-url", "none"},
+			env("CATALOG_DSN", goodDSN, "CATALOG_SITEMAP_URL", "https://shop.example/?sitemap=index"), func(t *testing.T, c *Config) {
+				if c.SitemapURL != "none" {
+					t.Errorf("SitemapURL = %q, want none (the flag)", c.SitemapURL)
+				}
+				c2, err := Load(nil, env("CATALOG_DSN", goodDSN, "CATALOG_SITEMAP_URL", "https://shop.example/?sitemap=index"), io.Discard)
+				if err != nil || c2.SitemapURL != "https://shop.example/?sitemap=index" {
+					t.Errorf("SitemapURL by env = %q, %v", c2.SitemapURL, err)
+				}
+			}},
 		{"empty prefix allowed", []string{"--table-prefix="}, env("CATALOG_DSN", goodDSN), func(t *testing.T, c *Config) {
 			if c.TablePrefix != "" {
 				t.Errorf("TablePrefix = %q, want empty", c.TablePrefix)
@@ -132,6 +142,8 @@ func TestLoadRejects(t *testing.T) {
 		{"site-url ftp by env", nil, append(dsn, "CATALOG_SITE_URL", "ftp://x"), []string{"CATALOG_SITE_URL", "--site-url"}, ""},
 		{"site-url ftp by flag", []string{"--site-url", "ftp://x"}, dsn, []string{"--site-url"}, ""},
 		{"site-url relative", []string{"--site-url", "shop.example"}, dsn, []string{"--site-url"}, ""},
+		{"sitemap-url relative by env", nil, append(dsn, "CATALOG_SITEMAP_URL", "/sitemap.xml"), []string{"CATALOG_SITEMAP_URL", "--sitemap-url", "none"}, ""},
+		{"sitemap-url off (not none) by flag", []string{"--sitemap-url", "off"}, dsn, []string{"--sitemap-url"}, ""},
 		{"query-timeout fast via env", nil, append(dsn, "CATALOG_QUERY_TIMEOUT", "fast"), []string{"CATALOG_QUERY_TIMEOUT", "fast"}, ""},
 		{"query-timeout zero", []string{"--query-timeout", "0s"}, dsn, []string{"--query-timeout"}, ""},
 		{"db-max-open 0 by env", nil, append(dsn, "CATALOG_DB_MAX_OPEN", "0"), []string{"CATALOG_DB_MAX_OPEN", "--db-max-open"}, ""},

@@ -240,11 +240,20 @@ func cacheKey(r *http.Request, readsQuery bool) string {
 	if ce := (*catalog.Error)(nil); errors.As(err, &ce) {
 		problems = ce.Params
 	}
+	return r.URL.Path + listQuery(q, func(k string) bool { _, ok := v[k]; return ok }, problems)
+}
+
+// listQuery is the canonical query string of the product list ("" or
+// "?k=v&…"): each parameter the list reads and has says it is present, in
+// listParamNames' order, valid values in the form ParseListQuery made of
+// them, rejected ones by their reason. The cache key and the paging links
+// are both built with it, so a link the list gives is the key it is cached
+// under, and takes canonicalQuery's fast path.
+func listQuery(q catalog.ListQuery, has func(name string) bool, problems map[string]string) string {
 	var b strings.Builder
-	b.WriteString(r.URL.Path)
 	sep := byte('?')
 	for _, k := range listParamNames {
-		if _, ok := v[k]; !ok {
+		if !has(k) {
 			continue
 		}
 		b.WriteByte(sep)

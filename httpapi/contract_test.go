@@ -161,4 +161,22 @@ func TestContract(t *testing.T) {
 			t.Errorf("%s: a drifted response passed validation", name)
 		}
 	}
+
+	// The paging headers are checked too: a list without one, or with a
+	// total that is no count, drifts.
+	list := get(t, good, base+"/catalog/products?per_page=1")
+	for name, edit := range map[string]func(http.Header){
+		"X-WP-Total missing":      func(h http.Header) { h.Del("X-WP-Total") },
+		"X-WP-TotalPages missing": func(h http.Header) { h.Del("X-WP-TotalPages") },
+		"X-WP-Total not a count":  func(h http.Header) { h.Set("X-WP-Total", "-1") },
+		"Link not a link":         func(h http.Header) { h.Set("Link", "page 2") },
+	} {
+		hdr := list.header.Clone()
+		edit(hdr)
+		req, _ := http.NewRequest(http.MethodGet, siteURL+base+"/catalog/products?per_page=1", nil)
+		resp := &http.Response{StatusCode: 200, Header: hdr, Body: io.NopCloser(bytes.NewReader(list.body)), Request: req}
+		if ok, _ := v.ValidateHttpResponse(req, resp); ok {
+			t.Errorf("%s: a drifted response passed validation", name)
+		}
+	}
 }

@@ -93,7 +93,9 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	b.WriteString("- esx, qbcore, qbox, standalone: filter with `framework=`; a product's `frameworks` lists what it declares " +
 		"(an empty list means none declared, not standalone)\n")
 	b.WriteString("\n## Optional\n\n")
-	fmt.Fprintf(&b, "- %s: the shop's indexable pages\n", mdLink("Sitemap", idx.Sitemap))
+	if idx.Sitemap != "" { // none when the shop serves none
+		fmt.Fprintf(&b, "- %s: the shop's indexable pages\n", mdLink("Sitemap", idx.Sitemap))
+	}
 	fmt.Fprintf(&b, "- %s: RFC 9727 links to the API's descriptions\n", mdLink("API catalog", s.site+"/.well-known/api-catalog"))
 	if s.developers != "" {
 		fmt.Fprintf(&b, "- %s: the developer page\n", mdLink("Developers", s.developers))

@@ -74,7 +74,7 @@ func TestLLMsTxt(t *testing.T) {
 	}
 	for _, want := range []string{"# Script Shop\n", "\n> ", "## API", base + "/catalog/products", "per_page",
 		"## Categories", "[Police](" + siteURL + "/product-category/jobs/police/): 1 product", "esx, qbcore, qbox, standalone",
-		siteURL + "/openapi.json", "/sitemap_index.xml", "one language the API serves"} {
+		siteURL + "/openapi.json", "[Sitemap](" + siteURL + "/wp-sitemap.xml)", "one language the API serves"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("llms.txt lacks %q:\n%s", want, body)
 		}
@@ -144,7 +144,7 @@ func TestIndexLinksDocuments(t *testing.T) {
 	var idx map[string]any
 	json.Unmarshal(get(t, srv, base+"/catalog").body, &idx)
 	for key, want := range map[string]string{"openapi": siteURL + "/openapi.json", "llms_txt": siteURL + "/llms.txt",
-		"sitemap": siteURL + "/sitemap_index.xml"} {
+		"sitemap": siteURL + "/wp-sitemap.xml"} {
 		if idx[key] != want {
 			t.Errorf("%s = %v, want %s", key, idx[key], want)
 		}
@@ -207,5 +207,23 @@ func TestLLMsTxtEscapesShopText(t *testing.T) {
 				t.Errorf("the evil category is not shown as escaped text:\n%s", body)
 			}
 		})
+	}
+}
+
+// A shop that serves no sitemap (search engines discouraged, no SEO
+// plugin) gets no sitemap link: not in the index, not in llms.txt.
+func TestNoSitemapNoLink(t *testing.T) {
+	shop := newShop()
+	shop.SetOption("blog_public", "0")
+	c := serveCached(t, shop, func() time.Time { return now })
+	var idx map[string]any
+	if err := json.Unmarshal(get(t, c.srv, base+"/catalog").body, &idx); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := idx["sitemap"]; ok {
+		t.Errorf("index sitemap = %v, want none", v)
+	}
+	if body := string(get(t, c.srv, "/llms.txt").body); strings.Contains(body, "Sitemap") || strings.Contains(body, "sitemap") {
+		t.Errorf("llms.txt names a sitemap:\n%s", body)
 	}
 }

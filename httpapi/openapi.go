@@ -104,9 +104,11 @@ var fieldDocs = map[string]string{
 	"Index.product_count":           "Catalog-visible products: the unfiltered list's total.",
 	"Index.published_product_count": "Every published product, including those hidden from the catalog.",
 	"Index.endpoints":               "Links to every operation.",
-	"errorBody.code":                "Stable machine identifier; branch on it, not on message.",
-	"errorData.hint":                "What to do instead, whenever a next step exists.",
-	"errorData.params":              "Per-parameter messages, on a 400.",
+	"Index.sitemap": "The sitemap index the shop serves: Yoast SEO's or Rank Math's /sitemap_index.xml, else WordPress's " +
+		"/wp-sitemap.xml; absent when it serves none (search engines discouraged).",
+	"errorBody.code":   "Stable machine identifier; branch on it, not on message.",
+	"errorData.hint":   "What to do instead, whenever a next step exists.",
+	"errorData.params": "Per-parameter messages, on a 400.",
 }
 
 var uriFields = map[string]bool{"url": true, "image": true, "developers": true, "openapi": true,
@@ -219,6 +221,21 @@ func OpenAPI(ns, serverURL string) []byte {
 	errResp := func(desc string, extra map[string]any) map[string]any {
 		return map[string]any{"description": desc, "headers": withHeaders(extra), "content": jsonBody("Error")}
 	}
+	// Link is on every response (rel="service-desc"); the product list
+	// adds its paging relations beside it.
+	// Required, as on every answer catalogd gives (the validator checks a
+	// header's value only when it is required).
+	components["Link"] = map[string]any{"required": true, "schema": map[string]any{"type": "string", "pattern": `<[^>]+>;\s*rel="`},
+		"description": "RFC 8288 links: always <{site}/openapi.json>; rel=\"service-desc\". The product list adds absolute links to its " +
+			"first, prev, next and last pages (prev not on page 1, next not on the last page, none when total is 0), as WordPress's REST " +
+			"collections do; their query is canonical: category, framework, page, per_page, in that order, only those the request gave, page always."}
+	headerRefs["Link"] = map[string]any{"$ref": "#/components/headers/Link"}
+	for h, desc := range map[string]string{
+		"X-WP-Total":      "The list's total, as in the body: the products matching the filters on every page.",
+		"X-WP-TotalPages": "The list's total_pages, as in the body; 0 when total is 0.",
+	} {
+		components[h] = map[string]any{"description": desc, "required": true, "schema": map[string]any{"type": "integer", "minimum": 0}}
+	}
 	retryAfter := map[string]any{"description": "Seconds to wait before retrying.", "schema": map[string]any{"type": "integer", "minimum": 0}}
 
 	paths := map[string]any{}
@@ -228,10 +245,12 @@ func OpenAPI(ns, serverURL string) []byte {
 			params = append(params, map[string]any{"name": p.name, "in": p.in, "required": p.required,
 				"description": p.desc, "schema": p.schema})
 		}
+		ok := map[string]any{"ETag": map[string]any{"description": "Strong validator; send it back in If-None-Match.", "schema": map[string]any{"type": "string"}}}
+		for _, h := range rt.headers {
+			ok[h] = map[string]any{"$ref": "#/components/headers/" + h}
+		}
 		responses := map[string]any{
-			"200": map[string]any{"description": "OK", "headers": withHeaders(map[string]any{
-				"ETag": map[string]any{"description": "Strong validator; send it back in If-None-Match.", "schema": map[string]any{"type": "string"}}}),
-				"content": jsonBody(rt.body)},
+			"200": map[string]any{"description": "OK", "headers": withHeaders(ok), "content": jsonBody(rt.body)},
 			"304": map[string]any{"description": "Not modified: the If-None-Match ETag is current.", "headers": withHeaders(nil)},
 			"405": errResp("Method not allowed (shop_method_not_allowed): the API is read-only.", map[string]any{
 				"Allow": map[string]any{"description": "The methods served.", "schema": map[string]any{"type": "string"}}}),

@@ -69,6 +69,7 @@ type route struct {
 	params  []param
 	body    string            // schema of the 200 body
 	errors  map[string]string // client-error statuses it answers besides 405 and 429
+	headers []string          // headers of its 200 besides the common ones, components of the document
 }
 
 // routes is every operation the API serves, in one table.
@@ -81,6 +82,7 @@ func (s *server) routes() []route {
 			summary: "Product categories holding at least one visible product."},
 		{name: "listProducts", path: "/catalog/products", handler: s.listProducts, body: "ProductList",
 			summary: "One page of the catalog-visible products, by ascending post ID.", params: listParams,
+			headers: []string{"X-WP-Total", "X-WP-TotalPages"},
 			errors: map[string]string{"400": "A parameter is invalid; code names the first (" + ns + "_invalid_page, " +
 				ns + "_invalid_per_page, " + ns + "_invalid_category, " + ns + "_invalid_framework), data.params each one."}},
 		{name: "getProduct", path: "/catalog/products/{slug}", handler: s.getProduct, body: "Product",
@@ -235,7 +237,8 @@ var (
 	hdrAnyOrigin = []string{"*"}
 	// hdrExposed are the response headers a browser script may read.
 	hdrExposed = []string{"RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, " +
-		"X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, ETag, Link, Retry-After"}
+		"X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, ETag, Link, Retry-After, " +
+		"X-WP-Total, X-WP-TotalPages"}
 )
 
 // preflight answers a CORS preflight: any origin may GET.
@@ -267,12 +270,14 @@ func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
 func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
 	// Products reports the problems the parse found together with those only
 	// the database can tell (an unknown category), in the contract's order.
-	q, _ := catalog.ParseListQuery(queryValues(r.URL.RawQuery))
+	v := queryValues(r.URL.RawQuery)
+	q, _ := catalog.ParseListQuery(v)
 	list, err := s.cat.Products(r.Context(), q)
 	if err != nil {
 		return err
 	}
 	expireAt(r, list.Until)
+	s.setPagingHeaders(w.Header(), v, q, list)
 	return s.writeJSON(w, r, http.StatusOK, list)
 }
 

@@ -59,4 +59,7 @@ var signatureOptions = []string{
 	"woocommerce_hide_out_of_stock_items", "woocommerce_permalinks",
 	// A translation plugin switched on or off, or its settings changed.
 	"active_plugins", OptionWPML, OptionPolylang, OptionTranslatePress,
+	// The sitemap the index links: search engine visibility (WordPress's
+	// own sitemap), an SEO plugin's sitemap switched on or off.
+	"blog_public", OptionYoast, OptionRankMathModules,
 }

@@ -59,3 +59,40 @@ func TestSignatureSeesPostChanges(t *testing.T) {
 		last = now
 	}
 }
+
+// The signature moves when a setting that decides the index's sitemap
+// changes: search engine visibility, Yoast's or Rank Math's sitemap
+// switched, an SEO plugin activated.
+func TestSignatureSeesSitemapSettings(t *testing.T) {
+	t.Parallel()
+	shop := newTestShop("wp_")
+	shop.EnableYoast(true)
+	shop.SetOption("rank_math_modules", `a:1:{i:0;s:7:"sitemap";}`) // left by a deactivated Rank Math
+	db, raw := openShop(t, shop)
+	tests := []struct{ name, edit string }{
+		{"search engines discouraged", `UPDATE wp_options SET option_value = '0' WHERE option_name = 'blog_public'`},
+		{"Yoast's sitemap switched off", `UPDATE wp_options SET option_value = REPLACE(option_value, 's:18:"enable_xml_sitemap";b:1;', 's:18:"enable_xml_sitemap";b:0;') WHERE option_name = 'wpseo'`},
+		{"Rank Math's sitemap module switched off", `UPDATE wp_options SET option_value = 'a:0:{}' WHERE option_name = 'rank_math_modules'`},
+	}
+	last, err := db.Signature(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		res, err := raw.Exec(tt.edit)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			t.Fatalf("%s: %d rows changed, want 1", tt.name, n)
+		}
+		now, err := db.Signature(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if now == last {
+			t.Errorf("%s: the signature did not change", tt.name)
+		}
+		last = now
+	}
+}

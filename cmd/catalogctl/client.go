@@ -109,6 +109,11 @@ func (cl *client) get(ctx context.Context, path string, query url.Values) (*resp
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
+	return cl.getURL(ctx, u)
+}
+
+// getURL is get for a whole URL: one the server linked.
+func (cl *client) getURL(ctx context.Context, u string) (*response, error) {
 	for attempt := 0; ; attempt++ {
 		resp, err := cl.once(ctx, u)
 		var ae *APIError
@@ -313,7 +318,16 @@ type productPage struct {
 }
 
 func (cl *client) products(ctx context.Context, q url.Values) (*productPage, error) {
-	r, err := cl.get(ctx, "/catalog/products", q)
+	u := cl.base + "/catalog/products"
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return cl.productsAt(ctx, u)
+}
+
+// productsAt fetches the page of the product list at u.
+func (cl *client) productsAt(ctx context.Context, u string) (*productPage, error) {
+	r, err := cl.getURL(ctx, u)
 	if err != nil {
 		return nil, err
 	}
@@ -347,28 +361,90 @@ type allResult struct {
 	total    int
 }
 
-// allProducts pages through the list with the largest page, and waits
-// out the rate-limit window whenever the server says it is used up.
-func (cl *client) allProducts(ctx context.Context, q url.Values) (*allResult, error) {
+// allProducts pages through the list with the largest page, following
+// each page's Link rel="next" until a page has none, as a client of
+// WordPress's REST collections does; it waits out the rate-limit window
+// whenever the server says it is used up. progress, if not nil, is told
+// each page read and the pages the server says there are.
+//
+// A server that sends no paging links at all (an older catalogd, or a proxy
+// that drops Link) is paged by number instead. Guards, so that a wrong
+// server cannot keep catalogctl paging for ever or send it elsewhere: a
+// next link that leaves the API (another origin, unless it names the
+// list's own path, which is then read at catalogctl's address), a next
+// link to a page already read, or more pages than total_pages says, each
+// fail; an empty page ends the list.
+func (cl *client) allProducts(ctx context.Context, q url.Values, progress func(page, pages int)) (*allResult, error) {
 	q = cloneValues(q)
 	q.Set("per_page", strconv.Itoa(catalog.MaxPerPage))
+	q.Set("page", "1")
+	origin, err := url.Parse(cl.base)
+	if err != nil {
+		return nil, err
+	}
+	next := cl.base + "/catalog/products?" + q.Encode()
+	seen := map[string]bool{}
 	res := &allResult{products: []catalog.Product{}, raw: []json.RawMessage{}}
-	for page := 1; ; page++ {
-		q.Set("page", strconv.Itoa(page))
-		pg, err := cl.products(ctx, q)
+	for read := 1; ; read++ {
+		seen[next] = true
+		pg, err := cl.productsAt(ctx, next)
 		if err != nil {
 			return nil, err
+		}
+		if progress != nil {
+			progress(read, pg.list.TotalPages)
 		}
 		res.products = append(res.products, pg.list.Products...)
 		res.raw = append(res.raw, pg.raw...)
 		res.total = pg.list.Total
-		// An empty page ends it too, so that a server whose total_pages
-		// is wrong cannot keep catalogctl paging for ever.
-		if page >= pg.list.TotalPages || len(pg.list.Products) == 0 {
+		if len(pg.list.Products) == 0 {
 			return res, nil
 		}
+		links, err := pagingLinks(pg.header, pg.url)
+		if err != nil {
+			return nil, err
+		}
+		if links == nil {
+			// No paging links: by number, as far as total_pages says.
+			if pg.list.Page >= pg.list.TotalPages {
+				return res, nil
+			}
+			q.Set("page", strconv.Itoa(pg.list.Page+1))
+			u, err := url.Parse(cl.base + "/catalog/products?" + q.Encode())
+			if err != nil {
+				return nil, err
+			}
+			links = map[string]*url.URL{"next": u}
+		}
+		link, ok := links["next"]
+		if !ok {
+			return res, nil
+		}
+		if link.Scheme != origin.Scheme || link.Host != origin.Host {
+			// catalogd links on the site URL it is configured with; a
+			// client may reach it at another address (the demo at
+			// 127.0.0.1 for localhost, a port-forward, the upstream behind
+			// the proxy). The list's own path is followed at catalogctl's
+			// address; nothing else on another origin is followed at all.
+			if link.Path != origin.Path+"/catalog/products" {
+				return nil, fmt.Errorf("GET %s: the next page's link %s leaves the API at %s; not following it",
+					pg.url, link, cl.base)
+			}
+			rebased := *origin
+			rebased.Path, rebased.RawPath, rebased.RawQuery = link.Path, link.RawPath, link.RawQuery
+			link = &rebased
+		}
+		switch {
+		case seen[link.String()]:
+			return nil, fmt.Errorf("GET %s: the next page's link %s names a page already read; the server's paging loops",
+				pg.url, link)
+		case read >= pg.list.TotalPages:
+			return nil, fmt.Errorf("GET %s: a next page after %d pages, but total_pages is %d; the server's paging is inconsistent",
+				pg.url, read, pg.list.TotalPages)
+		}
+		next = link.String()
 		if d := rateLimitWait(pg.header); d > 0 {
-			fmt.Fprintf(cl.notices, "catalogctl: rate-limit window used up; waiting %v before page %d\n", d, page+1)
+			fmt.Fprintf(cl.notices, "catalogctl: rate-limit window used up; waiting %v before page %d\n", d, read+1)
 			if err := cl.sleep(ctx, d); err != nil {
 				return nil, fmt.Errorf("waiting for the rate-limit window: %w", err)
 			}

@@ -22,7 +22,12 @@ var commandDocs = map[string]struct{ usage, about, examples string }{
 			"                                  [--per-page N] [--page N] [--all] [--json]",
 		about: "Lists the catalog's products as a table: slug, name, price, stock, whether the\n" +
 			"shop sells it now (BUY), frameworks; then the page and the total. Long names and\n" +
-			"slugs are cut with … to fit 80 columns; --json has them whole.",
+			"slugs are cut with … to fit 80 columns; --json has them whole.\n\n" +
+			"--all asks for 50 products a page and follows each page's Link rel=\"next\"\n" +
+			"until none, waiting out the rate-limit window, and prints one table (with\n" +
+			"--json one object with every product and the total). On a terminal it shows\n" +
+			"\"page 3/12…\" on stderr. It fails (exit 2) when a next link leaves the API,\n" +
+			"repeats a page or goes past total_pages.",
 		examples: "catalogctl products\n" +
 			"catalogctl products --framework qbox --per-page 5\n" +
 			"catalogctl products --category police --page 2\n" +

@@ -54,7 +54,53 @@ func run(ctx context.Context, args []string, getenv func(string) string,
 	stdin io.Reader, stdout, stderr io.Writer) int {
 	_ = stdin
 	c := &cli{getenv: getenv, stdout: stdout, stderr: stderr, sleep: sleepCtx}
+	if isTerminal(stderr) {
+		// Progress is for a person watching; every other write to stderr
+		// goes through the status line, which clears it first.
+		c.status = &statusLine{w: stderr}
+		c.stderr = c.status
+	}
 	return c.main(ctx, args)
+}
+
+// isTerminal reports whether w is a terminal (a character device), where
+// progress may be shown. A pipe or a file, what scripts and logs read,
+// is not. (/dev/null is a character device too; what goes there is lost
+// anyway.)
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// statusLine shows one transient line of progress on a terminal ("page
+// 3/12…"), rewritten in place; any other write clears it first, so that
+// notices and errors start on a clean line.
+type statusLine struct {
+	w     io.Writer
+	shown bool
+}
+
+func (s *statusLine) Write(p []byte) (int, error) {
+	s.clear()
+	return s.w.Write(p)
+}
+
+// show replaces the line with msg.
+func (s *statusLine) show(msg string) {
+	fmt.Fprintf(s.w, "\r\033[K%s", msg)
+	s.shown = true
+}
+
+// clear removes the line, if shown.
+func (s *statusLine) clear() {
+	if s.shown {
+		_, _ = io.WriteString(s.w, "\r\033[K")
+		s.shown = false
+	}
 }
 
 // cli is one invocation of catalogctl.
@@ -64,6 +110,8 @@ type cli struct {
 	// sleep waits between retries and rate-limit windows; tests replace
 	// it to observe the waits without spending them.
 	sleep func(ctx context.Context, d time.Duration) error
+	// status shows progress when stderr is a terminal; nil otherwise.
+	status *statusLine
 }
 
 // usageError is a mistake in the command line, found before any request.
@@ -284,7 +332,7 @@ func (c *cli) productsCmd(ctx context.Context, g *globals, args []string) error 
 	category := fs.String("category", "", "only products in category `C` (a slug) or its subcategories")
 	perPage := fs.String("per-page", "", fmt.Sprintf("`N` products per page, 1 to %d (the API's default is %d)", catalog.MaxPerPage, catalog.DefaultPerPage))
 	page := fs.String("page", "", "show page `N`, from 1")
-	all := fs.Bool("all", false, fmt.Sprintf("every product: pages through the list %d at a time, minding the rate limit", catalog.MaxPerPage))
+	all := fs.Bool("all", false, fmt.Sprintf("every product: follows the list's next links, %d a page, minding the rate limit", catalog.MaxPerPage))
 	asJSON := fs.Bool("json", false, "print the API's JSON; with --all one object with all products and the total")
 	pos, err := c.parseCommand(fs, args)
 	if err != nil {
@@ -319,7 +367,14 @@ func (c *cli) productsCmd(ctx context.Context, g *globals, args []string) error 
 		return err
 	}
 	if *all {
-		res, err := cl.allProducts(ctx, q)
+		var progress func(page, pages int)
+		if c.status != nil {
+			progress = func(page, pages int) { c.status.show(fmt.Sprintf("catalogctl: page %d/%d…", page, pages)) }
+		}
+		res, err := cl.allProducts(ctx, q, progress)
+		if c.status != nil {
+			c.status.clear() // before the table, on the same terminal
+		}
 		if err != nil {
 			return err
 		}

@@ -417,6 +417,21 @@ func pagedProducts(n int, w http.ResponseWriter, r *http.Request) {
 	writeJSONAnswer(w, 200, l)
 }
 
+// linkedPages serves a list of total_pages pages of one product each, every
+// page linking the next as next(n) says ("" for none), beside the
+// rel="service-desc" link every answer has, in one comma-joined field.
+func linkedPages(totalPages int, next func(n int, r *http.Request) string) func(n int, w http.ResponseWriter, r *http.Request) {
+	return func(n int, w http.ResponseWriter, r *http.Request) {
+		link := `<https://shop.example/openapi.json>; rel="service-desc"`
+		if u := next(n, r); u != "" {
+			link += `, <` + u + `>; title="next, page"; rel="next"`
+		}
+		w.Header().Set("Link", link)
+		writeJSONAnswer(w, 200, catalog.ProductList{Page: n, PerPage: 50, Total: totalPages, TotalPages: totalPages,
+			Products: []catalog.Product{fakeProduct(fmt.Sprintf("p%d", n))}})
+	}
+}
+
 func TestMisbehavingServers(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -630,6 +645,67 @@ func TestMisbehavingServers(t *testing.T) {
 					t.Errorf("page 2 lost the filter: %q", reqs[1].URL.RawQuery)
 				}
 			},
+		},
+		{
+			name: "--all follows rel=next as the server spells it",
+			handler: linkedPages(3, func(n int, r *http.Request) string {
+				if n < 3 {
+					return fmt.Sprintf("/wp-json/shop/v1/catalog/products?cursor=c%d&framework=esx", n+1) // relative
+				}
+				return ""
+			}),
+			args: []string{"products", "--all", "--framework", "esx"}, code: 0, requests: 3,
+			stdout: []string{"p1", "p2", "p3", "\n3 products\n"},
+			check: func(t *testing.T, r result, reqs []*http.Request) {
+				if q := reqs[0].URL.Query(); q.Get("page") != "1" || q.Get("per_page") != "50" || q.Get("framework") != "esx" {
+					t.Errorf("request 1: query %q, want page=1, per_page=50, framework=esx", reqs[0].URL.RawQuery)
+				}
+				for i, want := range []string{"cursor=c2&framework=esx", "cursor=c3&framework=esx"} {
+					if got := reqs[i+1].URL.RawQuery; got != want {
+						t.Errorf("request %d: query %q, want the link's %q", i+2, got, want)
+					}
+				}
+			},
+		},
+		{
+			name: "--all does not follow a next link to another host",
+			handler: linkedPages(2, func(n int, r *http.Request) string {
+				return "http://elsewhere.example/collect?page=2"
+			}),
+			args: []string{"products", "--all"}, code: 2, requests: 1,
+			stderr: []string{"the next page's link http://elsewhere.example/collect?page=2 leaves the API at http://127.0.0.1:", "not following it"},
+		},
+		{
+			name: "--all reads the list's own path at its own address when the server names its site URL",
+			handler: linkedPages(2, func(n int, r *http.Request) string {
+				if n == 1 {
+					return "https://shop.example/wp-json/shop/v1/catalog/products?page=2&per_page=50"
+				}
+				return ""
+			}),
+			args: []string{"products", "--all"}, code: 0, requests: 2,
+			stdout: []string{"p1", "p2", "\n2 products\n"},
+			check: func(t *testing.T, r result, reqs []*http.Request) {
+				if got := reqs[1].URL.RawQuery; got != "page=2&per_page=50" {
+					t.Errorf("request 2: query %q, want page=2&per_page=50", got)
+				}
+			},
+		},
+		{
+			name: "--all stops when the next link repeats a page",
+			handler: linkedPages(3, func(n int, r *http.Request) string {
+				return "http://" + r.Host + "/wp-json/shop/v1/catalog/products?page=1&per_page=50"
+			}),
+			args: []string{"products", "--all"}, code: 2, requests: 1,
+			stderr: []string{"names a page already read", "paging loops"},
+		},
+		{
+			name: "--all stops past total_pages",
+			handler: linkedPages(2, func(n int, r *http.Request) string {
+				return fmt.Sprintf("http://%s/wp-json/shop/v1/catalog/products?page=%d&per_page=50", r.Host, n+1)
+			}),
+			args: []string{"products", "--all"}, code: 2, requests: 2,
+			stderr: []string{"a next page after 2 pages, but total_pages is 2"},
 		},
 	}
 	for _, tt := range tests {
@@ -1086,6 +1162,52 @@ func TestOutputPipes(t *testing.T) {
 	for sc.Scan() {
 		if strings.ContainsAny(sc.Text(), "\r\x1b\t") {
 			t.Errorf("line with a control character: %q", sc.Text())
+		}
+	}
+}
+
+// TestProgressOnATerminal: with stderr a terminal, --all shows "page n/N…"
+// on one line rewritten in place, clears it before a notice and before the
+// table; on a pipe or a file (the binary tests) nothing is shown.
+func TestProgressOnATerminal(t *testing.T) {
+	api := newFakeAPI(t, pagedProducts) // two pages, a rate-limit wait between
+	var stdout, stderr bytes.Buffer
+	status := &statusLine{w: &stderr}
+	c := &cli{getenv: func(string) string { return "" }, stdout: &stdout, stderr: status, status: status,
+		sleep: func(ctx context.Context, d time.Duration) error { return nil }}
+	if code := c.main(context.Background(), []string{"--base-url", api.base(), "products", "--all"}); code != 0 {
+		t.Fatalf("exit code %d; stderr:\n%q", code, stderr.String())
+	}
+	const clear = "\r\033[K"
+	want := clear + "catalogctl: page 1/2…" + clear + "catalogctl: rate-limit window used up; waiting 1s before page 2\n" +
+		clear + "catalogctl: page 2/2…" + clear
+	if stderr.String() != want {
+		t.Errorf("stderr =\n%q\nwant\n%q", stderr.String(), want)
+	}
+	if !strings.Contains(stdout.String(), "charlie") || strings.Contains(stdout.String(), "page 1/2") {
+		t.Errorf("stdout:\n%s", stdout.String())
+	}
+
+	for name, f := range map[string]func() *os.File{
+		"a pipe": func() *os.File {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { r.Close(); w.Close() })
+			return w
+		},
+		"a file": func() *os.File {
+			f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			return f
+		},
+	} {
+		if isTerminal(f()) {
+			t.Errorf("%s is taken for a terminal", name)
 		}
 	}
 }

@@ -86,7 +86,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
-		Namespace: cfg.Namespace, DevelopersURL: cfg.DevelopersURL, Language: cfg.Language})
+		Namespace: cfg.Namespace, DevelopersURL: cfg.DevelopersURL, Language: cfg.Language,
+		SitemapURL: cfg.SitemapURL})
 	var badLanguage *catalog.LanguageError
 	if info, err := cat.Languages(ctx); err == nil {
 		if len(info.Ignored) > 0 {

@@ -107,6 +107,8 @@ func Start(t *testing.T) *Backends {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
 		if r.URL.Path == "/" || r.URL.Path == "/shop/" {
+			// As WordPress's rest_output_link_header() sends on every page.
+			w.Header().Add("Link", `<http://shop.test/wp-json/>; rel="https://api.w.org/"`)
 			fmt.Fprint(w, "<html>WordPress home</html>")
 			return
 		}
@@ -246,6 +248,46 @@ func Run(t *testing.T, site string, b *Backends, o Options) {
 			t.Errorf("/shop/: %d %s", code, body)
 		}
 	})
+	t.Run("the home page advertises the API's description, no other WordPress page does", func(t *testing.T) {
+		// serviceDescs counts the rel="service-desc" links of an answer.
+		serviceDescs := func(h http.Header) (n int, toOpenAPI bool) {
+			for _, v := range h.Values("Link") {
+				for _, l := range strings.Split(v, ",") {
+					if strings.Contains(l, `rel="service-desc"`) {
+						n++
+						toOpenAPI = toOpenAPI || strings.Contains(l, "/openapi.json>")
+					}
+				}
+			}
+			return n, toOpenAPI
+		}
+		for _, c := range []struct {
+			method, path string
+			hdr          map[string]string
+		}{
+			{http.MethodGet, "/", Browser}, {http.MethodHead, "/", Browser}, {http.MethodGet, "/", JSONClient},
+			{http.MethodGet, "/", Agent}, {http.MethodGet, "/?utm_source=newsletter", Browser},
+		} {
+			code, h, _ := do(t, c.method, c.path, c.hdr)
+			wpLink := strings.Contains(strings.Join(h.Values("Link"), ","), `rel="https://api.w.org/"`)
+			if n, ok := serviceDescs(h); code != 200 || n != 1 || !ok || !wpLink {
+				t.Errorf("%s %s (%s): %d, Link %q; want WordPress's home page with its own link and one </openapi.json>; rel=\"service-desc\"",
+					c.method, c.path, c.hdr["User-Agent"]+" "+c.hdr["Accept"], code, h.Values("Link"))
+			}
+		}
+		for _, p := range []string{"/shop/", "/no-such-page/", "/?rest_route=/wp/v2/posts/999999", "/wp-json/wp/v2/posts/999999"} {
+			if _, h, _ := get(t, p, Browser); h.Values("Link") != nil {
+				if n, _ := serviceDescs(h); n > 0 {
+					t.Errorf("%s: Link %q; only the home page advertises the description", p, h.Values("Link"))
+				}
+			}
+		}
+		// The API on the home page's path is catalogd's answer, with its
+		// own link, once.
+		if _, h, _ := get(t, "/?rest_route=/shop/v1/catalog", JSONClient); func() bool { n, _ := serviceDescs(h); return n != 1 }() {
+			t.Errorf("/?rest_route=/shop/v1/catalog: Link %q, want catalogd's one service-desc", h.Values("Link"))
+		}
+	})
 	t.Run("missing page: JSON for JSON clients and AI agents, WordPress's page for browsers", func(t *testing.T) {
 		cases := []struct {
 			name string
@@ -356,7 +398,8 @@ func Run(t *testing.T, site string, b *Backends, o Options) {
 		if err := json.Unmarshal([]byte(body), &e); err != nil || e.Code != "shop_rate_limited" || e.Data.Status != 429 || e.Data.Hint == "" {
 			t.Errorf("429 body %q: %v", body, err)
 		}
-		if !isJSON(h) || h.Get("Retry-After") == "" || h.Get("RateLimit-Remaining") != "0" {
+		if !isJSON(h) || h.Get("Retry-After") == "" || h.Get("RateLimit-Remaining") != "0" ||
+			!strings.Contains(h.Get("Link"), `rel="service-desc"`) {
 			t.Errorf("429 headers: %v", h)
 		}
 		// Everything catalogd answers shares the one window: a path the

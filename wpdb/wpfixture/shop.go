@@ -81,6 +81,7 @@ func New(prefix, home string) *Shop {
 	s.SetOption("blogname", "Script Shop")
 	s.SetOption("blogdescription", "Just another WordPress site")
 	s.SetOption("permalink_structure", "/%postname%/")
+	s.SetOption("blog_public", "1") // the installer's default: search engines welcome
 	s.SetOption("upload_path", "")
 	s.SetOption("upload_url_path", "")
 	s.SetOption("woocommerce_currency", "USD")

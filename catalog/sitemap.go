@@ -1,0 +1,66 @@
+package catalog
+
+import (
+	"context"
+	"log/slog"
+
+	"catalogd/wpdb"
+)
+
+// SitemapNone is the SitemapURL setting that links no sitemap.
+const SitemapNone = "none"
+
+// seoSitemaps are the SEO plugins whose sitemap index, at
+// /sitemap_index.xml (the contract's path), replaces WordPress's own: each
+// switches the core sitemap off (the wp_sitemaps_enabled filter) while its
+// own is on, and leaves it on when its own is switched off.
+var seoSitemaps = []struct {
+	label  string
+	files  []string
+	option string
+	on     func(raw string) (bool, error)
+}{
+	{"Yoast SEO", []string{"wordpress-seo/wp-seo.php"}, wpdb.OptionYoast, wpdb.YoastSitemapOn},
+	{"Rank Math", []string{"seo-by-rank-math/rank-math.php"}, wpdb.OptionRankMathModules, wpdb.RankMathSitemapOn},
+}
+
+// sitemapURL is the sitemap index the shop really serves, for the index to
+// link: the configured one; else an active SEO plugin's with its sitemap
+// on; else WordPress's own (WP_Sitemaps_Index::get_index_url():
+// /wp-sitemap.xml, ?sitemap=index under plain permalinks), which WordPress
+// serves only while search engines are welcome (blog_public, a missing
+// option being off as get_option() gives false); else none: "" (the
+// field is optional; a link to a 404 is worse than none).
+func (c *Catalog) sitemapURL(ctx context.Context, tx *wpdb.Tx, sh *shop, opts map[string]string, active *activePlugins) (string, error) {
+	switch c.cfg.SitemapURL {
+	case "":
+	case SitemapNone:
+		return "", nil
+	default:
+		return c.cfg.SitemapURL, nil
+	}
+	for _, p := range seoSitemaps {
+		on, err := active.has(ctx, tx, p.files)
+		if err != nil {
+			return "", err
+		}
+		if !on {
+			continue
+		}
+		if on, err = p.on(opts[p.option]); err != nil {
+			// The plugin falls back to its defaults for a damaged option,
+			// and so does the parse.
+			slog.WarnContext(ctx, "SEO plugin settings damaged; taking its default", "plugin", p.label, "err", err)
+		}
+		if on {
+			return sh.home + "/sitemap_index.xml", nil
+		}
+	}
+	if v, ok := opts["blog_public"]; !ok || v == "0" || v == "" {
+		return "", nil
+	}
+	if sh.plainPermalinks {
+		return sh.home + "/?sitemap=index", nil
+	}
+	return sh.home + "/wp-sitemap.xml", nil
+}
