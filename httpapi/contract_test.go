@@ -80,6 +80,7 @@ func TestContract(t *testing.T) {
 	limited := mk(openDB(t, dsn, "wp_", 5*time.Second), true)
 
 	etag := get(t, good, base+"/catalog").header.Get("ETag")
+	lastMod := time.Now().UTC().Format(http.TimeFormat)
 	cases := []struct {
 		srv    *httptest.Server
 		method string
@@ -95,6 +96,8 @@ func TestContract(t *testing.T) {
 		{good, "GET", "/catalog/products/police-radar", nil, 200},
 		{good, "GET", "/catalog/products/free-thing", nil, 200},
 		{good, "GET", "/catalog", map[string]string{"If-None-Match": etag}, 304},
+		{good, "GET", "/catalog/products/police-radar", map[string]string{"If-Modified-Since": lastMod}, 304},
+		{good, "GET", "/catalog/products?per_page=2", map[string]string{"If-Modified-Since": lastMod}, 304},
 		{good, "GET", "/catalog/products?page=0", nil, 400},
 		{good, "GET", "/catalog/products?per_page=51", nil, 400},
 		{good, "GET", "/catalog/products?category=nope", nil, 400},
@@ -148,14 +151,33 @@ func TestContract(t *testing.T) {
 		}
 	}
 
-	// The check has teeth: a list whose product carries a description, or
-	// a product without its price key, drifts from the document.
-	for name, body := range map[string]string{
-		"description in the list": strings.Replace(string(get(t, good, base+"/catalog/products").body), `"summary":`, `"description":"x","summary":`, 1),
-		"price missing":           strings.Replace(string(get(t, good, base+"/catalog/products").body), `"price":"20.00",`, ``, 1),
+	// The check has teeth: a list whose product carries a description, a
+	// product without its price key, a response without its purge tags or
+	// with a Last-Modified that is no HTTP date drifts from the document.
+	list := get(t, good, base+"/catalog/products")
+	without := func(name string) http.Header {
+		h := list.header.Clone()
+		h.Del(name)
+		return h
+	}
+	badDate := list.header.Clone()
+	badDate.Set("Last-Modified", "2026-11-21 12:00:00")
+	for name, drift := range map[string]struct {
+		body   string
+		header http.Header
+	}{
+		"description in the list": {strings.Replace(string(list.body), `"summary":`, `"description":"x","summary":`, 1), list.header},
+		"price missing":           {strings.Replace(string(list.body), `"price":"20.00",`, ``, 1), list.header},
+		"no Cache-Tag":            {string(list.body), without("Cache-Tag")},
+		"no Surrogate-Key":        {string(list.body), without("Surrogate-Key")},
+		"no Cache-Control":        {string(list.body), without("Cache-Control")},
+		"Last-Modified no date":   {string(list.body), badDate},
 	} {
+		body := drift.body
+		h := drift.header.Clone()
+		h.Del("Content-Encoding")
 		req, _ := http.NewRequest(http.MethodGet, siteURL+base+"/catalog/products", nil)
-		resp := &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json; charset=UTF-8"}},
+		resp := &http.Response{StatusCode: 200, Header: h,
 			Body: io.NopCloser(strings.NewReader(body)), Request: req}
 		if ok, _ := v.ValidateHttpResponse(req, resp); ok {
 			t.Errorf("%s: a drifted response passed validation", name)
