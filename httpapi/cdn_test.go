@@ -187,9 +187,14 @@ func TestPurgeTags(t *testing.T) {
 		{"/catalog/products?category=vehicles", []string{"shop-list", category("vehicles"), product("car-dealer"),
 			product("free-thing")}},
 		{"/catalog/products/police-radar", []string{"shop-product", product("police-radar"), category("police")}},
+		{"/llms.txt", []string{"shop-docs"}},
 	}
 	for _, tt := range tests {
-		r := get(t, srv, base+tt.path)
+		path := base + tt.path
+		if !strings.HasPrefix(tt.path, "/catalog") {
+			path = tt.path
+		}
+		r := get(t, srv, path)
 		got := strings.Split(r.header.Get("Cache-Tag"), ",")
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: Cache-Tag %q, want %q", tt.path, got, tt.want)
