@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,5 +81,68 @@ func TestModified(t *testing.T) {
 	}
 	if !cats.Modified.Equal(loaded) {
 		t.Errorf("categories Modified = %v, want the load time %v", cats.Modified.UTC(), loaded)
+	}
+}
+
+// The poller tells a product save from a change of the shop's terms or
+// settings: a save moves the list's and categories' Modified but no other
+// product's; a setting moves every product's.
+func TestModifiedFollowsWhatChanged(t *testing.T) {
+	s := newShop()
+	s.Add(wpfixture.Product{Title: "Untouched", RegularPrice: "1"})
+	s.Add(wpfixture.Product{Title: "Saved", RegularPrice: "1"})
+	f := load(t, s)
+	t0 := now.Add(-3 * time.Hour)
+	var clock atomic.Int64
+	clock.Store(t0.Unix())
+	cat := catalog.New(f.db, catalog.Config{Now: func() time.Time { return time.Unix(clock.Load(), 0) }})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changed := make(chan struct{}, 10)
+	go cat.Watch(ctx, 20*time.Millisecond, func() { changed <- struct{}{} })
+	time.Sleep(100 * time.Millisecond) // the first signature read
+
+	modified := func(slug string) time.Time {
+		t.Helper()
+		p, err := cat.Product(ctx, slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Modified
+	}
+	edit := func(at time.Time, qs ...string) {
+		t.Helper()
+		clock.Store(at.Unix())
+		for _, q := range qs {
+			if _, err := f.raw.Exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case <-changed:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the poller did not see the edit")
+		}
+	}
+
+	t1 := t0.Add(time.Hour)
+	edit(t1, `UPDATE wp_posts SET post_modified_gmt = '`+t1.UTC().Format(time.DateTime)+`' WHERE post_name = 'saved'`,
+		`INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', '1', 'yes')
+		 ON DUPLICATE KEY UPDATE option_value = option_value + 1`)
+	if got := modified("untouched"); !got.Equal(t0) {
+		t.Errorf("after another product's save: untouched Modified = %v, want the load time %v", got.UTC(), t0)
+	}
+	if got := modified("saved"); !got.Equal(t1) {
+		t.Errorf("saved Modified = %v, want %v", got.UTC(), t1)
+	}
+	if l, err := cat.Categories(ctx); err != nil || !l.Modified.Equal(t1) {
+		t.Errorf("categories Modified = %v (%v), want %v: the counts may have moved", l.Modified.UTC(), err, t1)
+	}
+
+	t2 := t0.Add(2 * time.Hour)
+	edit(t2, `INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('woocommerce_price_num_decimals', '3', 'yes')
+		ON DUPLICATE KEY UPDATE option_value = '3'`)
+	if got := modified("untouched"); !got.Equal(t2) {
+		t.Errorf("after a setting changed: untouched Modified = %v, want %v", got.UTC(), t2)
 	}
 }

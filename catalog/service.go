@@ -59,6 +59,7 @@ func (c *Catalog) view(ctx context.Context, fn func(ctx context.Context, tx *wpd
 	err := c.db.View(ctx, func(ctx context.Context, tx *wpdb.Tx) error {
 		now := c.cfg.Now()
 		st, err := c.pop.get(now, func() (*population, error) {
+			c.lastSeen(now) // the first load starts the clocks of Modified
 			sh, err := c.readShop(ctx, tx)
 			if err != nil {
 				return nil, err
