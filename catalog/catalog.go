@@ -34,6 +34,15 @@ type Product struct {
 	// (a sale date passes); zero when no sale date lies ahead. A cached copy
 	// must not outlive it.
 	Until time.Time `json:"-"`
+	// Modified is the newest change of what the resource shows: the
+	// product's and its variations' or children's post_modified_gmt, the
+	// last sale date passed, and when catalogd last saw the shop's terms
+	// or settings change; never after now.
+	Modified time.Time `json:"-"`
+	// ID is the product's post ID and CategoryIDs the term IDs of its
+	// categories: the names of the cache tags a purge uses.
+	ID          int64   `json:"-"`
+	CategoryIDs []int64 `json:"-"`
 }
 
 // ProductList is one page of the catalog-visible products.
@@ -46,6 +55,11 @@ type ProductList struct {
 
 	// Until is the earliest Until of the products on the page.
 	Until time.Time `json:"-"`
+	// Modified is the newest of the products' Modified and when catalogd
+	// last saw the shop change (the totals may move with any product).
+	Modified time.Time `json:"-"`
+	// CategoryID is the term ID of the category filtered on, if any.
+	CategoryID int64 `json:"-"`
 }
 
 // Category is a product category holding at least one visible product.
@@ -55,11 +69,17 @@ type Category struct {
 	Count  int     `json:"count"`
 	URL    string  `json:"url"`
 	Parent *string `json:"parent"`
+
+	ID int64 `json:"-"` // the term ID
 }
 
 // CategoryList is the categories resource.
 type CategoryList struct {
 	Categories []Category `json:"categories"`
+
+	// Modified is when catalogd last saw the shop change: the counts move
+	// with any product.
+	Modified time.Time `json:"-"`
 }
 
 // Index describes the catalog and links its endpoints.
@@ -76,6 +96,9 @@ type Index struct {
 	LLMsTxt                    string    `json:"llms_txt,omitempty"`
 	Sitemap                    string    `json:"sitemap,omitempty"`
 	Endpoints                  Endpoints `json:"endpoints"`
+
+	// Modified is when catalogd last saw the shop change.
+	Modified time.Time `json:"-"`
 }
 
 // Endpoints links every operation of the API. Product is a URI template.

@@ -68,6 +68,9 @@ func TestCategories(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			for i := range got.Categories {
+				got.Categories[i].ID = 0 // the purge tags' name; httpapi's tag test checks it
+			}
 			if !reflect.DeepEqual(got.Categories, tt.want) {
 				t.Errorf("categories:\n got %+v\nwant %+v", got.Categories, tt.want)
 			}

@@ -199,6 +199,23 @@ func saleChange(m wpdb.Meta, id int64, now time.Time) time.Time {
 	return next
 }
 
+// salePassed is the last instant at or before now at which onSale of the
+// post changed by the clock alone: the start of its sale or the second
+// after its end. The response changed then without any post being saved.
+func salePassed(m wpdb.Meta, id int64, now time.Time) time.Time {
+	if m.First(id, metaSalePrice) == "" {
+		return time.Time{}
+	}
+	var last time.Time
+	if from, ok := saleBound(m.First(id, metaSaleFrom)); ok && !from.After(now) {
+		last = from
+	}
+	if to, ok := saleBound(m.First(id, metaSaleTo)); ok && !to.Add(time.Second).After(now) {
+		last = latest(last, to.Add(time.Second))
+	}
+	return last
+}
+
 // earliest is the earlier of two instants, a zero one meaning "never".
 func earliest(a, b time.Time) time.Time {
 	if a.IsZero() || !b.IsZero() && b.Before(a) {
@@ -247,6 +264,12 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 	var regular string
 	var sale bool
 	var until time.Time
+	// Every variation or child counts, shown or not: disabling one changes
+	// the price shown.
+	modified := post.ModifiedTime()
+	for _, c := range d.children[id] {
+		modified = latest(modified, c.post.ModifiedTime())
+	}
 	switch typ {
 	case typeVariable:
 		var regs []string
@@ -254,6 +277,7 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 			regs = append(regs, d.childMeta.First(v.post.ID, metaRegularPrice))
 			sale = sale || onSale(d.childMeta, v.post.ID, now)
 			until = earliest(until, saleChange(d.childMeta, v.post.ID, now))
+			modified = latest(modified, salePassed(d.childMeta, v.post.ID, now))
 		}
 		regular = lowestPrice(regs)
 	case typeGrouped:
@@ -266,6 +290,7 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 				storedPrice(c.typ, d.childMeta[c.post.ID][metaPrice]) != "" {
 				sale = sale || onSale(d.childMeta, c.post.ID, now)
 				until = earliest(until, saleChange(d.childMeta, c.post.ID, now))
+				modified = latest(modified, salePassed(d.childMeta, c.post.ID, now))
 			}
 		}
 		regular = lowestPrice(regs)
@@ -273,6 +298,7 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 		regular = d.meta.First(id, metaRegularPrice)
 		sale = onSale(d.meta, id, now)
 		until = saleChange(d.meta, id, now)
+		modified = latest(modified, salePassed(d.meta, id, now))
 	}
 	price := storedPrice(typ, d.meta[id][metaPrice])
 
@@ -290,6 +316,8 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 		Categories:  []string{},
 		Frameworks:  []string{},
 		Until:       until,
+		Modified:    notAfter(modified, now),
+		ID:          id,
 	}
 
 	var cats []*category
@@ -305,6 +333,7 @@ func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now tim
 	slices.SortFunc(cats, func(a, b *category) int { return cmp.Compare(a.nameRank, b.nameRank) })
 	for _, c := range cats {
 		p.Categories = append(p.Categories, c.Slug)
+		p.CategoryIDs = append(p.CategoryIDs, c.TermID)
 	}
 	slices.SortFunc(fws, func(a, b int64) int { return cmp.Compare(t.fwByTT[a], t.fwByTT[b]) })
 	for _, tt := range fws {

@@ -36,9 +36,10 @@ type Config struct {
 
 // Catalog implements Service over a WooCommerce database.
 type Catalog struct {
-	db  *wpdb.DB
-	cfg Config
-	pop populations
+	db   *wpdb.DB
+	cfg  Config
+	pop  populations
+	seen seen
 }
 
 var _ Service = (*Catalog)(nil)
@@ -61,6 +62,7 @@ func (c *Catalog) view(ctx context.Context, fn func(ctx context.Context, tx *wpd
 	err := c.db.View(ctx, func(ctx context.Context, tx *wpdb.Tx) error {
 		now := c.cfg.Now()
 		st, err := c.pop.get(now, func() (*population, error) {
+			c.lastSeen(now) // the first load starts the clocks of Modified
 			sh, err := c.readShop(ctx, tx)
 			if err != nil {
 				return nil, err
@@ -140,6 +142,9 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 				Product:    base + "/catalog/products/{slug}",
 			},
 		}
+		now := c.cfg.Now()
+		_, shopSeen := c.lastSeen(now)
+		idx.Modified = notAfter(shopSeen, now)
 		return nil
 	})
 	return idx, err
@@ -149,7 +154,9 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 	var list *CategoryList
 	err := c.view(ctx, func(ctx context.Context, tx *wpdb.Tx, st *population) error {
-		list = &CategoryList{Categories: categories(st)}
+		now := c.cfg.Now()
+		_, shopSeen := c.lastSeen(now)
+		list = &CategoryList{Categories: categories(st), Modified: notAfter(shopSeen, now)}
 		return nil
 	})
 	return list, err
@@ -174,7 +181,7 @@ func categories(st *population) []Category {
 			parent = &s
 		}
 		out = append(out, Category{Slug: cat.Slug, Name: cat.name, Count: n,
-			URL: sh.categoryURL(cat.Slug, cat.path), Parent: parent})
+			URL: sh.categoryURL(cat.Slug, cat.path), Parent: parent, ID: cat.TermID})
 	}
 	return out
 }
@@ -196,12 +203,14 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 		sh, t := st.sh, st.t
 		now := c.cfg.Now()
 		set := st.visible(t.catalogExclusions(sh.hideOutOfStock))
+		var catID int64
 		if q.Category != "" {
 			cat, ok := t.catBySlug[q.Category]
 			if !ok {
 				problems["category"] = fmt.Sprintf("No product category has the slug %q.", q.Category)
 			} else {
 				set = set.and(st.union(cat.subtree))
+				catID = cat.TermID
 			}
 		}
 		if len(problems) > 0 {
@@ -220,7 +229,9 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 		if q.Page > pages && q.Page > 1 {
 			return invalidPage(q, pages)
 		}
-		list = &ProductList{Products: []Product{}, Page: q.Page, PerPage: q.PerPage, Total: total, TotalPages: pages}
+		settingsSeen, shopSeen := c.lastSeen(now)
+		list = &ProductList{Products: []Product{}, Page: q.Page, PerPage: q.PerPage, Total: total, TotalPages: pages,
+			CategoryID: catID, Modified: notAfter(shopSeen, now)}
 		if total == 0 {
 			return nil
 		}
@@ -237,7 +248,9 @@ func (c *Catalog) Products(ctx context.Context, q ListQuery) (*ProductList, erro
 			// dropped from the page rather than shown.
 			if post, ok := d.posts[id]; ok && post.Status == "publish" && post.Type == "product" {
 				p := mapProduct(sh, t, d, id, false, now)
+				p.Modified = notAfter(latest(p.Modified, settingsSeen), now)
 				list.Until = earliest(list.Until, p.Until)
+				list.Modified = latest(list.Modified, p.Modified)
 				list.Products = append(list.Products, p)
 			}
 		}
@@ -269,7 +282,10 @@ func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
 		if err != nil {
 			return err
 		}
-		mp := mapProduct(sh, t, d, id, true, c.cfg.Now())
+		now := c.cfg.Now()
+		settingsSeen, _ := c.lastSeen(now)
+		mp := mapProduct(sh, t, d, id, true, now)
+		mp.Modified = notAfter(latest(mp.Modified, settingsSeen), now)
 		p = &mp
 		return nil
 	})

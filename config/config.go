@@ -39,16 +39,22 @@ type Config struct {
 	LogLevel      string        // debug, info, warn, error
 	AccessLog     bool          // log every request
 
-	CacheTTL        time.Duration  // origin cache freshness; 0 turns it off
-	CacheStale      time.Duration  // how long a copy may stand in for a failed database
-	CacheMaxEntries int            // responses kept at most
-	CacheMaxMB      int            // megabytes the cached responses hold at most
-	CacheMaxEntryMB int            // the largest response cached, in megabytes; 0: a quarter of CacheMaxMB
-	PollInterval    time.Duration  // how often the change signature is read
-	TrustedProxies  []netip.Prefix // peers whose X-Forwarded-For is believed
-	EnforceRate     bool           // answer 429 past the rate limit
-	Language        string         // language served on a WPML/Polylang shop; empty: the plugin's default
-	SitemapURL      string         // sitemap the index links; empty: detected, "none": no link
+	CacheTTL        time.Duration // origin cache freshness; 0 turns it off
+	CacheStale      time.Duration // how long a copy may stand in for a failed database
+	CacheMaxEntries int           // responses kept at most
+	CacheMaxMB      int           // megabytes the cached responses hold at most
+	CacheMaxEntryMB int           // the largest response cached, in megabytes; 0: a quarter of CacheMaxMB
+	PollInterval    time.Duration // how often the change signature is read
+	// What a 200's Cache-Control lets downstream caches do, each capped by
+	// the next sale start or end among the products shown.
+	MaxAge               time.Duration // browsers
+	SMaxAge              time.Duration // shared caches: a CDN, Varnish, nginx
+	StaleWhileRevalidate time.Duration
+	StaleIfError         time.Duration
+	TrustedProxies       []netip.Prefix // peers whose X-Forwarded-For is believed
+	EnforceRate          bool           // answer 429 past the rate limit
+	Language             string         // language served on a WPML/Polylang shop; empty: the plugin's default
+	SitemapURL           string         // sitemap the index links; empty: detected, "none": no link
 }
 
 // Load reads the configuration from args (without the program name) and
@@ -103,6 +109,14 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	fs.IntVar(&c.CacheMaxMB, "cache-max-mb", 64, "megabytes the origin cache's responses hold at most [CATALOG_CACHE_MAX_MB]")
 	envOf["cache-max-entry-mb"] = "CATALOG_CACHE_MAX_ENTRY_MB"
 	fs.IntVar(&c.CacheMaxEntryMB, "cache-max-entry-mb", 0, "the largest response cached (and gzipped), in megabytes; 0 is a quarter of --cache-max-mb [CATALOG_CACHE_MAX_ENTRY_MB]")
+	envOf["max-age"] = "CATALOG_MAX_AGE"
+	fs.DurationVar(&c.MaxAge, "max-age", time.Minute, "how long a browser may keep a response (Cache-Control max-age) [CATALOG_MAX_AGE]")
+	envOf["s-maxage"] = "CATALOG_S_MAXAGE"
+	fs.DurationVar(&c.SMaxAge, "s-maxage", 10*time.Minute, "how long a CDN or proxy cache may keep a response (s-maxage) [CATALOG_S_MAXAGE]")
+	envOf["stale-while-revalidate"] = "CATALOG_STALE_WHILE_REVALIDATE"
+	fs.DurationVar(&c.StaleWhileRevalidate, "stale-while-revalidate", time.Minute, "how long past its lifetime a cache may serve a response while it fetches a new one [CATALOG_STALE_WHILE_REVALIDATE]")
+	envOf["stale-if-error"] = "CATALOG_STALE_IF_ERROR"
+	fs.DurationVar(&c.StaleIfError, "stale-if-error", 24*time.Hour, "how long past its lifetime a cache may serve a response while catalogd fails [CATALOG_STALE_IF_ERROR]")
 	envOf["poll-interval"] = "CATALOG_POLL_INTERVAL"
 	fs.DurationVar(&c.PollInterval, "poll-interval", 2*time.Second, "how often the shop's change signature is read [CATALOG_POLL_INTERVAL]")
 	envOf["rate-limit-enforce"] = "CATALOG_RATE_LIMIT_ENFORCE"
@@ -258,6 +272,16 @@ func (c *Config) validate() error {
 	}
 	if c.CacheMaxEntryMB < 0 || c.CacheMaxEntryMB > c.CacheMaxMB {
 		bad("cache-max-entry-mb", "CATALOG_CACHE_MAX_ENTRY_MB", "want a whole number of megabytes from 0 (a quarter of --cache-max-mb) to --cache-max-mb, got %d", c.CacheMaxEntryMB)
+	}
+	for _, d := range []struct {
+		name, env string
+		v         time.Duration
+	}{{"max-age", "CATALOG_MAX_AGE", c.MaxAge}, {"s-maxage", "CATALOG_S_MAXAGE", c.SMaxAge},
+		{"stale-while-revalidate", "CATALOG_STALE_WHILE_REVALIDATE", c.StaleWhileRevalidate},
+		{"stale-if-error", "CATALOG_STALE_IF_ERROR", c.StaleIfError}} {
+		if d.v < 0 || d.v > 30*24*time.Hour || d.v%time.Second != 0 {
+			bad(d.name, d.env, "want whole seconds from 0 to 720h (like 10m), got %s", d.v)
+		}
 	}
 	if c.PollInterval < 100*time.Millisecond || c.PollInterval > time.Hour {
 		bad("poll-interval", "CATALOG_POLL_INTERVAL", "want a duration from 100ms to 1h (like 2s), got %s", c.PollInterval)

@@ -55,13 +55,14 @@ func TestLoad(t *testing.T) {
 			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5",
 			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug",
 			"CATALOG_CACHE_TTL", "1m", "CATALOG_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7", "CATALOG_RATE_LIMIT_ENFORCE", "true",
-			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s"),
+			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_S_MAXAGE", "1h"),
 			func(t *testing.T, c *Config) {
 				want := Config{DSN: goodDSN, Listen: "127.0.0.1:8000", AdminListen: "127.0.0.1:8001",
 					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
 					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, RateLimit: 120, LogFormat: "json", LogLevel: "debug",
 					CacheTTL: time.Minute, CacheStale: 24 * time.Hour, CacheMaxEntries: 10000, CacheMaxMB: 64,
-					PollInterval: 2 * time.Second, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
+					PollInterval: 2 * time.Second, MaxAge: time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
+					StaleIfError: 24 * time.Hour, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
 					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")}}
 				if !reflect.DeepEqual(*c, want) {
 					t.Errorf("config = %+v\nwant     %+v", *c, want)
@@ -123,6 +124,9 @@ func TestLoadRejects(t *testing.T) {
 		secret string   // must not appear in it
 	}{
 		{"missing DSN", nil, nil, []string{"CATALOG_DSN", "--dsn"}, ""},
+		{"s-maxage negative", []string{"--s-maxage", "-1s"}, dsn, []string{"--s-maxage"}, ""},
+		{"stale-if-error past 720h by env", nil, append(dsn, "CATALOG_STALE_IF_ERROR", "1000h"), []string{"CATALOG_STALE_IF_ERROR"}, ""},
+		{"max-age not whole seconds", []string{"--max-age", "1500ms"}, dsn, []string{"--max-age"}, ""},
 		{"DSN without database", nil, []string{"CATALOG_DSN", "catalog:s3cret@tcp(127.0.0.1:3306)"},
 			[]string{"CATALOG_DSN"}, "s3cret"},
 		{"DSN without @tcp", nil, []string{"CATALOG_DSN", "catalog:s3cret(127.0.0.1:3306)/wordpress"},

@@ -54,13 +54,22 @@ type Cache struct {
 	mu    sync.Mutex
 	lru   *lru.Cache[string, *entry]
 	bytes int64
+	// kindTags are the purge tags of every kind of response, set by the
+	// server: a change may touch any kind. lost counts evictions and
+	// responses too large to keep at the last change: since then, a
+	// response some CDN still holds may be unknown here. Under mu.
+	kindTags []string
+	ns       string
+	lost     int64
 
-	stats cacheStats
+	stats   cacheStats
+	changes changeLog
 }
 
 // cacheStats are counted for the metrics.
 type cacheStats struct {
 	hits, misses, stale, evictions atomic.Int64
+	unheld                         atomic.Int64 // responses too large to keep
 }
 
 // entry is one finished response.
@@ -74,6 +83,16 @@ type entry struct {
 	stored      time.Time
 	freshUntil  time.Time
 	gen         uint64
+	// until is when the response stops being true by the clock (a sale
+	// starts or ends); zero: not by the clock. Downstream lifetimes are
+	// capped by it at every serve.
+	until time.Time
+	// lastMod is the Last-Modified, to the second; lastModH its header.
+	lastMod  time.Time
+	lastModH []string
+	// tags are the purge tags; cacheTagH and surrogateKeyH their headers.
+	tags                     []string
+	cacheTagH, surrogateKeyH []string
 
 	// The gzip copy is made by the first request that takes gzip, once:
 	// clients that never ask for it cost no compression and no memory.
@@ -98,6 +117,16 @@ const entryOverhead = 900
 // hands it out (capacities, not lengths).
 func (e *entry) memSize(key string) int64 {
 	n := entryOverhead + cap(e.body) + cap(e.gz) + len(key)
+	if e.lastModH != nil {
+		n += 16 + len(e.lastModH[0])
+	}
+	if e.tags != nil {
+		// The tags, and both headers that join them.
+		n += 16*cap(e.tags) + 2*16 + len(e.cacheTagH[0]) + len(e.surrogateKeyH[0])
+		for _, t := range e.tags {
+			n += len(t)
+		}
+	}
 	for k, v := range e.header {
 		n += len(k) + 16*cap(v)
 		for _, s := range v {
@@ -131,8 +160,53 @@ func NewCache(cfg CacheConfig) *Cache {
 }
 
 // Invalidate makes every cached response stale: it is served again only if
-// the database fails. The change poller calls it.
-func (c *Cache) Invalidate() { c.gen.Add(1) }
+// the database fails. The change poller calls it. The purge tags of the
+// responses it held, and of every kind, go to the change log: catalogd
+// cannot tell which products changed, so every response it had handed out
+// is named. When a response was evicted (or too large to keep) since the
+// last change, its tags are unknown: every product page is named then,
+// by its kind tag.
+func (c *Cache) Invalidate() {
+	c.mu.Lock()
+	// Each product page is named by its own tag, unless some may be
+	// unknown; the product kind tag would purge them all.
+	var s tagSet
+	pages := c.ns + "-product"
+	for _, t := range c.kindTags {
+		if t != pages {
+			s.add(t)
+		}
+	}
+	lost := c.stats.evictions.Load() + c.stats.unheld.Load()
+	if lost != c.lost || c.cfg.TTL == 0 {
+		s.add(pages)
+	}
+	c.lost = lost
+	gen := c.gen.Load()
+	for _, e := range c.lru.Values() {
+		if e.gen == gen {
+			for _, t := range e.tags {
+				if t != pages {
+					s.add(t)
+				}
+			}
+		}
+	}
+	c.gen.Add(1)
+	c.mu.Unlock()
+	c.changes.record(c.now(), s.list, c.ns)
+}
+
+// setNamespace names the kind tags of the server's namespace.
+func (c *Cache) setNamespace(ns string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ns = ns
+	c.kindTags = nil
+	for _, k := range tagKinds {
+		c.kindTags = append(c.kindTags, ns+"-"+k)
+	}
+}
 
 // Len and Bytes report the cache's size, for the metrics and tests.
 func (c *Cache) Len() int { return c.lru.Len() }
@@ -153,6 +227,7 @@ func (c *Cache) get(key string) (*entry, bool) {
 func (c *Cache) put(key string, e *entry) {
 	size := e.memSize(key)
 	if size > c.cfg.MaxEntryBytes {
+		c.stats.unheld.Add(1)
 		return
 	}
 	c.mu.Lock()
@@ -335,16 +410,21 @@ func plainNumber(s string, n int) bool {
 	return true
 }
 
-// hintsKey carries a response's expiry from a handler to the cache.
+// hintsKey carries what a handler knows of its response to the cache.
 type hintsKey struct{}
 
-type hints struct{ until time.Time }
+type hints struct {
+	until, modified time.Time
+	tags            []string
+}
 
-// expireAt tells the cache the response must not be served after t (the
-// next sale start or end among its products); zero t says nothing.
-func expireAt(r *http.Request, t time.Time) {
-	if h, ok := r.Context().Value(hintsKey{}).(*hints); ok && !t.IsZero() {
-		h.until = t
+// describe tells the cache the response must not be served after until
+// (the next sale start or end among its products; zero: not by the clock),
+// was last modified at modified (zero: unknown), and shows what the purge
+// tags name.
+func describe(r *http.Request, until, modified time.Time, tags []string) {
+	if h, ok := r.Context().Value(hintsKey{}).(*hints); ok {
+		h.until, h.modified, h.tags = until, modified, tags
 	}
 }
 
@@ -376,7 +456,7 @@ func cacheable(status int) bool {
 // middleware serves GET and HEAD from the cache, fills it, and writes every
 // such response with its ETag, gzip and 304 handling.
 // readsQuery says whether the operation at a path reads the query string.
-func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool) http.Handler {
+func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool, cc *cacheControl) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			next.ServeHTTP(w, r)
@@ -387,7 +467,7 @@ func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool)
 		cached, ok := c.get(key)
 		if ok && c.fresh(cached, now) {
 			c.stats.hits.Add(1)
-			c.serve(w, r, key, cached, cacheHit)
+			c.serve(w, r, key, cached, cacheHit, cc)
 			return
 		}
 		c.stats.misses.Add(1)
@@ -398,10 +478,10 @@ func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool)
 		if e.status >= 500 && ok && now.Sub(cached.stored) < c.cfg.StaleFor {
 			// The database failed: a copy a little old beats an error.
 			c.stats.stale.Add(1)
-			c.serve(w, r, key, cached, cacheStale)
+			c.serve(w, r, key, cached, cacheStale, cc)
 			return
 		}
-		c.serve(w, r, key, e, cacheMiss)
+		c.serve(w, r, key, e, cacheMiss, cc)
 	})
 }
 
@@ -422,6 +502,10 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string) *entry {
 	now := c.now()
 	e := newEntry(rec.status, rec.header, rec.body.Bytes(), now)
 	e.gen = c.gen.Load()
+	e.until = h.until
+	if e.status == http.StatusOK {
+		e.describe(h, now)
+	}
 	e.freshUntil = now.Add(c.cfg.TTL)
 	if !h.until.IsZero() && h.until.Before(e.freshUntil) {
 		e.freshUntil = h.until
@@ -445,9 +529,27 @@ func newEntry(status int, header http.Header, body []byte, now time.Time) *entry
 	return e
 }
 
+// describe prepares a 200's Last-Modified and purge tag headers.
+func (e *entry) describe(h *hints, now time.Time) {
+	if !h.modified.IsZero() {
+		e.lastMod = h.modified
+		if e.lastMod.After(now) {
+			e.lastMod = now // never in the future (RFC 9110 §8.8.2.1)
+		}
+		e.lastMod = e.lastMod.Truncate(time.Second)
+		e.lastModH = []string{e.lastMod.UTC().Format(http.TimeFormat)}
+	}
+	if len(h.tags) > 0 {
+		e.tags = h.tags
+		e.cacheTagH = []string{strings.Join(h.tags, ",")}
+		e.surrogateKeyH = []string{strings.Join(h.tags, " ")}
+	}
+}
+
 // serve writes a finished response: 304 when the client holds it, the gzip
-// copy when the client takes gzip.
-func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state []string) {
+// copy when the client takes gzip. A 200's Cache-Control is made here, at
+// every serve: its lifetimes shrink as the response's expiry nears.
+func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state []string, cc *cacheControl) {
 	h := w.Header()
 	for k, v := range e.header {
 		// The entry holds the handler's own fields; the middleware set the
@@ -469,7 +571,21 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *ent
 		}
 	}
 	h["Etag"] = etag
-	if e.status == http.StatusOK && matchesETag(r.Header.Get("If-None-Match"), e.etag) {
+	if e.status == http.StatusOK {
+		now := time.Time{}
+		if !e.until.IsZero() {
+			now = c.now()
+		}
+		h["Cache-Control"] = cc.header(e.until, now)
+		if e.lastModH != nil {
+			h["Last-Modified"] = e.lastModH
+		}
+		if e.tags != nil {
+			h["Cache-Tag"] = e.cacheTagH
+			h["Surrogate-Key"] = e.surrogateKeyH
+		}
+	}
+	if e.status == http.StatusOK && notModified(r, e) {
 		h.Del("Content-Encoding")
 		w.WriteHeader(http.StatusNotModified)
 		return

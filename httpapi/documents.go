@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 	"unicode"
 
 	"catalogd/catalog"
@@ -47,6 +48,8 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// It shows the shop's name, counts and categories: a change purges it.
+	describe(r, time.Time{}, cats.Modified, []string{s.tags.kind("docs")})
 	// Everything the shop controls (names, descriptions, the home URL, slugs)
 	// is escaped as Markdown text, and links only go to http(s) or
 	// site-relative URLs: a category named "](javascript:alert(1)) [x"

@@ -189,6 +189,29 @@ func typeSchema(t reflect.Type, parent string) map[string]any {
 var rateHeaders = []string{"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset",
 	"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"}
 
+// cacheHeaders describe the headers caches act on, for the components.
+var cacheHeaders = map[string]any{
+	"Cache-Control": map[string]any{"required": true,
+		"description": "Browser (max-age) and shared-cache (s-maxage) lifetimes, with stale-while-revalidate and " +
+			"stale-if-error; each shrinks as the next sale start or end among the products shown nears, so that no " +
+			"cache keeps the response, stale or not, past the instant its price changes. no-store on a stale copy past it.",
+		"schema": map[string]any{"type": "string",
+			"pattern": `^(no-store|public, max-age=[0-9]+, s-maxage=[0-9]+(, stale-while-revalidate=[0-9]+)?(, stale-if-error=[0-9]+)?)$`}},
+	"Last-Modified": map[string]any{"required": true,
+		"description": "The newest change of what the response shows: its products' and their variations' saves, " +
+			"a sale date passed, and when catalogd last saw the shop's terms or settings change (WordPress keeps no " +
+			"time for those). Never in the future. Send it back in If-Modified-Since; If-None-Match wins when both are sent.",
+		"schema": map[string]any{"type": "string",
+			"pattern": `^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$`}},
+	"Cache-Tag": map[string]any{"required": true,
+		"description": "Purge tags (Cloudflare), comma-separated: {ns}-product-{post ID} and {ns}-category-{term ID} " +
+			"for every product and category shown, and the kind: {ns}-index, {ns}-categories, {ns}-list or {ns}-product.",
+		"schema": map[string]any{"type": "string", "pattern": `^[^,\s]+(,[^,\s]+)*$`}},
+	"Surrogate-Key": map[string]any{"required": true,
+		"description": "The purge tags of Cache-Tag, space-separated (Fastly, Varnish xkey).",
+		"schema":      map[string]any{"type": "string", "pattern": `^[^,\s]+( [^,\s]+)*$`}},
+}
+
 // OpenAPI returns the API's OpenAPI 3.1 document for a server at
 // serverURL (the base URL, {site}/wp-json/{ns}/v1), generated from the route
 // table and the types the handlers encode.
@@ -204,6 +227,9 @@ func OpenAPI(ns, serverURL string) []byte {
 		}[h[strings.LastIndex(h, "-")+1:]]
 		components[h] = map[string]any{"description": desc, "schema": map[string]any{"type": "integer", "minimum": 0}}
 		headerRefs[h] = map[string]any{"$ref": "#/components/headers/" + h}
+	}
+	for name, h := range cacheHeaders {
+		components[name] = h
 	}
 	withHeaders := func(extra map[string]any) map[string]any {
 		h := map[string]any{}
@@ -245,13 +271,25 @@ func OpenAPI(ns, serverURL string) []byte {
 			params = append(params, map[string]any{"name": p.name, "in": p.in, "required": p.required,
 				"description": p.desc, "schema": p.schema})
 		}
-		ok := map[string]any{"ETag": map[string]any{"description": "Strong validator; send it back in If-None-Match.", "schema": map[string]any{"type": "string"}}}
+		validators := map[string]any{
+			"ETag":          map[string]any{"description": "Strong validator; send it back in If-None-Match.", "schema": map[string]any{"type": "string"}},
+			"Cache-Control": map[string]any{"$ref": "#/components/headers/Cache-Control"},
+			"Last-Modified": map[string]any{"$ref": "#/components/headers/Last-Modified"},
+		}
+		ok := map[string]any{
+			"Cache-Tag":     map[string]any{"$ref": "#/components/headers/Cache-Tag"},
+			"Surrogate-Key": map[string]any{"$ref": "#/components/headers/Surrogate-Key"},
+		}
+		for k, v := range validators {
+			ok[k] = v
+		}
 		for _, h := range rt.headers {
 			ok[h] = map[string]any{"$ref": "#/components/headers/" + h}
 		}
 		responses := map[string]any{
 			"200": map[string]any{"description": "OK", "headers": withHeaders(ok), "content": jsonBody(rt.body)},
-			"304": map[string]any{"description": "Not modified: the If-None-Match ETag is current.", "headers": withHeaders(nil)},
+			"304": map[string]any{"description": "Not modified: the If-None-Match ETag is current or, without If-None-Match, " +
+				"nothing changed since If-Modified-Since.", "headers": withHeaders(validators)},
 			"405": errResp("Method not allowed (shop_method_not_allowed): the API is read-only.", map[string]any{
 				"Allow": map[string]any{"description": "The methods served.", "schema": map[string]any{"type": "string"}}}),
 			"429": errResp("Too many requests (shop_rate_limited), only when enforcement is on.", map[string]any{"Retry-After": retryAfter}),

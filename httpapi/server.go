@@ -42,6 +42,9 @@ type Deps struct {
 	AccessLog bool
 	// DevelopersURL is the developer page the API catalog links, if any.
 	DevelopersURL string
+	// Freshness is what downstream caches may do with a 200; zero:
+	// DefaultFreshness.
+	Freshness Freshness
 }
 
 type server struct {
@@ -52,6 +55,7 @@ type server struct {
 	ns         string
 	base       string // /wp-json/{ns}/v1
 	site       string
+	tags       tagger
 	limits     *rateLimiter
 	clients    clientIPs
 	metrics    *Metrics
@@ -121,7 +125,12 @@ func NewServer(d Deps) http.Handler {
 		log:        d.Logger,
 		accessLog:  d.AccessLog,
 		developers: d.DevelopersURL,
+		tags:       tagger{ns: d.Namespace},
 	}
+	if d.Freshness == (Freshness{}) {
+		d.Freshness = DefaultFreshness
+	}
+	d.Cache.setNamespace(d.Namespace)
 	s.link = []string{"<" + s.site + "/openapi.json>; rel=\"service-desc\""}
 	s.openapi = OpenAPI(s.ns, s.site+s.base)
 	r := mux.NewRouter()
@@ -150,7 +159,8 @@ func NewServer(d Deps) http.Handler {
 	r.NotFoundHandler = s.handle(s.notFound)
 	api.NotFoundHandler = r.NotFoundHandler
 	list := s.base + "/catalog/products" // the one operation that reads the query
-	return s.middleware(canonicalSlugs(list+"/", d.Cache.middleware(r, func(path string) bool { return path == list })))
+	return s.middleware(canonicalSlugs(list+"/", d.Cache.middleware(r, func(path string) bool { return path == list },
+		newCacheControl(d.Freshness))))
 }
 
 // middleware wraps every response: panics become a JSON 500, a trailing
@@ -246,7 +256,7 @@ func (s *server) preflight(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Allow", allowed)
 	h.Set("Access-Control-Allow-Methods", allowed)
-	h.Set("Access-Control-Allow-Headers", "Accept, Accept-Encoding, If-None-Match, User-Agent, Content-Type")
+	h.Set("Access-Control-Allow-Headers", "Accept, Accept-Encoding, If-None-Match, If-Modified-Since, User-Agent, Content-Type")
 	h.Set("Access-Control-Max-Age", "86400")
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -256,6 +266,7 @@ func (s *server) getCatalogIndex(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	describe(r, time.Time{}, idx.Modified, []string{s.tags.kind("index")})
 	return s.writeJSON(w, r, http.StatusOK, idx)
 }
 
@@ -264,6 +275,7 @@ func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	describe(r, time.Time{}, list.Modified, s.tags.categoryTags(list))
 	return s.writeJSON(w, r, http.StatusOK, list)
 }
 
@@ -276,7 +288,7 @@ func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	expireAt(r, list.Until)
+	describe(r, list.Until, list.Modified, s.tags.listTags(list))
 	s.setPagingHeaders(w.Header(), v, q, list)
 	return s.writeJSON(w, r, http.StatusOK, list)
 }
@@ -286,6 +298,6 @@ func (s *server) getProduct(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	expireAt(r, p.Until)
+	describe(r, p.Until, p.Modified, s.tags.productTags(p))
 	return s.writeJSON(w, r, http.StatusOK, p)
 }

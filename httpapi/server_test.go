@@ -192,8 +192,8 @@ func checkHeaders(t *testing.T, r response) {
 		t.Errorf("Link = %q, want %q", got, want)
 	}
 	switch cc := h.Get("Cache-Control"); {
-	case r.status == http.StatusOK && cc != "public, max-age=600":
-		t.Errorf("Cache-Control of a 200 = %q, want public, max-age=600", cc)
+	case r.status == http.StatusOK && cc != defaultCacheControl:
+		t.Errorf("Cache-Control of a 200 = %q, want %q", cc, defaultCacheControl)
 	case r.status >= 500 && cc != "no-store":
 		t.Errorf("Cache-Control of a %d = %q, want no-store", r.status, cc)
 	}

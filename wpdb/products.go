@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Filter selects published products by their term relationships, the way
@@ -66,6 +67,18 @@ type Post struct {
 	Excerpt  string `db:"post_excerpt"`
 	Content  string `db:"post_content"` // only when asked for
 	Password string `db:"post_password"`
+	// Modified is post_modified_gmt as stored ("2006-01-02 15:04:05" UTC;
+	// all zeros for a draft): the Last-Modified of what shows the post.
+	Modified string `db:"post_modified_gmt"`
+}
+
+// ModifiedTime is the post's post_modified_gmt; zero when unset.
+func (p Post) ModifiedTime() time.Time {
+	t, err := time.ParseInLocation(time.DateTime, p.Modified, time.UTC)
+	if err != nil || t.Year() < 1970 {
+		return time.Time{}
+	}
+	return t
 }
 
 // Posts reads the posts with the IDs, in no particular order. The content is
@@ -82,7 +95,7 @@ func (tx *Tx) Posts(ctx context.Context, ids []int64, withContent bool) ([]Post,
 	var posts []Post
 	if err := tx.selectx(ctx, &posts, `
 		SELECT ID, post_parent, post_type, post_status, post_name, post_title, post_excerpt,
-		       `+content+`, post_password
+		       `+content+`, post_password, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
 		FROM {posts} WHERE ID IN (?)`, ids); err != nil {
 		return nil, fmt.Errorf("wpdb: read posts: %w", err)
 	}
@@ -98,7 +111,7 @@ func (tx *Tx) Variations(ctx context.Context, parents []int64) ([]Post, error) {
 	var posts []Post
 	if err := tx.selectx(ctx, &posts, `
 		SELECT ID, post_parent, post_type, post_status, post_name, post_title, '' AS post_excerpt,
-		       '' AS post_content, post_password
+		       '' AS post_content, post_password, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
 		FROM {posts}
 		WHERE post_parent IN (?) AND post_type = 'product_variation'
 		ORDER BY menu_order, ID`, parents); err != nil {

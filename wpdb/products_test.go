@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"testing"
+	"time"
 
 	"catalogd/wpdb/wpfixture"
 )
@@ -174,7 +175,7 @@ func TestProductIDBySlug(t *testing.T) {
 func TestPosts(t *testing.T) {
 	t.Parallel()
 	p := newProductShop()
-	db, _ := openShop(t, p.shop)
+	db, raw := openShop(t, p.shop)
 
 	radar := Post{ID: p.radar, Type: "product", Status: "publish", Slug: "radar", Title: "Radar",
 		Excerpt: "<p>Short radar</p>", Content: "<p>Radar content</p>"}
@@ -210,6 +211,7 @@ func TestPosts(t *testing.T) {
 					return err
 				}
 				sort.Slice(got, func(i, j int) bool { return got[i].ID < got[j].ID })
+				got = withoutModified(got) // checked below
 				if !slices.Equal(got, tt.want) {
 					t.Errorf("Posts(%v, %v):\n got %+v\nwant %+v", tt.ids, tt.withContent, got, tt.want)
 				}
@@ -217,6 +219,46 @@ func TestPosts(t *testing.T) {
 			})
 		})
 	}
+
+	// post_modified_gmt is read as WordPress stores it, in UTC; a draft's
+	// all-zero value is no time at all.
+	t.Run("modified", func(t *testing.T) {
+		saved := time.Date(2026, 3, 1, 12, 30, 45, 0, time.UTC)
+		for _, id := range []int64{p.radar, p.varQBCore} {
+			if _, err := raw.ExecContext(context.Background(),
+				`UPDATE wp_posts SET post_modified_gmt = ? WHERE ID = ?`, saved.Format(time.DateTime), id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		view(t, db, func(ctx context.Context, tx *Tx) error {
+			posts, err := tx.Posts(ctx, []int64{p.radar, p.draft}, false)
+			if err != nil {
+				return err
+			}
+			vars, err := tx.Variations(ctx, []int64{p.bundle})
+			if err != nil {
+				return err
+			}
+			got := map[int64]time.Time{}
+			for _, post := range append(posts, vars...) {
+				got[post.ID] = post.ModifiedTime()
+			}
+			if !got[p.radar].Equal(saved) || !got[p.varQBCore].Equal(saved) || !got[p.draft].IsZero() {
+				t.Errorf("modified times: radar %v, variation %v, draft %v; want %v, %v, zero",
+					got[p.radar], got[p.varQBCore], got[p.draft], saved, saved)
+			}
+			return nil
+		})
+	})
+}
+
+// withoutModified clears the modified times, which the fixture derives
+// from its clock, so posts compare on the rest.
+func withoutModified(ps []Post) []Post {
+	for i := range ps {
+		ps[i].Modified = ""
+	}
+	return ps
 }
 
 func TestVariations(t *testing.T) {
@@ -240,7 +282,7 @@ func TestVariations(t *testing.T) {
 			got, err = tx.Variations(ctx, parents)
 			return err
 		})
-		return got
+		return withoutModified(got)
 	}
 	tests := []struct {
 		name    string

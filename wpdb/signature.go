@@ -3,6 +3,7 @@ package wpdb
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Signature is a cheap fingerprint of everything the catalog shows. It
@@ -21,6 +22,9 @@ func (db *DB) Signature(ctx context.Context) (string, error) {
 			Posts   string `db:"posts"`
 			Terms   string `db:"terms"`
 			Options string `db:"options"`
+			// WooCommerce's transient versions, apart from the settings:
+			// they move at every product save and stock change.
+			Versions string `db:"versions"`
 		}
 		// One statement: the product posts, the small taxonomies through
 		// their index, the options by name. The posts are summed per row,
@@ -41,8 +45,10 @@ func (db *DB) Signature(ctx context.Context) (string, error) {
 			   FROM {term_taxonomy} tt JOIN {terms} t ON t.term_id = tt.term_id
 			   WHERE tt.taxonomy IN ('product_cat', 'pa_framework', 'product_visibility', 'product_type')) AS terms,
 			  (SELECT COALESCE(SUM(CRC32(CONCAT(option_name, '=', option_value))), 0) FROM {options}
-			   WHERE option_name IN (?)) AS options`, signatureOptions)
-		sig = r.Posts + "|" + r.Terms + "|" + r.Options
+			   WHERE option_name IN (?)) AS options,
+			  (SELECT COALESCE(SUM(CRC32(CONCAT(option_name, '=', option_value))), 0) FROM {options}
+			   WHERE option_name IN (?)) AS versions`, signatureOptions, versionOptions)
+		sig = r.Posts + "|" + r.Terms + "|" + r.Options + "|" + r.Versions
 		return err
 	})
 	if err != nil {
@@ -51,9 +57,23 @@ func (db *DB) Signature(ctx context.Context) (string, error) {
 	return sig, nil
 }
 
+// versionOptions are WooCommerce's cache versions: bumped by every product
+// save, stock change and sale start or end, not by a setting.
+var versionOptions = []string{"_transient_product-transient-version", "_transient_product_cat-transient-version"}
+
+// SettingsPart is the part of a signature that the shop's terms and
+// settings make: when it moves between two signatures, something beyond
+// the product posts changed (a category, its order, an option).
+func SettingsPart(sig string) string {
+	parts := strings.SplitN(sig, "|", 4)
+	if len(parts) < 3 {
+		return sig
+	}
+	return parts[1] + "|" + parts[2]
+}
+
 // signatureOptions are the options whose change clears cached responses.
 var signatureOptions = []string{
-	"_transient_product-transient-version", "_transient_product_cat-transient-version",
 	"home", "siteurl", "blogname", "blogdescription", "permalink_structure", "upload_url_path",
 	"upload_path", "woocommerce_currency", "woocommerce_price_num_decimals",
 	"woocommerce_hide_out_of_stock_items", "woocommerce_permalinks",

@@ -32,18 +32,25 @@ func TestSignatureSeesPostChanges(t *testing.T) {
 	tests := []struct {
 		name, edit string
 		changes    bool
+		settings   bool // SettingsPart moves: a term or setting changed, not only posts
 	}{
-		{"nothing", "", false},
+		{"nothing", "", false, false},
 		// wp_update_post moves post_modified_gmt to now, far before the
 		// scheduled product's; wp_publish_post changes only the status.
-		{"another product saved", `UPDATE wp_posts SET post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`, true},
-		{"the scheduled product goes live", `UPDATE wp_posts SET post_status = 'publish' WHERE post_name = 'coming-soon'`, true},
-		{"a variation disabled", `UPDATE wp_posts SET post_status = 'private', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_type = 'product_variation' ORDER BY ID LIMIT 1`, true},
-		{"a product trashed", `UPDATE wp_posts SET post_status = 'trash', post_name = 'radar__trashed', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`, true},
+		{"another product saved", `UPDATE wp_posts SET post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`, true, false},
+		{"the scheduled product goes live", `UPDATE wp_posts SET post_status = 'publish' WHERE post_name = 'coming-soon'`, true, false},
+		{"a variation disabled", `UPDATE wp_posts SET post_status = 'private', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_type = 'product_variation' ORDER BY ID LIMIT 1`, true, false},
+		{"a product trashed", `UPDATE wp_posts SET post_status = 'trash', post_name = 'radar__trashed', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`, true, false},
 		{"a product added", `INSERT INTO wp_posts (post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status,
 			post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_type)
-			VALUES (1, NOW(), UTC_TIMESTAMP(), '', 'New', '', 'publish', 'new', '', '', NOW(), UTC_TIMESTAMP(), '', 'product')`, true},
-		{"nothing again", "", false},
+			VALUES (1, NOW(), UTC_TIMESTAMP(), '', 'New', '', 'publish', 'new', '', '', NOW(), UTC_TIMESTAMP(), '', 'product')`, true, false},
+		// Every product save and order's stock change bumps it: a product's
+		// change, not the settings'.
+		{"the product transient version bumped", `INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', '1700000000', 'yes')
+			ON DUPLICATE KEY UPDATE option_value = option_value + 1`, true, false},
+		{"a setting changed", `INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('woocommerce_price_num_decimals', '3', 'yes')
+			ON DUPLICATE KEY UPDATE option_value = '3'`, true, true},
+		{"nothing again", "", false, false},
 	}
 	last := sig()
 	for _, tt := range tests {
@@ -55,6 +62,9 @@ func TestSignatureSeesPostChanges(t *testing.T) {
 		now := sig()
 		if (now != last) != tt.changes {
 			t.Errorf("%s: signature %q → %q; want a change: %v", tt.name, last, now, tt.changes)
+		}
+		if moved := SettingsPart(now) != SettingsPart(last); moved != tt.settings {
+			t.Errorf("%s: settings part %q → %q; want a change: %v", tt.name, SettingsPart(last), SettingsPart(now), tt.settings)
 		}
 		last = now
 	}

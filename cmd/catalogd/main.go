@@ -121,7 +121,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Handler: httpapi.NewServer(httpapi.Deps{Catalog: cat, Namespace: cfg.Namespace,
 			SiteURL: site, DevelopersURL: cfg.DevelopersURL, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
 			TrustedProxies: cfg.TrustedProxies, Cache: cache, Metrics: httpapi.NewMetrics(reg, cache),
-			Logger: log, AccessLog: cfg.AccessLog}),
+			Logger: log, AccessLog: cfg.AccessLog, Freshness: httpapi.Freshness{MaxAge: cfg.MaxAge, SMaxAge: cfg.SMaxAge,
+				StaleWhileRevalidate: cfg.StaleWhileRevalidate, StaleIfError: cfg.StaleIfError}}),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -136,7 +137,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return cat.Ready(ctx)
 	}
 	admin := &http.Server{
-		Handler:           adminHandler(ready, reg),
+		Handler:           adminHandler(ready, reg, cache.ChangesHandler()),
 		ReadHeaderTimeout: 5 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -190,9 +191,10 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-// adminHandler serves liveness, readiness and metrics on the private
-// listener.
-func adminHandler(ready func(context.Context) error, reg *prometheus.Registry) http.Handler {
+// adminHandler serves liveness, readiness, metrics and the change log (the
+// purge tags each change invalidated, for the operator's purge job) on the
+// private listener.
+func adminHandler(ready func(context.Context) error, reg *prometheus.Registry, changes http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
@@ -209,6 +211,7 @@ func adminHandler(ready func(context.Context) error, reg *prometheus.Registry) h
 		fmt.Fprintln(w, "ready")
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	mux.Handle("GET /changes", changes)
 	return mux
 }
 

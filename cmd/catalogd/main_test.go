@@ -125,11 +125,11 @@ func getJSON(t *testing.T, client *http.Client, url string) (int, map[string]any
 }
 
 func TestServesAndStopsOnSIGTERM(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, raw := testdb.Load(t, newShop())
 	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
 	const site = "https://shop.example"
 	p := start(t, testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
-		"CATALOG_SITE_URL="+site))
+		"CATALOG_SITE_URL="+site, "CATALOG_S_MAXAGE=5m", "CATALOG_POLL_INTERVAL=200ms"))
 	client := &http.Client{Timeout: 5 * time.Second}
 
 	// Wait, bounded, until the admin listener says ready.
@@ -222,7 +222,47 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 			t.Errorf("catalogd_cache_bytes = %v", after["catalogd_cache_bytes"])
 		}
 	})
-	for _, path := range []string{"/readyz", "/healthz", "/metrics"} {
+	t.Run("a change's purge tags on /changes and /metrics", func(t *testing.T) {
+		resp, err := client.Get(api + "/catalog/products/police-radar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if cc := resp.Header.Get("Cache-Control"); !strings.Contains(cc, "s-maxage=300,") {
+			t.Errorf("Cache-Control %q, want the configured s-maxage=300", cc)
+		}
+		var id int64
+		if err := raw.QueryRow(`SELECT ID FROM wp_posts WHERE post_name = 'police-radar'`).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("shop-product-%d", id)
+		if tags := resp.Header.Get("Surrogate-Key"); !strings.Contains(tags+" ", want+" ") {
+			t.Errorf("Surrogate-Key %q lacks %s", tags, want)
+		}
+		before := scrape(t, client, "http://"+admin+"/metrics")
+		if _, err := raw.Exec(`UPDATE wp_posts SET post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE ID = ?`, id); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			_, m := getJSON(t, client, "http://"+admin+"/changes?since=0")
+			if changes, _ := m["changes"].([]any); len(changes) > 0 {
+				c, _ := changes[0].(map[string]any)
+				if tags := fmt.Sprint(c["tags"]); !strings.Contains(tags, want) || !strings.Contains(tags, "shop-list") {
+					t.Errorf("change tags %s, want %s and shop-list", tags, want)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no change on /changes 5s after an edit: %v", m)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if after := scrape(t, client, "http://"+admin+"/metrics"); after["catalogd_purge_tags_total"] <= before["catalogd_purge_tags_total"] {
+			t.Errorf("catalogd_purge_tags_total did not move: %v → %v", before["catalogd_purge_tags_total"], after["catalogd_purge_tags_total"])
+		}
+	})
+	for _, path := range []string{"/readyz", "/healthz", "/metrics", "/changes"} {
 		t.Run("no "+path+" on the public port", func(t *testing.T) {
 			status, m := getJSON(t, client, "http://"+public+path)
 			if status != http.StatusNotFound || m["code"] != "shop_not_found" {

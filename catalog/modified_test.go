@@ -1,0 +1,148 @@
+package catalog_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"catalogd/catalog"
+	"catalogd/wpdb/wpfixture"
+)
+
+// A resource's Modified is the newest change of what it shows: the
+// product's save, a variation's, a sale date passed; never in the future
+// (a scheduled product's post_modified_gmt is its publication date); and,
+// for terms and settings WordPress keeps no time for, when catalogd first
+// loaded the shop.
+func TestModified(t *testing.T) {
+	s := newShop()
+	s.Add(wpfixture.Product{Title: "Untouched", RegularPrice: "1"})
+	s.Add(wpfixture.Product{Title: "Saved", RegularPrice: "1"})
+	s.Add(wpfixture.Product{Title: "Options", Type: "variable", Variations: []wpfixture.Variation{
+		{Framework: "esx", RegularPrice: "5"}, {Framework: "qbox", RegularPrice: "6"}}})
+	s.Add(wpfixture.Product{Title: "Post Dated", RegularPrice: "1"})
+	s.Add(wpfixture.Product{Title: "Flash Sale", RegularPrice: "10", SalePrice: "5", SaleFrom: now.Add(-10 * time.Minute)})
+	f := load(t, s)
+
+	loaded := now.Add(-2 * time.Hour)
+	clock := loaded
+	cat := catalog.New(f.db, catalog.Config{Now: func() time.Time { return clock }})
+	if _, err := cat.Index(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	clock = now
+	for _, q := range []string{
+		`UPDATE wp_posts SET post_modified_gmt = ? - INTERVAL 30 MINUTE WHERE post_name = 'saved'`,
+		`UPDATE wp_posts SET post_modified_gmt = ? - INTERVAL 20 MINUTE WHERE post_name = 'options-qbox'`,
+		`UPDATE wp_posts SET post_modified_gmt = ? + INTERVAL 10 DAY WHERE post_name = 'post-dated'`,
+	} {
+		if _, err := f.raw.Exec(q, now.Format(time.DateTime)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	tests := []struct {
+		slug string
+		want time.Time
+	}{
+		{"untouched", loaded},
+		{"saved", now.Add(-30 * time.Minute)},
+		{"options", now.Add(-20 * time.Minute)},
+		{"post-dated", now},
+		{"flash-sale", now.Add(-10 * time.Minute)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.slug, func(t *testing.T) {
+			p, err := cat.Product(context.Background(), tt.slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Modified.Equal(tt.want) {
+				t.Errorf("Modified = %v, want %v", p.Modified.UTC(), tt.want)
+			}
+		})
+	}
+	l, err := cat.Products(context.Background(), catalog.ListQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Modified.Equal(now) {
+		t.Errorf("list Modified = %v, want %v (its post-dated product's, clamped)", l.Modified.UTC(), now)
+	}
+	for _, p := range l.Products {
+		if p.Slug == "saved" && !p.Modified.Equal(now.Add(-30*time.Minute)) {
+			t.Errorf("listed saved product: Modified = %v", p.Modified.UTC())
+		}
+	}
+	cats, err := cat.Categories(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cats.Modified.Equal(loaded) {
+		t.Errorf("categories Modified = %v, want the load time %v", cats.Modified.UTC(), loaded)
+	}
+}
+
+// The poller tells a product save from a change of the shop's terms or
+// settings: a save moves the list's and categories' Modified but no other
+// product's; a setting moves every product's.
+func TestModifiedFollowsWhatChanged(t *testing.T) {
+	s := newShop()
+	s.Add(wpfixture.Product{Title: "Untouched", RegularPrice: "1"})
+	s.Add(wpfixture.Product{Title: "Saved", RegularPrice: "1"})
+	f := load(t, s)
+	t0 := now.Add(-3 * time.Hour)
+	var clock atomic.Int64
+	clock.Store(t0.Unix())
+	cat := catalog.New(f.db, catalog.Config{Now: func() time.Time { return time.Unix(clock.Load(), 0) }})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	changed := make(chan struct{}, 10)
+	go cat.Watch(ctx, 20*time.Millisecond, func() { changed <- struct{}{} })
+	time.Sleep(100 * time.Millisecond) // the first signature read
+
+	modified := func(slug string) time.Time {
+		t.Helper()
+		p, err := cat.Product(ctx, slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Modified
+	}
+	edit := func(at time.Time, qs ...string) {
+		t.Helper()
+		clock.Store(at.Unix())
+		for _, q := range qs {
+			if _, err := f.raw.Exec(q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case <-changed:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the poller did not see the edit")
+		}
+	}
+
+	t1 := t0.Add(time.Hour)
+	edit(t1, `UPDATE wp_posts SET post_modified_gmt = '`+t1.UTC().Format(time.DateTime)+`' WHERE post_name = 'saved'`,
+		`INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', '1', 'yes')
+		 ON DUPLICATE KEY UPDATE option_value = option_value + 1`)
+	if got := modified("untouched"); !got.Equal(t0) {
+		t.Errorf("after another product's save: untouched Modified = %v, want the load time %v", got.UTC(), t0)
+	}
+	if got := modified("saved"); !got.Equal(t1) {
+		t.Errorf("saved Modified = %v, want %v", got.UTC(), t1)
+	}
+	if l, err := cat.Categories(ctx); err != nil || !l.Modified.Equal(t1) {
+		t.Errorf("categories Modified = %v (%v), want %v: the counts may have moved", l.Modified.UTC(), err, t1)
+	}
+
+	t2 := t0.Add(2 * time.Hour)
+	edit(t2, `INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('woocommerce_price_num_decimals', '3', 'yes')
+		ON DUPLICATE KEY UPDATE option_value = '3'`)
+	if got := modified("untouched"); !got.Equal(t2) {
+		t.Errorf("after a setting changed: untouched Modified = %v, want %v", got.UTC(), t2)
+	}
+}

@@ -1,0 +1,307 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"catalogd/catalog"
+	"catalogd/httpapi"
+	"catalogd/internal/testdb"
+	"catalogd/wpdb/wpfixture"
+)
+
+// directives parses a Cache-Control value into seconds per directive.
+func directives(t *testing.T, cc string) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, d := range strings.Split(cc, ", ") {
+		k, v, ok := strings.Cut(d, "=")
+		if !ok {
+			out[k] = -1
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("Cache-Control %q: %s is not whole seconds", cc, d)
+		}
+		out[k] = n
+	}
+	return out
+}
+
+// A product whose sale starts in five minutes may be kept by no cache,
+// fresh or stale, past the start; served again from catalogd's cache a
+// little later, its lifetimes are counted from then, not frozen at store.
+func TestCacheControlEndsAtSaleStart(t *testing.T) {
+	s := newShop()
+	start := time.Now().Add(5 * time.Minute).Truncate(time.Second)
+	s.Now = time.Now()
+	s.Add(wpfixture.Product{Title: "Flash Sale", RegularPrice: "10", SalePrice: "5", SaleFrom: start})
+	c := serveCached(t, s, time.Now)
+
+	check := func(path string) map[string]int {
+		t.Helper()
+		r := get(t, c.srv, path)
+		d := directives(t, r.header.Get("Cache-Control"))
+		lifetime := max(d["max-age"], d["s-maxage"]) + max(d["stale-while-revalidate"], d["stale-if-error"])
+		if left := time.Until(start); time.Duration(lifetime)*time.Second > left {
+			t.Errorf("%s (%s): Cache-Control %q lets a cache keep it %ds, past the sale start in %s",
+				path, r.header.Get("X-Cache"), r.header.Get("Cache-Control"), lifetime, left.Round(time.Second))
+		}
+		if d["public"] != -1 || d["s-maxage"] < 1 {
+			t.Errorf("%s: Cache-Control %q: want public with an s-maxage", path, r.header.Get("Cache-Control"))
+		}
+		return d
+	}
+	for _, path := range []string{base + "/catalog/products/flash-sale", base + "/catalog/products?per_page=50"} {
+		first := check(path)
+		time.Sleep(1100 * time.Millisecond)
+		again := check(path)
+		if again["s-maxage"] >= first["s-maxage"] {
+			t.Errorf("%s: s-maxage %d then %d a second later from the cache; want it counted down",
+				path, first["s-maxage"], again["s-maxage"])
+		}
+	}
+	// A product without sale dates keeps the configured lifetimes.
+	if r := get(t, c.srv, base+"/catalog/products/police-radar"); r.header.Get("Cache-Control") !=
+		"public, max-age=60, s-maxage=600, stale-while-revalidate=60, stale-if-error=86400" {
+		t.Errorf("no sale ahead: Cache-Control %q", r.header.Get("Cache-Control"))
+	}
+	// Errors: a 4xx briefly, a 5xx never.
+	if r := get(t, c.srv, base+"/catalog/products/no-such-thing"); r.header.Get("Cache-Control") != "public, max-age=60" {
+		t.Errorf("404: Cache-Control %q", r.header.Get("Cache-Control"))
+	}
+}
+
+// Last-Modified comes beside the ETag, and If-Modified-Since is answered
+// as RFC 9110 §13.2.2 orders the preconditions: If-None-Match decides when
+// sent; If-Modified-Since only without it, only for GET and HEAD, to the
+// second.
+func TestIfModifiedSince(t *testing.T) {
+	s := newShop()
+	dsn, raw := testdb.Load(t, s)
+	saved := now.Add(-90 * time.Minute)
+	if _, err := raw.Exec(`UPDATE wp_posts SET post_modified_gmt = ? WHERE post_name = 'police-radar'`, saved.Format(time.DateTime)); err != nil {
+		t.Fatal(err)
+	}
+	clock := now.Add(-2 * time.Hour) // catalogd loads the shop before the save
+	cat := catalog.New(openDB(t, dsn, "wp_", 5*time.Second), catalog.Config{Now: func() time.Time { return clock }})
+	if _, err := cat.Index(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	clock = now
+	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: siteURL,
+		Cache: httpapi.NewCache(httpapi.DefaultCacheConfig), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	t.Cleanup(srv.Close)
+
+	path := base + "/catalog/products/police-radar"
+	first := get(t, srv, path)
+	lm := first.header.Get("Last-Modified")
+	if lm != saved.Format(http.TimeFormat) {
+		t.Fatalf("Last-Modified = %q, want the product's save %q", lm, saved.Format(http.TimeFormat))
+	}
+	etag := first.header.Get("ETag")
+	fmtT := func(t time.Time) string { return t.Format(http.TimeFormat) }
+	tests := []struct {
+		name   string
+		method string
+		hdr    map[string]string
+		want   int
+	}{
+		{"the same date", "GET", map[string]string{"If-Modified-Since": lm}, 304},
+		{"a later date", "GET", map[string]string{"If-Modified-Since": fmtT(saved.Add(time.Hour))}, 304},
+		{"a second earlier", "GET", map[string]string{"If-Modified-Since": fmtT(saved.Add(-time.Second))}, 200},
+		{"HEAD", "HEAD", map[string]string{"If-Modified-Since": lm}, 304},
+		{"not a date", "GET", map[string]string{"If-Modified-Since": "yesterday"}, 200},
+		{"RFC 850 date", "GET", map[string]string{"If-Modified-Since": saved.Format(time.RFC850)}, 304},
+		{"If-None-Match differs: it wins", "GET", map[string]string{"If-None-Match": `"other"`, "If-Modified-Since": lm}, 200},
+		{"If-None-Match matches: it wins", "GET", map[string]string{"If-None-Match": etag,
+			"If-Modified-Since": fmtT(saved.Add(-time.Hour))}, 304},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := do(t, srv, tt.method, path, tt.hdr)
+			if r.status != tt.want {
+				t.Fatalf("%d, want %d", r.status, tt.want)
+			}
+			if r.status == 304 && (r.header.Get("Last-Modified") != lm || r.header.Get("ETag") == "" || r.header.Get("Cache-Control") == "") {
+				t.Errorf("304 lacks its validators or Cache-Control: %v", r.header)
+			}
+		})
+	}
+	// A product not saved since catalogd loaded the shop: the load time,
+	// since its terms and settings have no time of their own.
+	if r := get(t, srv, base+"/catalog/products/car-dealer"); r.header.Get("Last-Modified") != fmtT(now.Add(-2*time.Hour)) {
+		t.Errorf("unsaved product: Last-Modified %q, want the load time", r.header.Get("Last-Modified"))
+	}
+	// A 4xx carries none: there is nothing it shows.
+	if r := get(t, srv, base+"/catalog/products/nope"); r.header.Get("Last-Modified") != "" {
+		t.Errorf("404 with Last-Modified %q", r.header.Get("Last-Modified"))
+	}
+}
+
+// Every cacheable 200 names what it shows in Cache-Tag and Surrogate-Key;
+// a change catalogd sees lists the tags it invalidated at /changes, and
+// counts them on /metrics.
+func TestPurgeTags(t *testing.T) {
+	dsn, raw := testdb.Load(t, newShop())
+	id := func(q, name string) string {
+		t.Helper()
+		var n int64
+		if err := raw.QueryRow(q, name).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	product := func(slug string) string {
+		return "shop-product-" + id(`SELECT ID FROM wp_posts WHERE post_name = ?`, slug)
+	}
+	category := func(slug string) string {
+		return "shop-category-" + id(`SELECT term_id FROM wp_terms WHERE slug = ?`, slug)
+	}
+	cat := catalog.New(openDB(t, dsn, "wp_", 5*time.Second), catalog.Config{Now: func() time.Time { return now }})
+	cache := httpapi.NewCache(httpapi.DefaultCacheConfig)
+	reg := prometheus.NewRegistry()
+	srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: siteURL, Cache: cache,
+		Metrics: httpapi.NewMetrics(reg, cache), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	t.Cleanup(srv.Close)
+
+	tests := []struct {
+		path string
+		want []string
+	}{
+		{"/catalog", []string{"shop-index"}},
+		{"/catalog/categories", []string{"shop-categories", category("police"), category("jobs"), category("vehicles")}}, // storefront order
+		{"/catalog/products?per_page=2", []string{"shop-list", product("police-radar"), category("police"),
+			product("gun-shop"), category("jobs")}},
+		{"/catalog/products?category=vehicles", []string{"shop-list", category("vehicles"), product("car-dealer"),
+			product("free-thing")}},
+		{"/catalog/products/police-radar", []string{"shop-product", product("police-radar"), category("police")}},
+		{"/llms.txt", []string{"shop-docs"}},
+	}
+	for _, tt := range tests {
+		path := base + tt.path
+		if !strings.HasPrefix(tt.path, "/catalog") {
+			path = tt.path
+		}
+		r := get(t, srv, path)
+		got := strings.Split(r.header.Get("Cache-Tag"), ",")
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Cache-Tag %q, want %q", tt.path, got, tt.want)
+		}
+		if sk := r.header.Get("Surrogate-Key"); sk != strings.Join(tt.want, " ") {
+			t.Errorf("%s: Surrogate-Key %q, want %q", tt.path, sk, strings.Join(tt.want, " "))
+		}
+	}
+	if r := get(t, srv, base+"/catalog/products/nope"); r.header.Get("Cache-Tag") != "" {
+		t.Errorf("404 tagged %q", r.header.Get("Cache-Tag"))
+	}
+
+	type page struct {
+		Next     uint64 `json:"next"`
+		Complete bool   `json:"complete"`
+		Changes  []struct {
+			Seq  uint64   `json:"seq"`
+			Tags []string `json:"tags"`
+		} `json:"changes"`
+	}
+	changes := func(query string) (int, page) {
+		t.Helper()
+		w := httptest.NewRecorder()
+		cache.ChangesHandler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/changes"+query, nil))
+		var p page
+		if w.Code == 200 {
+			if err := json.Unmarshal(w.Body.Bytes(), &p); err != nil {
+				t.Fatalf("/changes%s: %v: %s", query, err, w.Body)
+			}
+		}
+		return w.Code, p
+	}
+	if _, p := changes(""); !p.Complete || len(p.Changes) != 0 || p.Next != 0 {
+		t.Fatalf("before any change: %+v", p)
+	}
+
+	cache.Invalidate() // what the poller calls when the shop changes
+	_, p := changes("?since=0")
+	if !p.Complete || len(p.Changes) != 1 || p.Next != 1 {
+		t.Fatalf("after a change: %+v", p)
+	}
+	tags := p.Changes[0].Tags
+	for _, want := range []string{"shop-index", "shop-categories", "shop-list", "shop-docs",
+		product("police-radar"), product("gun-shop"), product("car-dealer"), category("vehicles")} {
+		if !slices.Contains(tags, want) {
+			t.Errorf("change lacks %s: %q", want, tags)
+		}
+	}
+	if slices.Contains(tags, "shop-product") {
+		t.Errorf("every product page purged though catalogd held each one: %q", tags)
+	}
+	if v := metric(t, reg, "catalogd_purge_tags_total", "product"); v != 4 {
+		t.Errorf(`catalogd_purge_tags_total{kind="product"} = %v, want 4`, v)
+	}
+
+	if _, p := changes("?since=1"); !p.Complete || len(p.Changes) != 0 || p.Next != 1 {
+		t.Errorf("nothing new: %+v", p)
+	}
+	cache.Invalidate() // nothing was cached since: only the kinds
+	if _, p := changes("?since=1"); len(p.Changes) != 1 || len(p.Changes[0].Tags) != 4 {
+		t.Errorf("second change: %+v", p)
+	}
+	if _, p := changes("?since=99"); p.Complete {
+		t.Errorf("a cursor from another run said complete: %+v", p)
+	}
+	for i := 0; i < 300; i++ {
+		cache.Invalidate()
+	}
+	if _, p := changes("?since=1"); p.Complete || len(p.Changes) != 256 {
+		t.Errorf("a cursor older than the log: complete %v with %d changes, want false with 256", p.Complete, len(p.Changes))
+	}
+	if code, _ := changes("?since=x"); code != http.StatusBadRequest {
+		t.Errorf("since=x: %d, want 400", code)
+	}
+
+	// With the origin cache off, catalogd cannot name the product pages
+	// handed out: a change names them all by their kind.
+	off := httpapi.NewCache(httpapi.CacheConfig{})
+	httpapi.NewServer(httpapi.Deps{Catalog: cat, Cache: off})
+	off.Invalidate()
+	w := httptest.NewRecorder()
+	off.ChangesHandler().ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/changes", nil))
+	if !strings.Contains(w.Body.String(), `"shop-product"`) {
+		t.Errorf("cache off: the change does not purge every product page: %s", w.Body)
+	}
+}
+
+// metric is the value of the counter with the kind label among reg's.
+func metric(t *testing.T, reg *prometheus.Registry, name, kind string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if mf.GetName() == name && l.GetName() == "kind" && l.GetValue() == kind {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	t.Fatalf("no %s{kind=%q}", name, kind)
+	return 0
+}
+
+// defaultCacheControl is a 200's Cache-Control under DefaultFreshness when
+// no sale date is near.
+const defaultCacheControl = "public, max-age=60, s-maxage=600, stale-while-revalidate=60, stale-if-error=86400"
