@@ -18,17 +18,7 @@ import (
 
 // The AI agents Apache recognizes are catalogd's list, no more, no less.
 func TestAgentListMatchesCatalogd(t *testing.T) {
-	conf, err := os.ReadFile("catalogd.conf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`HTTP_USER_AGENT\} =~ /\(([^)]*)\)/i`).FindSubmatch(conf)
-	if m == nil {
-		t.Fatal("no user-agent condition in catalogd.conf")
-	}
-	if got := string(m[1]); got != proxytest.AgentAlternation() {
-		t.Errorf("Apache agents %s\ncatalogd agents %s", got, proxytest.AgentAlternation())
-	}
+	proxytest.AgentListMatches(t, "catalogd.conf", regexp.MustCompile(`HTTP_USER_AGENT\} =~ /\(([^)]*)\)/i`))
 }
 
 func TestApacheInFront(t *testing.T) {

@@ -16,17 +16,7 @@ import (
 
 // The AI agents Caddy recognizes are catalogd's list, no more, no less.
 func TestAgentListMatchesCatalogd(t *testing.T) {
-	conf, err := os.ReadFile("catalogd.caddy")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`\{header\.User-Agent\}\.matches\("\(\?i\)\(([^)]*)\)"\)`).FindSubmatch(conf)
-	if m == nil {
-		t.Fatal("no user-agent condition in catalogd.caddy")
-	}
-	if got := string(m[1]); got != proxytest.AgentAlternation() {
-		t.Errorf("Caddy agents %s\ncatalogd agents %s", got, proxytest.AgentAlternation())
-	}
+	proxytest.AgentListMatches(t, "catalogd.caddy", regexp.MustCompile(`\{header\.User-Agent\}\.matches\("\(\?i\)\(([^)]*)\)"\)`))
 }
 
 func TestCaddyInFront(t *testing.T) {

@@ -19,17 +19,7 @@ import (
 
 // The AI agents nginx recognizes are catalogd's list, no more, no less.
 func TestAgentListMatchesCatalogd(t *testing.T) {
-	conf, err := os.ReadFile("catalogd-http.conf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`"~\*\(([^)]*)\)" 1;`).FindSubmatch(conf)
-	if m == nil {
-		t.Fatal("no user-agent map in catalogd-http.conf")
-	}
-	if got := string(m[1]); got != proxytest.AgentAlternation() {
-		t.Errorf("nginx agents %s\ncatalogd agents %s", got, proxytest.AgentAlternation())
-	}
+	proxytest.AgentListMatches(t, "catalogd-http.conf", regexp.MustCompile(`"~\*\(([^)]*)\)" 1;`))
 }
 
 func TestNginxInFront(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -46,10 +47,24 @@ func Binary(t *testing.T, pkg string, candidates ...string) string {
 	return ""
 }
 
-// AgentAlternation is catalogd's AI-agent list as the regular-expression
-// alternation the proxy configurations spell out; their tests compare
-// their copy with it, so the two never drift apart.
-func AgentAlternation() string { return strings.Join(httpapi.AIAgents, "|") }
+// AgentListMatches fails the test unless the AI-agent alternation a proxy
+// configuration spells out (file, the first submatch of where) is
+// catalogd's list, httpapi.AIAgents, no more, no less: the proxy's copy and
+// catalogd's never drift apart.
+func AgentListMatches(t *testing.T, file string, where *regexp.Regexp) {
+	t.Helper()
+	conf, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := where.FindSubmatch(conf)
+	if m == nil {
+		t.Fatalf("no user-agent condition in %s", file)
+	}
+	if got, want := string(m[1]), strings.Join(httpapi.AIAgents, "|"); got != want {
+		t.Errorf("%s's agents %s\ncatalogd's agents %s", file, got, want)
+	}
+}
 
 // Backends are what a proxy stands in front of, on loopback ports.
 type Backends struct {
