@@ -41,8 +41,8 @@ func newCacheControl(f Freshness) *cacheControl {
 	return cc
 }
 
-// hdrNoStore is what a response past its own expiry gets (a stale copy
-// served while the database fails): nobody downstream may keep it.
+// hdrNoStore is what a response past its own expiry gets, and a stale copy
+// served while the database fails: nobody downstream may keep it.
 var hdrNoStore = []string{"no-store"}
 
 // header is the Cache-Control of a 200 that stops being true at until
@@ -91,7 +91,7 @@ func (cc *cacheControl) format(ma, sma, swr, sie time.Duration) string {
 // the second (an unparseable date is ignored, as the RFC asks).
 func notModified(r *http.Request, e *entry) bool {
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		return matchesETag(inm, e.etag)
+		return matchesETag(inm, e.etag, e.gzEtag)
 	}
 	if e.lastModH == nil || r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
