@@ -110,7 +110,7 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	envOf["cache-max-entry-mb"] = "CATALOG_CACHE_MAX_ENTRY_MB"
 	fs.IntVar(&c.CacheMaxEntryMB, "cache-max-entry-mb", 0, "the largest response cached (and gzipped), in megabytes; 0 is a quarter of --cache-max-mb [CATALOG_CACHE_MAX_ENTRY_MB]")
 	envOf["max-age"] = "CATALOG_MAX_AGE"
-	fs.DurationVar(&c.MaxAge, "max-age", time.Minute, "how long a browser may keep a response (Cache-Control max-age) [CATALOG_MAX_AGE]")
+	fs.DurationVar(&c.MaxAge, "max-age", 10*time.Minute, "how long a browser may keep a response (Cache-Control max-age) [CATALOG_MAX_AGE]")
 	envOf["s-maxage"] = "CATALOG_S_MAXAGE"
 	fs.DurationVar(&c.SMaxAge, "s-maxage", 10*time.Minute, "how long a CDN or proxy cache may keep a response (s-maxage) [CATALOG_S_MAXAGE]")
 	envOf["stale-while-revalidate"] = "CATALOG_STALE_WHILE_REVALIDATE"

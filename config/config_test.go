@@ -44,6 +44,11 @@ func TestLoad(t *testing.T) {
 			if c.MaxConns != 1024 || c.IdleTimeout != 30*time.Second {
 				t.Errorf("max conns, idle timeout = %d, %v; want 1024, 30s", c.MaxConns, c.IdleTimeout)
 			}
+			// 200s say public, max-age=600 (the binding decisions).
+			if c.MaxAge != 10*time.Minute || c.SMaxAge != 10*time.Minute || c.StaleWhileRevalidate != time.Minute || c.StaleIfError != 24*time.Hour {
+				t.Errorf("max-age, s-maxage, swr, sie = %v, %v, %v, %v; want 10m, 10m, 1m, 24h",
+					c.MaxAge, c.SMaxAge, c.StaleWhileRevalidate, c.StaleIfError)
+			}
 		}},
 		{"dsn by flag", []string{"--dsn", goodDSN}, env(), func(t *testing.T, c *Config) {
 			if c.DSN != goodDSN {
@@ -61,7 +66,7 @@ func TestLoad(t *testing.T) {
 					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
 					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, RateLimit: 120, LogFormat: "json", LogLevel: "debug",
 					CacheTTL: time.Minute, CacheStale: 24 * time.Hour, CacheMaxEntries: 10000, CacheMaxMB: 64,
-					PollInterval: 2 * time.Second, MaxAge: time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
+					PollInterval: 2 * time.Second, MaxAge: 10 * time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
 					StaleIfError: 24 * time.Hour, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
 					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")}}
 				if !reflect.DeepEqual(*c, want) {

@@ -34,6 +34,10 @@ type CacheConfig struct {
 	// from the database at every request, and is never gzipped, so one
 	// such request costs at most its own encoding and hash.
 	MaxEntryBytes int64
+	// Now is the cache's clock (freshness, stale age, the lifetimes left
+	// before a sale boundary, the change log's times); nil is time.Now.
+	// Tests set it to move time without sleeping.
+	Now func() time.Time
 }
 
 // DefaultCacheConfig is ten minutes fresh, a day stale, 10 000 responses or
@@ -55,12 +59,14 @@ type Cache struct {
 	lru   *lru.Cache[string, *entry]
 	bytes int64
 	// kindTags are the purge tags of every kind of response, set by the
-	// server: a change may touch any kind. lost counts evictions and
-	// responses too large to keep at the last change: since then, a
-	// response some CDN still holds may be unknown here. Under mu.
+	// server: a change may touch any kind. Under mu.
 	kindTags []string
 	ns       string
-	lost     int64
+	// lost counts, since the last change, the responses of the current
+	// generation that were evicted or too large to keep: a CDN may hold
+	// them, and their tags are unknown here. An evicted entry of an older
+	// generation is no loss: the change that made it old named its tags.
+	lost atomic.Int64
 
 	stats   cacheStats
 	changes changeLog
@@ -77,7 +83,8 @@ type entry struct {
 	status int
 	header http.Header // the handler's own headers
 	body   []byte
-	etag   string // strong, of the plain body; the gzip copy's is etag+"-gzip"
+	etag   string // strong, of the plain body
+	gzEtag string // the gzip copy's: etag+"-gzip", made once for every conditional request
 	// Header values prepared once, shared read-only by every hit.
 	etagH, lenH []string
 	stored      time.Time
@@ -148,13 +155,19 @@ func NewCache(cfg CacheConfig) *Cache {
 		// One response may not push out most of the others.
 		cfg.MaxEntryBytes = cfg.MaxBytes / 4
 	}
-	c := &Cache{cfg: cfg, now: time.Now}
+	c := &Cache{cfg: cfg, now: cfg.Now}
+	if c.now == nil {
+		c.now = time.Now
+	}
 	// The eviction callback runs under c.mu (every Add and Remove is made
 	// with it held), so the byte count stays exact.
 	c.lru, _ = lru.NewWithEvict(cfg.MaxEntries, func(_ string, e *entry) {
 		c.bytes -= e.counted
 		e.held = false
 		c.stats.evictions.Add(1)
+		if e.gen == c.gen.Load() {
+			c.lost.Add(1)
+		}
 	})
 	return c
 }
@@ -167,23 +180,31 @@ func NewCache(cfg CacheConfig) *Cache {
 // last change, its tags are unknown: every product page is named then,
 // by its kind tag.
 func (c *Cache) Invalidate() {
+	// Under the lock only what must be consistent with the generation
+	// bump: the entries held and the losses counted up to it. The tags
+	// are gathered after: an entry's gen and tags never change once it is
+	// filled, and every hit waits on this lock.
 	c.mu.Lock()
+	kindTags, ns := c.kindTags, c.ns
+	lost := c.lost.Swap(0)
+	gen := c.gen.Load()
+	held := c.lru.Values()
+	c.gen.Add(1)
+	c.mu.Unlock()
+
 	// Each product page is named by its own tag, unless some may be
 	// unknown; the product kind tag would purge them all.
 	var s tagSet
-	pages := c.ns + "-product"
-	for _, t := range c.kindTags {
+	pages := ns + "-product"
+	for _, t := range kindTags {
 		if t != pages {
 			s.add(t)
 		}
 	}
-	lost := c.stats.evictions.Load() + c.stats.unheld.Load()
-	if lost != c.lost || c.cfg.TTL == 0 {
+	if lost > 0 || c.cfg.TTL == 0 {
 		s.add(pages)
 	}
-	c.lost = lost
-	gen := c.gen.Load()
-	for _, e := range c.lru.Values() {
+	for _, e := range held {
 		if e.gen == gen {
 			for _, t := range e.tags {
 				if t != pages {
@@ -192,9 +213,7 @@ func (c *Cache) Invalidate() {
 			}
 		}
 	}
-	c.gen.Add(1)
-	c.mu.Unlock()
-	c.changes.record(c.now(), s.list, c.ns)
+	c.changes.record(c.now(), s.list, ns)
 }
 
 // setNamespace names the kind tags of the server's namespace.
@@ -228,11 +247,19 @@ func (c *Cache) put(key string, e *entry) {
 	size := e.memSize(key)
 	if size > c.cfg.MaxEntryBytes {
 		c.stats.unheld.Add(1)
+		if e.gen == c.gen.Load() {
+			c.lost.Add(1)
+		}
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.lru.Peek(key); ok {
+		if old.gen > e.gen {
+			// A fill begun before a change ended after one begun after
+			// it: the newer answer stays.
+			return
+		}
 		c.bytes -= old.counted // Add replaces it in place, without the callback
 		old.held = false
 	}
@@ -269,7 +296,7 @@ func (c *Cache) gzipped(key string, e *entry) []byte {
 		_, _ = zw.Write(e.body)
 		_ = zw.Close()
 		e.gz = bytes.Clone(buf.Bytes()) // not the buffer's spare capacity
-		e.gzEtagH = []string{strings.TrimSuffix(e.etag, `"`) + `-gzip"`}
+		e.gzEtagH = []string{e.gzEtag}
 		e.gzLenH = []string{strconv.Itoa(len(e.gz))}
 		c.mu.Lock()
 		defer c.mu.Unlock()
@@ -467,27 +494,34 @@ func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool,
 		cached, ok := c.get(key)
 		if ok && c.fresh(cached, now) {
 			c.stats.hits.Add(1)
-			c.serve(w, r, key, cached, cacheHit, cc)
+			c.serve(w, r, key, cached, stateHit, cc)
 			return
 		}
 		c.stats.misses.Add(1)
-		v, _, _ := c.group.Do(key, func() (any, error) {
-			return c.fill(next, r, key), nil
+		// The generation is read before the handler reads the shop: a fill
+		// that overlaps an Invalidate stores its answer under the older
+		// generation (stale at once), never as fresh. It is part of the
+		// flight's key, so a request after a change never joins a fill
+		// begun before it.
+		gen := c.gen.Load()
+		v, _, _ := c.group.Do(key+"\x00"+strconv.FormatUint(gen, 10), func() (any, error) {
+			return c.fill(next, r, key, gen), nil
 		})
 		e := v.(*entry)
 		if e.status >= 500 && ok && now.Sub(cached.stored) < c.cfg.StaleFor {
 			// The database failed: a copy a little old beats an error.
 			c.stats.stale.Add(1)
-			c.serve(w, r, key, cached, cacheStale, cc)
+			c.serve(w, r, key, cached, stateStale, cc)
 			return
 		}
-		c.serve(w, r, key, e, cacheMiss, cc)
+		c.serve(w, r, key, e, stateMiss, cc)
 	})
 }
 
 // fill runs the handler once for the key, as a GET, and keeps the result
-// when it may be cached.
-func (c *Cache) fill(next http.Handler, r *http.Request, key string) *entry {
+// when it may be cached, as of generation gen (read before the handler
+// ran).
+func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen uint64) *entry {
 	h := &hints{}
 	// The round is shared by every waiter: it must not end when the first
 	// caller goes away, but keeps that caller's values.
@@ -501,7 +535,7 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string) *entry {
 	}
 	now := c.now()
 	e := newEntry(rec.status, rec.header, rec.body.Bytes(), now)
-	e.gen = c.gen.Load()
+	e.gen = gen
 	e.until = h.until
 	if e.status == http.StatusOK {
 		e.describe(h, now)
@@ -523,7 +557,9 @@ func newEntry(status int, header http.Header, body []byte, now time.Time) *entry
 	header.Del("Content-Length")
 	e := &entry{status: status, header: header, body: bytes.Clone(body), stored: now}
 	sum := sha256.Sum256(body)
-	e.etag = `"` + hex.EncodeToString(sum[:16]) + `"`
+	tag := hex.EncodeToString(sum[:16])
+	e.etag = `"` + tag + `"`
+	e.gzEtag = `"` + tag + `-gzip"`
 	e.etagH = []string{e.etag}
 	e.lenH = []string{strconv.Itoa(len(e.body))}
 	return e
@@ -548,8 +584,10 @@ func (e *entry) describe(h *hints, now time.Time) {
 
 // serve writes a finished response: 304 when the client holds it, the gzip
 // copy when the client takes gzip. A 200's Cache-Control is made here, at
-// every serve: its lifetimes shrink as the response's expiry nears.
-func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state []string, cc *cacheControl) {
+// every serve: its lifetimes shrink as the response's expiry nears. A stale
+// copy gets no-store: the change that made it stale has been logged for
+// purging, and no cache downstream may keep what is known to be outdated.
+func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state cacheState, cc *cacheControl) {
 	h := w.Header()
 	for k, v := range e.header {
 		// The entry holds the handler's own fields; the middleware set the
@@ -561,7 +599,7 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *ent
 		}
 		h[k] = v
 	}
-	h["X-Cache"] = state
+	h["X-Cache"] = cacheStates[state]
 	h["Vary"] = hdrVary
 	body, etag, length := e.body, e.etagH, e.lenH
 	if len(e.body) >= minGzip && acceptsGzip(r) {
@@ -572,11 +610,15 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *ent
 	}
 	h["Etag"] = etag
 	if e.status == http.StatusOK {
-		now := time.Time{}
-		if !e.until.IsZero() {
-			now = c.now()
+		if state == stateStale {
+			h["Cache-Control"] = hdrNoStore
+		} else {
+			now := time.Time{}
+			if !e.until.IsZero() {
+				now = c.now()
+			}
+			h["Cache-Control"] = cc.header(e.until, now)
 		}
-		h["Cache-Control"] = cc.header(e.until, now)
 		if e.lastModH != nil {
 			h["Last-Modified"] = e.lastModH
 		}
@@ -597,20 +639,30 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *ent
 	}
 }
 
-// Cache states for X-Cache, and other constant header values.
+// cacheState is how a response was served, told in X-Cache.
+type cacheState int
+
+const (
+	stateHit cacheState = iota
+	stateMiss
+	stateStale
+)
+
+// cacheStates are the X-Cache values, and below other constant header
+// values, shared read-only.
 var (
-	cacheHit, cacheMiss, cacheStale = []string{"HIT"}, []string{"MISS"}, []string{"STALE"}
-	hdrVary                         = []string{"Accept-Encoding"}
-	hdrGzip                         = []string{"gzip"}
+	cacheStates = [...][]string{stateHit: {"HIT"}, stateMiss: {"MISS"}, stateStale: {"STALE"}}
+	hdrVary     = []string{"Accept-Encoding"}
+	hdrGzip     = []string{"gzip"}
 )
 
 // matchesETag reports whether an If-None-Match list names the response, in
-// either of its encodings (weak comparison, as RFC 9110 asks for it).
-func matchesETag(inm, etag string) bool {
+// either of its encodings, etag or gz (weak comparison, as RFC 9110 asks
+// for it).
+func matchesETag(inm, etag, gz string) bool {
 	if inm == "" {
 		return false
 	}
-	gz := strings.TrimSuffix(etag, `"`) + `-gzip"`
 	for _, t := range strings.Split(inm, ",") {
 		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
 		if t == "*" || t == etag || t == gz {

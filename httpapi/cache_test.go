@@ -131,6 +131,10 @@ func TestDatabaseOutage(t *testing.T) {
 	if r.status != http.StatusOK || r.header.Get("X-Cache") != "STALE" {
 		t.Errorf("warm key during outage: %d %s, want 200 STALE", r.status, r.header.Get("X-Cache"))
 	}
+	// Its change was logged for purging: no cache downstream may keep it.
+	if cc := r.header.Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("stale copy: Cache-Control %q, want no-store", cc)
+	}
 	cold := get(t, c.srv, base+"/catalog/categories")
 	e := checkError(t, cold, http.StatusServiceUnavailable, "shop_unavailable")
 	if cold.header.Get("Retry-After") == "" || e.Data.Hint == "" {

@@ -19,12 +19,12 @@ type Freshness struct {
 	StaleIfError         time.Duration
 }
 
-// DefaultFreshness: a minute in browsers, which no purge reaches; ten
-// minutes at the edge, which the purge tags can clear sooner (and which is
-// no longer than an edit took to show before); a minute of background
-// revalidation; a day of standing in for a failing origin, as catalogd's
-// own cache does.
-var DefaultFreshness = Freshness{MaxAge: time.Minute, SMaxAge: 10 * time.Minute,
+// DefaultFreshness: ten minutes in browsers, as the binding decisions ask
+// of 200s (public, max-age=600); ten minutes at the edge, which the purge
+// tags can clear sooner (and which is no longer than an edit took to show
+// before); a minute of background revalidation; a day of standing in for a
+// failing origin, as catalogd's own cache does.
+var DefaultFreshness = Freshness{MaxAge: 10 * time.Minute, SMaxAge: 10 * time.Minute,
 	StaleWhileRevalidate: time.Minute, StaleIfError: 24 * time.Hour}
 
 // cacheControl writes the Cache-Control of 200s.
@@ -41,8 +41,8 @@ func newCacheControl(f Freshness) *cacheControl {
 	return cc
 }
 
-// hdrNoStore is what a response past its own expiry gets (a stale copy
-// served while the database fails): nobody downstream may keep it.
+// hdrNoStore is what a response past its own expiry gets, and a stale copy
+// served while the database fails: nobody downstream may keep it.
 var hdrNoStore = []string{"no-store"}
 
 // header is the Cache-Control of a 200 that stops being true at until
@@ -91,7 +91,7 @@ func (cc *cacheControl) format(ma, sma, swr, sie time.Duration) string {
 // the second (an unparseable date is ignored, as the RFC asks).
 func notModified(r *http.Request, e *entry) bool {
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		return matchesETag(inm, e.etag)
+		return matchesETag(inm, e.etag, e.gzEtag)
 	}
 	if e.lastModH == nil || r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false

@@ -10,7 +10,7 @@ import (
 func TestCacheControlCappedByExpiry(t *testing.T) {
 	cc := newCacheControl(DefaultFreshness)
 	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	full := "public, max-age=60, s-maxage=600, stale-while-revalidate=60, stale-if-error=86400"
+	full := "public, max-age=600, s-maxage=600, stale-while-revalidate=60, stale-if-error=86400"
 	tests := []struct {
 		name string
 		left time.Duration // until expiry; 0: none
@@ -18,9 +18,9 @@ func TestCacheControlCappedByExpiry(t *testing.T) {
 	}{
 		{"no sale date ahead", 0, full},
 		{"sale in two days", 48 * time.Hour, full},
-		{"sale in 11 minutes", 11 * time.Minute, "public, max-age=60, s-maxage=600, stale-while-revalidate=60, stale-if-error=60"},
-		{"sale in 10 minutes 30 seconds", 10*time.Minute + 30*time.Second, "public, max-age=60, s-maxage=600, stale-while-revalidate=30, stale-if-error=30"},
-		{"sale in 5 minutes", 5 * time.Minute, "public, max-age=60, s-maxage=300"},
+		{"sale in 11 minutes", 11 * time.Minute, "public, max-age=600, s-maxage=600, stale-while-revalidate=60, stale-if-error=60"},
+		{"sale in 10 minutes 30 seconds", 10*time.Minute + 30*time.Second, "public, max-age=600, s-maxage=600, stale-while-revalidate=30, stale-if-error=30"},
+		{"sale in 5 minutes", 5 * time.Minute, "public, max-age=300, s-maxage=300"},
 		{"sale in 30.9 seconds", 30*time.Second + 900*time.Millisecond, "public, max-age=30, s-maxage=30"},
 		{"sale in half a second", 500 * time.Millisecond, "no-store"},
 		{"sale passed (a stale copy)", -time.Minute, "no-store"},

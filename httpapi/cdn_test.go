@@ -74,7 +74,7 @@ func TestCacheControlEndsAtSaleStart(t *testing.T) {
 	}
 	// A product without sale dates keeps the configured lifetimes.
 	if r := get(t, c.srv, base+"/catalog/products/police-radar"); r.header.Get("Cache-Control") !=
-		"public, max-age=60, s-maxage=600, stale-while-revalidate=60, stale-if-error=86400" {
+		"public, max-age=600, s-maxage=600, stale-while-revalidate=60, stale-if-error=86400" {
 		t.Errorf("no sale ahead: Cache-Control %q", r.header.Get("Cache-Control"))
 	}
 	// Errors: a 4xx briefly, a 5xx never.
@@ -304,4 +304,30 @@ func metric(t *testing.T, reg *prometheus.Registry, name, kind string) float64 {
 
 // defaultCacheControl is a 200's Cache-Control under DefaultFreshness when
 // no sale date is near.
-const defaultCacheControl = "public, max-age=60, s-maxage=600, stale-while-revalidate=60, stale-if-error=86400"
+const defaultCacheControl = "public, max-age=600, s-maxage=600, stale-while-revalidate=60, stale-if-error=86400"
+
+// The configured lifetimes are what a 200 says, all four 0 included (every
+// cache must ask again); only leaving them unset gives the defaults.
+func TestConfiguredLifetimes(t *testing.T) {
+	db := openDB(t, loadShop(t), "wp_", 5*time.Second)
+	tests := []struct {
+		name string
+		f    *httpapi.Freshness
+		want string
+	}{
+		{"unset", nil, defaultCacheControl},
+		{"all zero", &httpapi.Freshness{}, "public, max-age=0, s-maxage=0"},
+		{"browsers only", &httpapi.Freshness{MaxAge: time.Minute}, "public, max-age=60, s-maxage=0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cat := catalog.New(db, catalog.Config{Now: func() time.Time { return now }})
+			srv := httptest.NewServer(httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: siteURL, Freshness: tt.f,
+				Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+			t.Cleanup(srv.Close)
+			if r := get(t, srv, base+"/catalog/products/police-radar"); r.header.Get("Cache-Control") != tt.want {
+				t.Errorf("Cache-Control %q, want %q", r.header.Get("Cache-Control"), tt.want)
+			}
+		})
+	}
+}

@@ -194,7 +194,8 @@ var cacheHeaders = map[string]any{
 	"Cache-Control": map[string]any{"required": true,
 		"description": "Browser (max-age) and shared-cache (s-maxage) lifetimes, with stale-while-revalidate and " +
 			"stale-if-error; each shrinks as the next sale start or end among the products shown nears, so that no " +
-			"cache keeps the response, stale or not, past the instant its price changes. no-store on a stale copy past it.",
+			"cache keeps the response, stale or not, past the instant its price changes. no-store on a response past it, " +
+			"and on a stale copy served while the database fails (X-Cache: STALE).",
 		"schema": map[string]any{"type": "string",
 			"pattern": `^(no-store|public, max-age=[0-9]+, s-maxage=[0-9]+(, stale-while-revalidate=[0-9]+)?(, stale-if-error=[0-9]+)?)$`}},
 	"Last-Modified": map[string]any{"required": true,

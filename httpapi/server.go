@@ -42,9 +42,10 @@ type Deps struct {
 	AccessLog bool
 	// DevelopersURL is the developer page the API catalog links, if any.
 	DevelopersURL string
-	// Freshness is what downstream caches may do with a 200; zero:
-	// DefaultFreshness.
-	Freshness Freshness
+	// Freshness is what downstream caches may do with a 200; nil:
+	// DefaultFreshness. All four lifetimes 0 is meaningful (every cache
+	// must ask again), hence the pointer.
+	Freshness *Freshness
 }
 
 type server struct {
@@ -127,8 +128,9 @@ func NewServer(d Deps) http.Handler {
 		developers: d.DevelopersURL,
 		tags:       tagger{ns: d.Namespace},
 	}
-	if d.Freshness == (Freshness{}) {
-		d.Freshness = DefaultFreshness
+	fresh := DefaultFreshness
+	if d.Freshness != nil {
+		fresh = *d.Freshness
 	}
 	d.Cache.setNamespace(d.Namespace)
 	s.link = []string{"<" + s.site + "/openapi.json>; rel=\"service-desc\""}
@@ -160,7 +162,7 @@ func NewServer(d Deps) http.Handler {
 	api.NotFoundHandler = r.NotFoundHandler
 	list := s.base + "/catalog/products" // the one operation that reads the query
 	return s.middleware(canonicalSlugs(list+"/", d.Cache.middleware(r, func(path string) bool { return path == list },
-		newCacheControl(d.Freshness))))
+		newCacheControl(fresh))))
 }
 
 // middleware wraps every response: panics become a JSON 500, a trailing
