@@ -99,8 +99,7 @@ func TestModifiedFollowsWhatChanged(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	changed := make(chan struct{}, 10)
-	go cat.Watch(ctx, 20*time.Millisecond, func() { changed <- struct{}{} })
-	time.Sleep(100 * time.Millisecond) // the first signature read
+	watch(t, ctx, cat, 20*time.Millisecond, func() { changed <- struct{}{} })
 
 	modified := func(slug string) time.Time {
 		t.Helper()

@@ -13,34 +13,61 @@ import (
 // and calls changed whenever it differs from the last one read: a price
 // edited in WordPress admin clears cached responses within one interval.
 // A failed read changes nothing (cached copies keep serving).
-func (c *Catalog) Watch(ctx context.Context, every time.Duration, changed func()) {
+//
+// The first signature read is the baseline later ones are compared to, so
+// the population is built after it, never before: a change landing between
+// a build and the baseline would be in neither, and the population would
+// stay stale until maxPopulationAge. A population a request built before
+// Watch started is dropped at the baseline for the same reason.
+func (c *Catalog) Watch(ctx context.Context, every time.Duration, changed func(), opts ...WatchOption) {
+	var o watchOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	var last string
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		// Build the in-memory population before requests need it: at start
-		// and after every change (a request would otherwise pay for it).
-		c.warm(ctx)
 		sig, err := c.db.Signature(ctx)
 		switch {
 		case err != nil:
 			slog.DebugContext(ctx, "change signature not read", "err", err)
-		case last != "" && sig != last:
+		case last == "":
+			last = sig
+			c.Invalidate()
+			c.warm(ctx)
+			if o.baseline != nil {
+				o.baseline()
+			}
+		case sig != last:
 			slog.InfoContext(ctx, "shop changed; cached responses cleared")
 			c.sawChange(wpdb.SettingsPart(sig) != wpdb.SettingsPart(last))
 			c.Invalidate()
 			c.warm(ctx) // before the responses go, so that none is rebuilt from the old one
 			changed()
 			last = sig
-		default:
-			last = sig
 		}
+		// Build the in-memory population before requests need it (a
+		// request would otherwise pay for it): one that expired or failed.
+		c.warm(ctx)
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
 	}
+}
+
+// WatchOption tunes Watch.
+type WatchOption func(*watchOptions)
+
+type watchOptions struct{ baseline func() }
+
+// OnBaseline has Watch call f once, after it read the first signature and
+// built the population from after it: a change made after f returns is
+// one the poller will see (tests wait for it instead of sleeping).
+func OnBaseline(f func()) WatchOption {
+	return func(o *watchOptions) { o.baseline = f }
 }
 
 // warm builds the population if there is none fit to serve.

@@ -9,22 +9,29 @@ import (
 // Signature is a cheap fingerprint of everything the catalog shows. It
 // changes when a product or variation is saved, published, scheduled or
 // trashed (a checksum of every such post's ID, status and
-// post_modified_gmt, and their count), when WooCommerce bumps its product transient version (every
-// product save, stock change by an order, sale start or end by its cron),
-// when a product category, framework term, its order or a relationship
-// changes, and when an option the mapping reads changes. It does not see a
-// raw SQL edit of post meta that touches neither the post nor the transient
-// version; such an edit shows when cached copies expire.
+// post_modified_gmt, and their count), when WooCommerce bumps its product
+// transient version (every product save, stock change by an order, sale
+// start or end by its cron), when a term's count moves (a relationship
+// added or removed, and WordPress's recount at every publish or trash),
+// when a product category, framework term or its order changes, and when
+// an option the mapping reads changes. It does not see a raw SQL edit of
+// post meta that touches neither the post nor the transient version; such
+// an edit shows when cached copies expire.
 func (db *DB) Signature(ctx context.Context) (string, error) {
 	var sig string
 	err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
 		var r struct {
-			Posts   string `db:"posts"`
-			Terms   string `db:"terms"`
-			Options string `db:"options"`
+			Posts string `db:"posts"`
+			// The term counts are the products' part, not the settings':
+			// WordPress recounts a product's terms at every publish and
+			// trash (wp_update_term_count), and WooCommerce relates an
+			// out-of-stock product to the outofstock visibility term.
+			Counts string `db:"counts"`
 			// WooCommerce's transient versions, apart from the settings:
 			// they move at every product save and stock change.
 			Versions string `db:"versions"`
+			Terms    string `db:"terms"`
+			Options  string `db:"options"`
 		}
 		// One statement: the product posts, the small taxonomies through
 		// their index, the options by name. The posts are summed per row,
@@ -39,16 +46,20 @@ func (db *DB) Signature(ctx context.Context) (string, error) {
 			  (SELECT CONCAT(COUNT(*), '/', COALESCE(SUM(CRC32(CONCAT_WS('|', ID, post_status, post_modified_gmt))), 0),
 			                 '/', COALESCE(MAX(ID), 0))
 			   FROM {posts} WHERE post_type IN ('product', 'product_variation')) AS posts,
-			  (SELECT CONCAT(COUNT(*), '/', COALESCE(SUM(CRC32(CONCAT(t.name, '|', t.slug, '|', tt.parent, '|', tt.count,
+			  (SELECT COALESCE(SUM(CRC32(CONCAT(tt.term_taxonomy_id, '=', tt.count))), 0)
+			   FROM {term_taxonomy} tt
+			   WHERE tt.taxonomy IN (?)) AS counts,
+			  (SELECT COALESCE(SUM(CRC32(CONCAT(option_name, '=', option_value))), 0) FROM {options}
+			   WHERE option_name IN (?)) AS versions,
+			  (SELECT CONCAT(COUNT(*), '/', COALESCE(SUM(CRC32(CONCAT(t.name, '|', t.slug, '|', tt.parent,
 			                 '|', COALESCE((SELECT GROUP_CONCAT(tm.meta_value) FROM {termmeta} tm
 			                                WHERE tm.term_id = t.term_id AND tm.meta_key = 'order'), '')))), 0))
 			   FROM {term_taxonomy} tt JOIN {terms} t ON t.term_id = tt.term_id
-			   WHERE tt.taxonomy IN ('product_cat', 'pa_framework', 'product_visibility', 'product_type')) AS terms,
+			   WHERE tt.taxonomy IN (?)) AS terms,
 			  (SELECT COALESCE(SUM(CRC32(CONCAT(option_name, '=', option_value))), 0) FROM {options}
-			   WHERE option_name IN (?)) AS options,
-			  (SELECT COALESCE(SUM(CRC32(CONCAT(option_name, '=', option_value))), 0) FROM {options}
-			   WHERE option_name IN (?)) AS versions`, signatureOptions, versionOptions)
-		sig = r.Posts + "|" + r.Terms + "|" + r.Options + "|" + r.Versions
+			   WHERE option_name IN (?)) AS options`,
+			signatureTaxonomies, versionOptions, signatureTaxonomies, signatureOptions)
+		sig = strings.Join([]string{r.Posts, r.Counts, r.Versions, r.Terms, r.Options}, "|")
 		return err
 	})
 	if err != nil {
@@ -57,19 +68,23 @@ func (db *DB) Signature(ctx context.Context) (string, error) {
 	return sig, nil
 }
 
+// signatureTaxonomies are the taxonomies the catalog shows or filters on.
+var signatureTaxonomies = []string{"product_cat", "pa_framework", "product_visibility", "product_type"}
+
 // versionOptions are WooCommerce's cache versions: bumped by every product
 // save, stock change and sale start or end, not by a setting.
 var versionOptions = []string{"_transient_product-transient-version", "_transient_product_cat-transient-version"}
 
 // SettingsPart is the part of a signature that the shop's terms and
-// settings make: when it moves between two signatures, something beyond
-// the product posts changed (a category, its order, an option).
+// settings make (names, slugs, parents, order, options): when it moves
+// between two signatures, something beyond the products changed. The
+// products' part comes first: posts, term counts, transient versions.
 func SettingsPart(sig string) string {
 	parts := strings.SplitN(sig, "|", 4)
-	if len(parts) < 3 {
+	if len(parts) < 4 {
 		return sig
 	}
-	return parts[1] + "|" + parts[2]
+	return parts[3]
 }
 
 // signatureOptions are the options whose change clears cached responses.

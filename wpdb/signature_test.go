@@ -29,33 +29,60 @@ func TestSignatureSeesPostChanges(t *testing.T) {
 		return s
 	}
 
+	// relate is the term relationship wp_set_object_terms adds.
+	relate := func(post, taxonomy, term string) string {
+		return `INSERT INTO wp_term_relationships (object_id, term_taxonomy_id, term_order)
+			SELECT p.ID, tt.term_taxonomy_id, 0 FROM wp_posts p, wp_term_taxonomy tt JOIN wp_terms t ON t.term_id = tt.term_id
+			WHERE p.post_name = '` + post + `' AND tt.taxonomy = '` + taxonomy + `' AND t.slug = '` + term + `'`
+	}
 	tests := []struct {
-		name, edit string
-		changes    bool
-		settings   bool // SettingsPart moves: a term or setting changed, not only posts
+		name    string
+		edits   []string
+		recount bool // WordPress recounts the post's terms (wp_update_term_count)
+		changes bool
+		// settings: SettingsPart moves (a term's name, slug, parent or
+		// order, or a setting changed), not only the products.
+		settings bool
 	}{
-		{"nothing", "", false, false},
+		{"nothing", nil, false, false, false},
 		// wp_update_post moves post_modified_gmt to now, far before the
-		// scheduled product's; wp_publish_post changes only the status.
-		{"another product saved", `UPDATE wp_posts SET post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`, true, false},
-		{"the scheduled product goes live", `UPDATE wp_posts SET post_status = 'publish' WHERE post_name = 'coming-soon'`, true, false},
-		{"a variation disabled", `UPDATE wp_posts SET post_status = 'private', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_type = 'product_variation' ORDER BY ID LIMIT 1`, true, false},
-		{"a product trashed", `UPDATE wp_posts SET post_status = 'trash', post_name = 'radar__trashed', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`, true, false},
-		{"a product added", `INSERT INTO wp_posts (post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status,
+		// scheduled product's; wp_publish_post changes only the status,
+		// and the publish transition recounts its terms.
+		{"another product saved", []string{`UPDATE wp_posts SET post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`}, false, true, false},
+		{"the scheduled product goes live", []string{`UPDATE wp_posts SET post_status = 'publish' WHERE post_name = 'coming-soon'`}, true, true, false},
+		{"a variation disabled", []string{`UPDATE wp_posts SET post_status = 'private', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_type = 'product_variation' ORDER BY ID LIMIT 1`}, false, true, false},
+		// An order sells the last one: WooCommerce stores the stock
+		// status, relates the product to the outofstock visibility term
+		// (recounting it) and bumps the transient version.
+		{"a product out of stock", []string{
+			`UPDATE wp_postmeta m JOIN wp_posts p ON p.ID = m.post_id SET m.meta_value = 'outofstock' WHERE p.post_name = 'gun-shop' AND m.meta_key = '_stock_status'`,
+			relate("gun-shop", "product_visibility", "outofstock"),
+			`INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', '1700000000', 'yes')
+			ON DUPLICATE KEY UPDATE option_value = option_value + 1`}, true, true, false},
+		{"a product trashed", []string{`UPDATE wp_posts SET post_status = 'trash', post_name = 'radar__trashed', post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE post_name = 'radar'`}, true, true, false},
+		{"a product added", []string{`INSERT INTO wp_posts (post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status,
 			post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_type)
-			VALUES (1, NOW(), UTC_TIMESTAMP(), '', 'New', '', 'publish', 'new', '', '', NOW(), UTC_TIMESTAMP(), '', 'product')`, true, false},
+			VALUES (1, NOW(), UTC_TIMESTAMP(), '', 'New', '', 'publish', 'new', '', '', NOW(), UTC_TIMESTAMP(), '', 'product')`,
+			relate("new", "product_type", "simple"), relate("new", "product_cat", "uncategorized")}, true, true, false},
 		// Every product save and order's stock change bumps it: a product's
 		// change, not the settings'.
-		{"the product transient version bumped", `INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', '1700000000', 'yes')
-			ON DUPLICATE KEY UPDATE option_value = option_value + 1`, true, false},
-		{"a setting changed", `INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('woocommerce_price_num_decimals', '3', 'yes')
-			ON DUPLICATE KEY UPDATE option_value = '3'`, true, true},
-		{"nothing again", "", false, false},
+		{"the product transient version bumped", []string{`INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', '1700000000', 'yes')
+			ON DUPLICATE KEY UPDATE option_value = option_value + 1`}, false, true, false},
+		{"a category renamed", []string{`UPDATE wp_terms SET name = 'Misc' WHERE slug = 'uncategorized' AND term_id IN
+			(SELECT term_id FROM wp_term_taxonomy WHERE taxonomy = 'product_cat')`}, false, true, true},
+		{"a setting changed", []string{`INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('woocommerce_price_num_decimals', '3', 'yes')
+			ON DUPLICATE KEY UPDATE option_value = '3'`}, false, true, true},
+		{"nothing again", nil, false, false, false},
 	}
 	last := sig()
 	for _, tt := range tests {
-		if tt.edit != "" {
-			if _, err := raw.Exec(tt.edit); err != nil {
+		for _, q := range tt.edits {
+			if _, err := raw.Exec(q); err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+		}
+		if tt.recount {
+			if err := shop.UpdateCounts(context.Background(), raw); err != nil {
 				t.Fatalf("%s: %v", tt.name, err)
 			}
 		}
