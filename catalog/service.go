@@ -82,7 +82,10 @@ func (c *Catalog) view(ctx context.Context, fn func(ctx context.Context, tx *wpd
 	switch {
 	case err == nil || errors.As(err, &ce):
 		return err
-	case wpdb.IsUnavailable(err) || errors.Is(err, context.Canceled):
+	case wpdb.IsUnavailable(err) || errors.Is(err, context.Canceled) || errors.As(err, new(*LanguageError)):
+		// A configured language the site lacks (seen when the database came
+		// back after start-up) is the operator's to fix, like a denied
+		// table: the catalog cannot be served, /readyz says why.
 		return &Error{Kind: EUNAVAILABLE, Reason: "unavailable",
 			Message: "The catalog database is not reachable right now.",
 			Hint:    "Retry after the number of seconds in the Retry-After header.", Err: err}

@@ -325,6 +325,8 @@ func TestIsUnavailableClassifies(t *testing.T) {
 		{"too many connections", &mysql.MySQLError{Number: 1040}, true},
 		{"access denied", &mysql.MySQLError{Number: 1045}, true},
 		{"unknown database", &mysql.MySQLError{Number: 1049}, true},
+		{"table denied", fmt.Errorf("wpdb: x: %w", &mysql.MySQLError{Number: 1142}), true},
+		{"column denied", &mysql.MySQLError{Number: 1143}, true},
 		{"server shutdown", &mysql.MySQLError{Number: 1053}, true},
 		{"connection killed", &mysql.MySQLError{Number: 1927}, true},
 		{"syntax error", &mysql.MySQLError{Number: 1064}, false},
