@@ -4,9 +4,13 @@
 -- section shows the command and the matching DSN, and a test runs that
 -- command exactly as printed.
 -- Works on MariaDB 10.5+ and MySQL 8. Safe to run again (it re-grants).
--- A shop running WPML also needs `{prefix}icl_translations`, one running
--- TranslatePress `{prefix}trp_slug_originals` and `{prefix}trp_slug_translations`:
--- add a line for each below.
+-- Plugins' tables are not granted here; add a line below for each your shop
+-- needs: WPML `{prefix}icl_translations` and `{prefix}icl_languages`;
+-- TranslatePress `{prefix}trp_slug_originals` and `{prefix}trp_slug_translations`;
+-- a site of a multisite network, the network's `{base prefix}sitemeta` and
+-- `{base prefix}blogs` (to see network-activated plugins). Without an active
+-- plugin's tables catalogd answers 503 and /readyz names the table; without
+-- the network's, network-activated plugins go unseen.
 
 SET @create = CONCAT('CREATE USER IF NOT EXISTS ', QUOTE(@user), '@', QUOTE(@host), ' IDENTIFIED BY ', QUOTE(@password));
 PREPARE stmt FROM @create; EXECUTE stmt; DEALLOCATE PREPARE stmt;
