@@ -110,7 +110,7 @@ func TestEvictionLossOnlyForCurrentResponses(t *testing.T) {
 	c, get := stubCache(t, CacheConfig{TTL: time.Hour, MaxEntries: 2}, shop)
 	lastTags := func() []string {
 		t.Helper()
-		p := c.changes.since(0)
+		p := c.changes.since(0, false) // this run's changes
 		return p.Changes[len(p.Changes)-1].Tags
 	}
 	get("/a")

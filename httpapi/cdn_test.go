@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -227,13 +228,18 @@ func TestPurgeTags(t *testing.T) {
 		}
 		return w.Code, p
 	}
-	if _, p := changes(""); !p.Complete || len(p.Changes) != 0 || p.Next != 0 {
+	// Without since: this run's changes (none yet) and the cursor, which
+	// starts at the run's start time, above any earlier run's.
+	_, p := changes("")
+	if !p.Complete || len(p.Changes) != 0 || p.Next < uint64(time.Now().Add(-time.Hour).UnixMicro()) {
 		t.Fatalf("before any change: %+v", p)
 	}
+	base := p.Next
+	since := func(n uint64) string { return fmt.Sprintf("?since=%d", n) }
 
 	cache.Invalidate() // what the poller calls when the shop changes
-	_, p := changes("?since=0")
-	if !p.Complete || len(p.Changes) != 1 || p.Next != 1 {
+	_, p = changes(since(base))
+	if !p.Complete || len(p.Changes) != 1 || p.Next != base+1 {
 		t.Fatalf("after a change: %+v", p)
 	}
 	tags := p.Changes[0].Tags
@@ -250,20 +256,22 @@ func TestPurgeTags(t *testing.T) {
 		t.Errorf(`catalogd_purge_tags_total{kind="product"} = %v, want 4`, v)
 	}
 
-	if _, p := changes("?since=1"); !p.Complete || len(p.Changes) != 0 || p.Next != 1 {
+	if _, p := changes(since(base + 1)); !p.Complete || len(p.Changes) != 0 || p.Next != base+1 {
 		t.Errorf("nothing new: %+v", p)
 	}
 	cache.Invalidate() // nothing was cached since: only the kinds
-	if _, p := changes("?since=1"); len(p.Changes) != 1 || len(p.Changes[0].Tags) != 4 {
+	if _, p := changes(since(base + 1)); len(p.Changes) != 1 || len(p.Changes[0].Tags) != 4 {
 		t.Errorf("second change: %+v", p)
 	}
-	if _, p := changes("?since=99"); p.Complete {
-		t.Errorf("a cursor from another run said complete: %+v", p)
+	for _, other := range []string{"?since=0", "?since=99", since(base - 1), since(base + 99)} {
+		if _, p := changes(other); p.Complete {
+			t.Errorf("%s, a cursor from another run (or none of this one's), said complete: %+v", other, p)
+		}
 	}
 	for i := 0; i < 300; i++ {
 		cache.Invalidate()
 	}
-	if _, p := changes("?since=1"); p.Complete || len(p.Changes) != 256 {
+	if _, p := changes(since(base + 1)); p.Complete || len(p.Changes) != 256 {
 		t.Errorf("a cursor older than the log: complete %v with %d changes, want false with 256", p.Complete, len(p.Changes))
 	}
 	if code, _ := changes("?since=x"); code != http.StatusBadRequest {

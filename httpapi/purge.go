@@ -106,7 +106,12 @@ const maxChanges = 256
 type changeLog struct {
 	mu   sync.Mutex
 	ring []Change // oldest first, at most maxChanges
-	last uint64   // seq of the newest change; 0: none yet
+	// base is this run's first cursor: the microseconds of the log's first
+	// use, so that a cursor from an earlier run (or a made-up one) is below
+	// it and answers complete:false — changes made while catalogd was down
+	// are known to no one. last is the seq of the newest change, base while
+	// there is none.
+	base, last uint64
 
 	products, categories, kinds atomic.Int64
 }
@@ -124,6 +129,7 @@ func (l *changeLog) record(now time.Time, tags []string, ns string) {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.start()
 	l.last++
 	if len(l.ring) == maxChanges {
 		l.ring = append(l.ring[:0], l.ring[1:]...)
@@ -142,12 +148,26 @@ type changesPage struct {
 	Changes  []Change `json:"changes"`
 }
 
-func (l *changeLog) since(seq uint64) changesPage {
+// start sets this run's base at the log's first use; l.mu is held.
+func (l *changeLog) start() {
+	if l.base == 0 {
+		l.base = uint64(time.Now().UnixMicro())
+		l.last = l.base
+	}
+}
+
+// since answers the changes after seq; absent (ok false), this run's
+// changes and the cursor.
+func (l *changeLog) since(seq uint64, ok bool) changesPage {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.start()
+	if !ok {
+		seq = l.base
+	}
 	p := changesPage{Next: l.last, Complete: true, Changes: []Change{}}
 	switch {
-	case seq > l.last:
+	case seq < l.base || seq > l.last: // another run's cursor, or none of ours
 		p.Complete = false
 	case len(l.ring) > 0 && seq+1 < l.ring[0].Seq:
 		p.Complete = false
@@ -169,16 +189,17 @@ func (c *Cache) ChangesHandler() http.Handler {
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 		w.Header().Set("Cache-Control", "no-store")
 		var seq uint64
-		if s := r.URL.Query().Get("since"); s != "" {
+		s := r.URL.Query().Get("since")
+		if s != "" {
 			n, err := strconv.ParseUint(s, 10, 64)
 			if err != nil {
 				w.WriteHeader(http.StatusBadRequest)
 				_ = json.NewEncoder(w).Encode(map[string]string{
-					"error": "since must be a whole number: the next of the previous answer, or 0 at first."})
+					"error": "since must be a whole number: the next of the previous answer (leave it out at first)."})
 				return
 			}
 			seq = n
 		}
-		_ = json.NewEncoder(w).Encode(c.changes.since(seq))
+		_ = json.NewEncoder(w).Encode(c.changes.since(seq, s != ""))
 	})
 }
