@@ -9,6 +9,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -213,8 +214,17 @@ func (c *Cache) Invalidate() {
 			}
 		}
 	}
+	if len(s.list) > maxChangeTags {
+		// Too many to keep 256 of (or to send a purge API): the kind
+		// tags alone name every response catalogd serves.
+		s = tagSet{list: slices.Clone(kindTags)}
+	}
 	c.changes.record(c.now(), s.list, ns)
 }
+
+// maxChangeTags bounds the tags one change names, so the change log stays
+// small whatever the shop's size: past it, a change names the kinds.
+const maxChangeTags = 1000
 
 // setNamespace names the kind tags of the server's namespace.
 func (c *Cache) setNamespace(ns string) {

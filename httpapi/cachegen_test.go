@@ -138,3 +138,19 @@ func TestEvictionLossOnlyForCurrentResponses(t *testing.T) {
 		t.Errorf("a current response evicted: tags %v, want every product page (shop-product)", tags)
 	}
 }
+
+// One change names at most maxChangeTags tags: a cache holding more product
+// pages than that is named by the kinds, which purge every response, so the
+// change log stays small whatever the shop's size.
+func TestChangeTagsBounded(t *testing.T) {
+	c, get := stubCache(t, CacheConfig{TTL: time.Hour, MaxEntries: 2 * maxChangeTags}, newShopStub())
+	for i := 0; i <= maxChangeTags; i++ {
+		get(fmt.Sprintf("/p%d", i))
+	}
+	c.Invalidate()
+	p := c.changes.since(0, false)
+	tags := p.Changes[len(p.Changes)-1].Tags
+	if len(tags) > maxChangeTags || !slices.Contains(tags, "shop-product") || !slices.Contains(tags, "shop-list") {
+		t.Errorf("a change over %d product pages named %d tags (%v…), want the kinds alone", maxChangeTags, len(tags), tags[:min(len(tags), 6)])
+	}
+}
