@@ -33,7 +33,6 @@ func fillCache(t testing.TB, cfg CacheConfig, n int) *Cache {
 		hd := w.Header()
 		hd.Set("Content-Type", "application/json; charset=UTF-8")
 		hd.Set("Content-Length", strconv.Itoa(b.Len()))
-		hd.Set("Cache-Control", "public, max-age=600")
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write([]byte(b.String()))
 	}), func(string) bool { return true }, newCacheControl(DefaultFreshness))

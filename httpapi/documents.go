@@ -105,7 +105,6 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	h.Set("Content-Type", mime.FormatMediaType("text/markdown", map[string]string{"charset": "utf-8"}))
-	h.Set("Cache-Control", "public, max-age=600")
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodHead {
 		return nil

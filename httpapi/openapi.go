@@ -332,7 +332,6 @@ func OpenAPI(ns, serverURL string) []byte {
 // serveOpenAPI serves the document at both of its addresses, byte-identical.
 func (s *server) serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-	w.Header().Set("Cache-Control", "public, max-age=600")
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(s.openapi)
 	return err

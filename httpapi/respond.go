@@ -119,9 +119,6 @@ func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 		h.Set("Content-Type", "application/json; charset=UTF-8")
 	}
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	if status == http.StatusOK {
-		h.Set("Cache-Control", "public, max-age=600")
-	}
 	w.WriteHeader(status)
 	if r.Method == http.MethodHead {
 		return nil
