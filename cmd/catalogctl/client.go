@@ -420,16 +420,17 @@ func (cl *client) allProducts(ctx context.Context, q url.Values, progress func(p
 		if !ok {
 			return res, nil
 		}
+		// A next page is the list's own path, on any origin: nothing else
+		// is followed at all.
+		if link.Path != origin.Path+"/catalog/products" {
+			return nil, fmt.Errorf("GET %s: the next page's link %s leaves the API at %s; not following it",
+				pg.url, link, cl.base)
+		}
 		if link.Scheme != origin.Scheme || link.Host != origin.Host {
 			// catalogd links on the site URL it is configured with; a
 			// client may reach it at another address (the demo at
 			// 127.0.0.1 for localhost, a port-forward, the upstream behind
-			// the proxy). The list's own path is followed at catalogctl's
-			// address; nothing else on another origin is followed at all.
-			if link.Path != origin.Path+"/catalog/products" {
-				return nil, fmt.Errorf("GET %s: the next page's link %s leaves the API at %s; not following it",
-					pg.url, link, cl.base)
-			}
+			// the proxy): the list is read at catalogctl's address.
 			rebased := *origin
 			rebased.Path, rebased.RawPath, rebased.RawQuery = link.Path, link.RawPath, link.RawQuery
 			link = &rebased

@@ -676,6 +676,14 @@ func TestMisbehavingServers(t *testing.T) {
 			stderr: []string{"the next page's link http://elsewhere.example/collect?page=2 leaves the API at http://127.0.0.1:", "not following it"},
 		},
 		{
+			name: "--all does not follow a next link elsewhere on its own host",
+			handler: linkedPages(2, func(n int, r *http.Request) string {
+				return "http://" + r.Host + "/wp-admin/admin-ajax.php?page=2"
+			}),
+			args: []string{"products", "--all"}, code: 2, requests: 1,
+			stderr: []string{"/wp-admin/admin-ajax.php?page=2 leaves the API at http://127.0.0.1:", "not following it"},
+		},
+		{
 			name: "--all reads the list's own path at its own address when the server names its site URL",
 			handler: linkedPages(2, func(n int, r *http.Request) string {
 				if n == 1 {
