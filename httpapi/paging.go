@@ -17,8 +17,8 @@ import (
 //
 // The links are absolute, on the site URL, and carry the request's list
 // parameters in the canonical form and order the cache key uses
-// (listQuery), page always: following one lands on the cache entry its
-// query names. With total 0 no page holds a product, and, as WordPress
+// (listQuery), page always: every link to a page is one spelling, so one
+// cache entry (a request that left page out is another entry, once). With total 0 no page holds a product, and, as WordPress
 // does, no link is given. prev is omitted on page 1, next on the last.
 //
 // The headers depend on the query only, so they are kept in the cached
