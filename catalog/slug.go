@@ -28,7 +28,7 @@ var slugRE = regexp.MustCompile(SlugPattern)
 // place the accepted spellings become one: lookups, the category filter
 // and the response cache's key all use its result.
 func CanonicalSlug(s string) (canonical string, ok bool) {
-	if plainSlug(s) { // the English slug: nothing to rewrite, nothing to allocate
+	if PlainSlug(s) { // the English slug: nothing to rewrite, nothing to allocate
 		if len(s) > MaxSlugLength {
 			return "", false
 		}
@@ -67,10 +67,10 @@ func ValidSlug(s string) bool {
 	return ok
 }
 
-// plainSlug reports whether s is a non-empty run of lowercase ASCII
+// PlainSlug reports whether s is a non-empty run of lowercase ASCII
 // letters, digits, underscores and hyphens: the common case, checked
 // without the regexp.
-func plainSlug(s string) bool {
+func PlainSlug(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
 			return false

