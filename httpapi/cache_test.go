@@ -63,6 +63,21 @@ func serveCached(t *testing.T, shop *wpfixture.Shop, clock func() time.Time) *ca
 	return &cached{srv: srv, raw: raw, db: db, cat: cat, cache: cache, proxy: proxy}
 }
 
+// watch runs the change poller over c until the test ends, and returns once
+// it read its first signature: a change made after is one it will see.
+func (c *cached) watch(t *testing.T, every time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	baseline := make(chan struct{})
+	go c.cat.Watch(ctx, every, c.cache.Invalidate, catalog.OnBaseline(func() { close(baseline) }))
+	select {
+	case <-baseline:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the poller read no first signature within 10s")
+	}
+}
+
 func price(t *testing.T, r response) string {
 	t.Helper()
 	var p struct {
@@ -82,9 +97,7 @@ func price(t *testing.T, r response) string {
 // modified time, the product transient version) shows within one poll.
 func TestPriceEditSeenWithinPollInterval(t *testing.T) {
 	c := serveCached(t, newShop(), time.Now)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go c.cat.Watch(ctx, 100*time.Millisecond, c.cache.Invalidate)
+	c.watch(t, 100*time.Millisecond)
 
 	path := base + "/catalog/products/police-radar"
 	if r := get(t, c.srv, path); price(t, r) != "20.00 on_sale=false" || r.header.Get("X-Cache") != "MISS" {
@@ -93,7 +106,6 @@ func TestPriceEditSeenWithinPollInterval(t *testing.T) {
 	if r := get(t, c.srv, path); r.header.Get("X-Cache") != "HIT" {
 		t.Fatalf("second request not served from the cache: %s", r.header.Get("X-Cache"))
 	}
-	time.Sleep(250 * time.Millisecond) // let the poller read a first signature
 	for _, q := range []string{
 		`UPDATE wp_postmeta m JOIN wp_posts p ON p.ID = m.post_id SET m.meta_value = '17' WHERE p.post_name = 'police-radar' AND m.meta_key IN ('_price', '_regular_price')`,
 		`UPDATE wp_posts SET post_modified = NOW(), post_modified_gmt = UTC_TIMESTAMP() + INTERVAL 1 SECOND WHERE post_name = 'police-radar'`,

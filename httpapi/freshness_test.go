@@ -1,7 +1,6 @@
 package httpapi_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -47,9 +46,7 @@ func TestEditsSeenWithAScheduledProduct(t *testing.T) {
 			shop.Add(wpfixture.Product{Title: "Coming Soon", Status: "future", RegularPrice: "3",
 				Date: time.Now().Add(30 * 24 * time.Hour)})
 			c := serveCached(t, shop, time.Now)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			go c.cat.Watch(ctx, poll, c.cache.Invalidate)
+			c.watch(t, poll)
 
 			before := get(t, c.srv, tt.path)
 			if tt.check(before) {
@@ -58,7 +55,6 @@ func TestEditsSeenWithAScheduledProduct(t *testing.T) {
 			if r := get(t, c.srv, tt.path); r.header.Get("X-Cache") != "HIT" {
 				t.Fatalf("second request not served from the cache: %s", r.header.Get("X-Cache"))
 			}
-			time.Sleep(3 * poll) // let the poller read a first signature
 			for _, q := range tt.edit {
 				if _, err := c.raw.Exec(q); err != nil {
 					t.Fatal(err)
