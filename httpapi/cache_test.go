@@ -55,7 +55,9 @@ func serveCached(t *testing.T, shop *wpfixture.Shop, clock func() time.Time) *ca
 	}
 	t.Cleanup(func() { db.Close() })
 	cat := catalog.New(db, catalog.Config{Now: clock})
-	cache := httpapi.NewCache(httpapi.DefaultCacheConfig)
+	cacheCfg := httpapi.DefaultCacheConfig
+	cacheCfg.Now = clock // the catalog's and the cache's clock are one
+	cache := httpapi.NewCache(cacheCfg)
 	h := httpapi.NewServer(httpapi.Deps{Catalog: cat, SiteURL: siteURL, Cache: cache,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv := httptest.NewServer(h)
