@@ -27,11 +27,9 @@ func ParsePluginList(raw string) ([]string, error) {
 	if err := unserialize(raw, &m); err != nil {
 		return nil, fmt.Errorf("active_plugins: %w", err)
 	}
-	var files []string
-	for _, v := range m {
-		if s, ok := v.(string); ok {
-			files = append(files, s)
-		}
+	files := phpStrings(m)
+	if len(files) == 0 {
+		return nil, nil // no plugin: as a missing option
 	}
 	slices.Sort(files)
 	return files, nil

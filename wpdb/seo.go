@@ -46,13 +46,7 @@ func RankMathSitemapOn(raw string) (bool, error) {
 	if err := unserialize(raw, &m); err != nil {
 		return false, fmt.Errorf("%s: %w", OptionRankMathModules, err)
 	}
-	var modules []string
-	for _, v := range m {
-		if s, ok := v.(string); ok {
-			modules = append(modules, s)
-		}
-	}
-	return slices.Contains(modules, "sitemap"), nil
+	return slices.Contains(phpStrings(m), "sitemap"), nil
 }
 
 // phpTruthy is PHP's boolean conversion of an unserialized scalar.
