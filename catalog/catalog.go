@@ -1,8 +1,9 @@
-// Package catalog is the domain of catalogd: the Product and Category
-// resources, the rules that decide what an anonymous visitor of the
+// Package catalog is the domain of catalogd: an immutable in-memory snapshot
+// of the shop, the rules that decide what an anonymous visitor of the
 // WooCommerce storefront sees (populations, prices, sales, stock, text,
-// URLs), paging, and the error codes. It reads the shop through package
-// wpdb and knows nothing of HTTP.
+// URLs, paging) as pure functions of it and the clock, the Service the HTTP
+// side calls, and the error kinds. It reads the shop through a Source
+// (package wpdb implements it) and knows nothing of SQL or HTTP.
 package catalog
 
 import (
@@ -10,26 +11,14 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"catalogd/api"
 )
 
-// Product is one product as the storefront shows it.
+// Product is one product as the storefront shows it (the wire type), with
+// what the HTTP side needs to cache and purge it.
 type Product struct {
-	Slug         string   `json:"slug"`
-	Name         string   `json:"name"`
-	URL          string   `json:"url"`
-	Price        *string  `json:"price"`
-	RegularPrice *string  `json:"regular_price"`
-	OnSale       bool     `json:"on_sale"`
-	Currency     string   `json:"currency"`
-	InStock      bool     `json:"in_stock"`
-	Purchasable  bool     `json:"purchasable"`
-	Categories   []string `json:"categories"`
-	Frameworks   []string `json:"frameworks"`
-	Image        *string  `json:"image"`
-	Summary      string   `json:"summary"`
-	// Description is only set in the single-product response.
-	Description *string `json:"description,omitempty"`
-
+	api.Product
 	// Until is when this product's on_sale next flips by the clock alone
 	// (a sale date passes); zero when no sale date lies ahead. A cached copy
 	// must not outlive it.
@@ -43,15 +32,15 @@ type Product struct {
 	// categories: the names of the cache tags a purge uses.
 	ID          int64   `json:"-"`
 	CategoryIDs []int64 `json:"-"`
+	// Version is the snapshot the product was read from.
+	Version uint64 `json:"-"`
 }
 
-// ProductList is one page of the catalog-visible products.
+// ProductList is one page of the catalog-visible products: the wire list,
+// and its products with what caching them needs.
 type ProductList struct {
-	Products   []Product `json:"products"`
-	Page       int       `json:"page"`
-	PerPage    int       `json:"per_page"`
-	Total      int       `json:"total"`
-	TotalPages int       `json:"total_pages"`
+	api.ProductList
+	Items []Product `json:"-"`
 
 	// Until is the earliest Until of the products on the page.
 	Until time.Time `json:"-"`
@@ -59,95 +48,43 @@ type ProductList struct {
 	// last saw the shop change (the totals may move with any product).
 	Modified time.Time `json:"-"`
 	// CategoryID is the term ID of the category filtered on, if any.
-	CategoryID int64 `json:"-"`
+	CategoryID int64  `json:"-"`
+	Version    uint64 `json:"-"`
 }
 
 // Category is a product category holding at least one visible product.
 type Category struct {
-	Slug   string  `json:"slug"`
-	Name   string  `json:"name"`
-	Count  int     `json:"count"`
-	URL    string  `json:"url"`
-	Parent *string `json:"parent"`
-
+	api.Category
 	ID int64 `json:"-"` // the term ID
 }
 
 // CategoryList is the categories resource.
 type CategoryList struct {
-	Categories []Category `json:"categories"`
+	api.CategoryList
+	Items []Category `json:"-"`
 
 	// Modified is when catalogd last saw the shop change: the counts move
 	// with any product.
 	Modified time.Time `json:"-"`
+	Version  uint64    `json:"-"`
 }
 
-// Index describes the catalog and links its endpoints.
+// Index describes the catalog. Its links (Endpoints, OpenAPI, LLMsTxt)
+// are the HTTP side's to fill in: Site is the origin they go under.
 type Index struct {
-	Name                       string    `json:"name"`
-	Description                string    `json:"description,omitempty"`
-	Currency                   string    `json:"currency"`
-	ProductCount               int       `json:"product_count"`
-	PublishedProductCount      int       `json:"published_product_count"`
-	CatalogVisibleProductCount int       `json:"catalog_visible_product_count"`
-	CategoryCount              int       `json:"category_count"`
-	Developers                 string    `json:"developers,omitempty"`
-	OpenAPI                    string    `json:"openapi,omitempty"`
-	LLMsTxt                    string    `json:"llms_txt,omitempty"`
-	Sitemap                    string    `json:"sitemap,omitempty"`
-	Endpoints                  Endpoints `json:"endpoints"`
+	api.Index
+	Site string `json:"-"`
 
 	// Modified is when catalogd last saw the shop change.
 	Modified time.Time `json:"-"`
-}
-
-// Endpoints links every operation of the API. Product is a URI template.
-type Endpoints struct {
-	Catalog    string `json:"catalog"`
-	Categories string `json:"categories"`
-	Products   string `json:"products"`
-	Product    string `json:"product"`
-}
-
-// Frameworks are the values of the framework filter: the pa_framework
-// attribute terms the shop sells for.
-var Frameworks = []string{"esx", "qbcore", "qbox", "standalone"}
-
-// Paging limits of the product list.
-const (
-	DefaultPerPage = 20
-	MaxPerPage     = 50
-	MaxSlugLength  = 200 // posts.post_name and terms.slug are varchar(200), in the stored form
-)
-
-// ValidFramework reports whether f is one of Frameworks.
-func ValidFramework(f string) bool {
-	for _, v := range Frameworks {
-		if v == f {
-			return true
-		}
-	}
-	return false
-}
-
-// ListQuery selects a page of the product list. Zero Page and PerPage mean
-// the defaults; empty Category and Framework mean no restriction.
-type ListQuery struct {
-	Page      int
-	PerPage   int
-	Category  string
-	Framework string
-
-	// problems are what ParseListQuery rejected, per parameter, so that
-	// Products can report them with what only the database can tell.
-	problems map[string]string
+	Version  uint64    `json:"-"`
 }
 
 // Service is what the HTTP side needs of the catalog.
 type Service interface {
 	Index(ctx context.Context) (*Index, error)
 	Categories(ctx context.Context) (*CategoryList, error)
-	Products(ctx context.Context, q ListQuery) (*ProductList, error)
+	Products(ctx context.Context, q api.ListQuery) (*ProductList, error)
 	Product(ctx context.Context, slug string) (*Product, error)
 }
 
@@ -161,12 +98,15 @@ const (
 
 // Error is a failure a client can act on. Reason is the stable suffix of the
 // API's error code ("invalid_page", "product_not_found"); Params names every
-// offending parameter of an EINVALID.
+// offending parameter of an EINVALID. Link, when set, is the API path
+// (under the base, "/catalog/categories") the hint points the client to:
+// the HTTP side makes it a URL.
 type Error struct {
 	Kind    string
 	Reason  string
 	Message string
 	Hint    string
+	Link    string
 	Params  map[string]string
 	Err     error // the cause, never shown to a client
 }

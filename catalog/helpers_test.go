@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/api"
+
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
 	"catalogd/wpdb"
@@ -51,7 +53,7 @@ func (f *fixture) product(t *testing.T, slug string) *catalog.Product {
 	return p
 }
 
-func (f *fixture) list(t *testing.T, q catalog.ListQuery) *catalog.ProductList {
+func (f *fixture) list(t *testing.T, q api.ListQuery) *catalog.ProductList {
 	t.Helper()
 	l, err := f.cat.Products(context.Background(), q)
 	if err != nil {
@@ -60,7 +62,7 @@ func (f *fixture) list(t *testing.T, q catalog.ListQuery) *catalog.ProductList {
 	return l
 }
 
-func slugs(ps []catalog.Product) []string {
+func slugs(ps []api.Product) []string {
 	out := []string{}
 	for _, p := range ps {
 		out = append(out, p.Slug)

@@ -2,15 +2,12 @@ package catalog
 
 import (
 	"cmp"
-	"context"
-	"errors"
 	"fmt"
-	"log/slog"
 	"net/url"
 	"slices"
 	"strings"
 
-	"catalogd/wpdb"
+	"catalogd/wpopt"
 )
 
 // Translation plugins catalogd knows.
@@ -32,58 +29,37 @@ type translationPlugin struct {
 }
 
 var translationPlugins = []translationPlugin{
-	{pluginWPML, "WPML", wpdb.OptionWPML, []string{"sitepress-multilingual-cms/sitepress.php"}, []string{"icl_translations", "icl_languages"}},
-	{pluginPolylang, "Polylang", wpdb.OptionPolylang, []string{"polylang/polylang.php", "polylang-pro/polylang.php"}, nil},
-	{pluginTranslatePress, "TranslatePress", wpdb.OptionTranslatePress, []string{"translatepress-multilingual/index.php"}, nil},
+	{pluginWPML, "WPML", wpopt.OptionWPML, []string{"sitepress-multilingual-cms/sitepress.php"}, []string{TableWPMLTranslations, TableWPMLLanguages}},
+	{pluginPolylang, "Polylang", wpopt.OptionPolylang, []string{"polylang/polylang.php", "polylang-pro/polylang.php"}, nil},
+	{pluginTranslatePress, "TranslatePress", wpopt.OptionTranslatePress, []string{"translatepress-multilingual/index.php"}, nil},
 }
 
-// activePlugins is the set of plugin files WordPress loads, read at most once
-// per build: the site's active_plugins, and the network's only when a plugin
-// is not in the site's.
+// activePlugins is the set of plugin files WordPress loads: the site's
+// active_plugins and the network's active_sitewide_plugins.
 type activePlugins struct {
-	site    []string
-	network []string
-	read    bool   // network read
-	note    string // why the network's could not be read
+	site, network []string
 }
 
-// readActivePlugins parses the site's active_plugins option.
-func readActivePlugins(ctx context.Context, raw string) *activePlugins {
-	site, err := wpdb.ParsePluginList(raw)
+// activePlugins decodes the site's active_plugins option and takes the
+// network's plugins as read.
+func (b *builder) activePlugins(rows *ShopRows) *activePlugins {
+	site, err := wpopt.ParsePluginList(rows.Options["active_plugins"])
 	if err != nil {
 		// get_option() gives false for a value it cannot unserialize:
 		// WordPress then loads no plugin.
-		slog.WarnContext(ctx, "active_plugins is damaged; no plugin counts as active", "err", err)
+		b.warn("active_plugins is damaged; no plugin counts as active", err)
 	}
-	return &activePlugins{site: site}
+	return &activePlugins{site: site, network: rows.NetworkPlugins}
 }
 
-func (a *activePlugins) has(ctx context.Context, tx *wpdb.Tx, files []string) (bool, error) {
+// has reports whether WordPress loads any of the plugin files.
+func (a *activePlugins) has(files []string) bool {
 	for _, f := range files {
-		if slices.Contains(a.site, f) {
-			return true, nil
+		if slices.Contains(a.site, f) || slices.Contains(a.network, f) {
+			return true
 		}
 	}
-	if !a.read {
-		var err error
-		a.network, err = tx.NetworkPlugins(ctx)
-		if errors.Is(err, wpdb.ErrDenied) {
-			// Most likely a single site whose catalogd user may read the
-			// site's tables only: take it as one, and say so.
-			a.note = fmt.Sprintf("network plugins not read (%v); a network-activated plugin is missed", err)
-			err = nil
-		}
-		if err != nil {
-			return false, err
-		}
-		a.read = true
-	}
-	for _, f := range files {
-		if slices.Contains(a.network, f) {
-			return true, nil
-		}
-	}
-	return false, nil
+	return false
 }
 
 // multilingual is what a translation plugin WordPress loads changes in the
@@ -141,33 +117,28 @@ var pllWooCommerce = []string{"polylang-wc/polylang-wc.php"}
 // without its tables) are reported in ignored and the shop is served as
 // monolingual, as WordPress serves it. A served language the site does not
 // have is a *LanguageError.
-func (c *Catalog) languages(ctx context.Context, tx *wpdb.Tx, sh *shop, opts map[string]string, active *activePlugins) (ml multilingual, ignored []string, err error) {
-	defer func() {
-		if active.note != "" {
-			ignored = append(ignored, active.note)
-		}
-	}()
+func (b *builder) languages(rows *ShopRows, sh *shop, active *activePlugins) (ml multilingual, ignored []string, err error) {
+	if rows.NetworkNote != "" {
+		defer func() { ignored = append(ignored, rows.NetworkNote) }()
+	}
 	for _, p := range translationPlugins {
-		raw, ok := opts[p.option]
+		raw, ok := rows.Options[p.option]
 		if !ok {
 			continue
 		}
-		on, err := active.has(ctx, tx, p.files)
-		if err != nil {
-			return ml, nil, err
-		}
-		if !on {
+		if !active.has(p.files) {
 			ignored = append(ignored, fmt.Sprintf("%s settings (option %s) but %s is not active (%s not in active_plugins)",
 				p.label, p.option, p.label, strings.Join(p.files, " or ")))
 			continue
 		}
 		missing := ""
 		for _, table := range p.tables {
-			ok, err := tx.HasTable(ctx, table)
-			if err != nil {
-				return ml, nil, err
+			if why, ok := rows.Unreadable[table]; ok {
+				// The plugin is on: its table decides what is shown, and
+				// only the operator can grant it.
+				return ml, ignored, fmt.Errorf("%w: %s is active but its table cannot be read: %s", ErrUnavailable, p.label, why)
 			}
-			if !ok {
+			if !rows.Tables[table] {
 				missing = table
 				break
 			}
@@ -178,11 +149,11 @@ func (c *Catalog) languages(ctx context.Context, tx *wpdb.Tx, sh *shop, opts map
 		}
 		switch p.name {
 		case pluginPolylang:
-			ml, err = c.polylang(ctx, tx, sh, raw, active)
+			ml, err = b.polylang(rows, sh, raw, active)
 		case pluginWPML:
-			ml, err = c.wpml(ctx, tx, sh, raw)
+			ml, err = b.wpml(rows, sh, raw)
 		default:
-			ml, err = c.translatePress(ctx, raw)
+			ml = b.translatePress(raw)
 		}
 		return ml, ignored, err
 	}
@@ -192,30 +163,27 @@ func (c *Catalog) languages(ctx context.Context, tx *wpdb.Tx, sh *shop, opts map
 // unreadable is what a plugin whose settings cannot be decoded gives:
 // every language, as before the plugin was set up (a configured language
 // cannot be told apart from the others without them).
-func unreadable(ctx context.Context, plugin string, err error) multilingual {
-	slog.WarnContext(ctx, "translation plugin settings unreadable; serving every language", "plugin", plugin, "err", err)
+func (b *builder) unreadable(plugin string, err error) multilingual {
+	b.warn("translation plugin "+plugin+": settings unreadable; serving every language", err)
 	return multilingual{}
 }
 
 // polylang reads Polylang's settings and languages (the `language` terms;
 // their `term_language` twins file the terms).
-func (c *Catalog) polylang(ctx context.Context, tx *wpdb.Tx, sh *shop, raw string, active *activePlugins) (multilingual, error) {
-	st, err := wpdb.ParsePolylang(raw)
+func (b *builder) polylang(rows *ShopRows, sh *shop, raw string, active *activePlugins) (multilingual, error) {
+	st, err := wpopt.ParsePolylang(raw)
 	if err == nil && st.DefaultLang == "" {
-		err = fmt.Errorf("%s: no default_lang", wpdb.OptionPolylang)
+		err = fmt.Errorf("%s: no default_lang", wpopt.OptionPolylang)
 	}
 	if err != nil {
-		return unreadable(ctx, pluginPolylang, err), nil
+		return b.unreadable(pluginPolylang, err), nil
 	}
-	ml := multilingual{plugin: pluginPolylang, language: cmp.Or(c.cfg.Language, st.DefaultLang)}
-	rows, err := tx.Terms(ctx, []string{"language", "term_language"})
-	if err != nil {
-		return ml, err
-	}
+	ml := multilingual{plugin: pluginPolylang, language: cmp.Or(b.cfg.Language, st.DefaultLang)}
 	var codes []string
-	for _, r := range rows {
+	for _, r := range rows.Terms {
 		switch {
-		case r.Taxonomy == "language":
+		case r.Taxonomy != taxLanguage && r.Taxonomy != taxTermLanguage:
+		case r.Taxonomy == taxLanguage:
 			codes = append(codes, r.Slug)
 			if r.Slug == ml.language {
 				ml.name, ml.pllLanguageTT = PlainName(r.Name), r.TTID
@@ -231,10 +199,7 @@ func (c *Catalog) polylang(ctx context.Context, tx *wpdb.Tx, sh *shop, raw strin
 	// PLL_Translated_Post / PLL_Translated_Term get_translated_object_types():
 	// the core types plus the settings' post_types and taxonomies, plus what
 	// the pll_get_post_types / pll_get_taxonomies filters add.
-	wc, err := active.has(ctx, tx, pllWooCommerce)
-	if err != nil {
-		return ml, err
-	}
+	wc := active.has(pllWooCommerce)
 	ml.products = wc || slices.Contains(st.PostTypes, "product")
 	ml.categories = wc || slices.Contains(st.Taxonomies, "product_cat")
 	ml.langURL = polylangLink(st, sh.home, sh.plainPermalinks, ml.language)
@@ -242,21 +207,17 @@ func (c *Catalog) polylang(ctx context.Context, tx *wpdb.Tx, sh *shop, raw strin
 }
 
 // wpml reads WPML's settings and active languages.
-func (c *Catalog) wpml(ctx context.Context, tx *wpdb.Tx, sh *shop, raw string) (multilingual, error) {
-	st, err := wpdb.ParseWPML(raw)
+func (b *builder) wpml(rows *ShopRows, sh *shop, raw string) (multilingual, error) {
+	st, err := wpopt.ParseWPML(raw)
 	if err == nil && st.DefaultLanguage == "" {
-		err = fmt.Errorf("%s: no default_language", wpdb.OptionWPML)
+		err = fmt.Errorf("%s: no default_language", wpopt.OptionWPML)
 	}
 	if err != nil {
-		return unreadable(ctx, pluginWPML, err), nil
+		return b.unreadable(pluginWPML, err), nil
 	}
-	ml := multilingual{plugin: pluginWPML, language: cmp.Or(c.cfg.Language, st.DefaultLanguage)}
-	langs, err := tx.WPMLLanguages(ctx)
-	if err != nil {
-		return ml, err
-	}
+	ml := multilingual{plugin: pluginWPML, language: cmp.Or(b.cfg.Language, st.DefaultLanguage)}
 	var codes []string
-	for _, l := range langs {
+	for _, l := range rows.WPMLLanguages {
 		codes = append(codes, l.Code)
 		if l.Code == ml.language {
 			ml.name = l.Name
@@ -276,12 +237,12 @@ func (c *Catalog) wpml(ctx context.Context, tx *wpdb.Tx, sh *shop, raw string) (
 
 // translatePress keeps one post per product and translates on output:
 // nothing is filtered and URLs stay the original language's.
-func (c *Catalog) translatePress(ctx context.Context, raw string) (multilingual, error) {
-	def, err := wpdb.DefaultLanguage(wpdb.OptionTranslatePress, raw)
-	if err != nil && c.cfg.Language == "" {
-		return unreadable(ctx, pluginTranslatePress, err), nil
+func (b *builder) translatePress(raw string) multilingual {
+	def, err := wpopt.DefaultLanguage(wpopt.OptionTranslatePress, raw)
+	if err != nil && b.cfg.Language == "" {
+		return b.unreadable(pluginTranslatePress, err)
 	}
-	return multilingual{plugin: pluginTranslatePress, language: cmp.Or(c.cfg.Language, def)}, nil
+	return multilingual{plugin: pluginTranslatePress, language: cmp.Or(b.cfg.Language, def)}
 }
 
 // polylangLink mirrors PLL_Filters_Links::post_type_link and term_link:
@@ -291,7 +252,7 @@ func (c *Catalog) translatePress(ctx context.Context, raw string) (multilingual,
 // /language/de/ without rewrite), PLL_Links_Subdomain (de.host),
 // PLL_Links_Domain (the language's host from domains). hide_default leaves
 // the default language's URLs alone (except with domains, which have none).
-func polylangLink(st wpdb.PolylangSettings, home string, plain bool, lang string) func(string) string {
+func polylangLink(st wpopt.PolylangSettings, home string, plain bool, lang string) func(string) string {
 	hidden := st.HideDefault && lang == st.DefaultLang
 	switch {
 	case st.ForceLang == 0:
@@ -336,7 +297,7 @@ func polylangLink(st wpdb.PolylangSettings, home string, plain bool, lang string
 // urls[directory_for_default_language]), _Domain_Strategy (the language's
 // host from language_domains; the default language keeps the home's) and
 // _Parameter_Strategy (?lang=, never for the default language).
-func wpmlLink(st wpdb.WPMLSettings, home string, lang string) func(string) string {
+func wpmlLink(st wpopt.WPMLSettings, home string, lang string) func(string) string {
 	isDefault := lang == st.DefaultLanguage
 	switch st.Negotiation {
 	case 1:

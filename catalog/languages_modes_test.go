@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/api"
+
 	"catalogd/catalog"
 	"catalogd/wpdb/wpfixture"
 )
@@ -126,7 +128,7 @@ func TestMultilingualModes(t *testing.T) {
 
 			t.Run("german", func(t *testing.T) {
 				de := catalog.New(f.db, catalog.Config{Language: "de", Now: func() time.Time { return now }})
-				l, err := de.Products(ctx, catalog.ListQuery{PerPage: 50})
+				l, err := de.Products(ctx, api.ListQuery{PerPage: 50})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -150,7 +152,7 @@ func TestMultilingualModes(t *testing.T) {
 					t.Errorf("German categories = %v, want %v", catSlugs, want)
 				}
 				// A filter on a category of the language served.
-				fl, err := de.Products(ctx, catalog.ListQuery{Category: want[0]})
+				fl, err := de.Products(ctx, api.ListQuery{Category: want[0]})
 				if err != nil || fl.Total != 2 {
 					t.Errorf("category=%s: %v, %v; want polizeiradar and nur-deutsch", want[0], fl, err)
 				}
@@ -161,7 +163,7 @@ func TestMultilingualModes(t *testing.T) {
 					t.Fatalf("police-radar in German: %v", err)
 				}
 				if strings.Contains(e.Message+e.Hint, "English") || !strings.Contains(e.Message, "(de)") ||
-					!strings.Contains(e.Hint, `"polizeiradar"`) || !strings.Contains(e.Hint, "/catalog/products/polizeiradar") {
+					!strings.Contains(e.Hint, `"polizeiradar"`) || e.Link != "/catalog/products/polizeiradar" {
 					t.Errorf("404 = %q / %q; want the German language and slug named", e.Message, e.Hint)
 				}
 			})
@@ -220,7 +222,7 @@ func TestUntranslatedCategoriesCount(t *testing.T) {
 	if p := f.product(t, "police-radar"); !reflect.DeepEqual(p.Categories, []string{"police"}) {
 		t.Errorf("police-radar categories = %v", p.Categories)
 	}
-	if l := f.list(t, catalog.ListQuery{Category: "jobs"}); l.Total != 2 {
+	if l := f.list(t, api.ListQuery{Category: "jobs"}); l.Total != 2 {
 		t.Errorf("category=jobs total = %d, want 2 (police-radar, loose-script)", l.Total)
 	}
 }
@@ -248,7 +250,7 @@ func TestLanguageTheSiteLacks(t *testing.T) {
 			// Served, it is unavailable (503 and /readyz's reason), not an
 			// internal error: it is the operator's to fix.
 			var ce *catalog.Error
-			if l, err := fr.Products(context.Background(), catalog.ListQuery{}); !errors.As(err, &ce) || ce.Kind != catalog.EUNAVAILABLE {
+			if l, err := fr.Products(context.Background(), api.ListQuery{}); !errors.As(err, &ce) || ce.Kind != catalog.EUNAVAILABLE {
 				t.Errorf("Products = %d products, %v; want an EUNAVAILABLE error", l.Total, err)
 			}
 			if fr.Ready(context.Background()) == nil {

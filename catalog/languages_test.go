@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/api"
+
 	"github.com/go-sql-driver/mysql"
 
 	"catalogd/catalog"
@@ -87,9 +89,9 @@ func snapshot(t *testing.T, f *fixture) string {
 		t.Fatal(err)
 	}
 	all = append(all, idx, cats)
-	l := f.list(t, catalog.ListQuery{PerPage: 50})
+	l := f.list(t, api.ListQuery{PerPage: 50})
 	all = append(all, l)
-	for _, q := range []catalog.ListQuery{{Category: "jobs"}, {Category: "police"}, {Framework: "esx"}, {Framework: "qbcore"}} {
+	for _, q := range []api.ListQuery{{Category: "jobs"}, {Category: "police"}, {Framework: "esx"}, {Framework: "qbcore"}} {
 		all = append(all, f.list(t, q))
 	}
 	for _, p := range l.Products {
@@ -125,8 +127,8 @@ func TestMultilingualShops(t *testing.T) {
 				if !errors.As(err, &e) || e.Reason != "product_not_found" {
 					t.Fatalf("%s: err = %v, want product_not_found", slug, err)
 				}
-				if !strings.Contains(e.Hint, `"`+english+`"`) || !strings.Contains(e.Hint, "/wp-json/shop/v1/catalog/products/"+english) {
-					t.Errorf("%s: hint %q does not name %s and its API URL", slug, e.Hint, english)
+				if !strings.Contains(e.Hint, `"`+english+`"`) || e.Link != "/catalog/products/"+english {
+					t.Errorf("%s: hint %q, link %q do not name %s and its API path", slug, e.Hint, e.Link, english)
 				}
 			}
 			// An unknown slug, and a German-only product: the ordinary hint.
@@ -139,7 +141,7 @@ func TestMultilingualShops(t *testing.T) {
 			}
 			// A translation's category is no category of the English API.
 			if plugin != "translatepress" {
-				if _, err := f.cat.Products(context.Background(), catalog.ListQuery{Category: "polizei"}); catalog.ErrorKind(err) != catalog.EINVALID {
+				if _, err := f.cat.Products(context.Background(), api.ListQuery{Category: "polizei"}); catalog.ErrorKind(err) != catalog.EINVALID {
 					t.Errorf("category=polizei: err = %v, want invalid", err)
 				}
 			}
@@ -262,7 +264,7 @@ func TestNetworkActivatedPlugin(t *testing.T) {
 			if network {
 				want, wantProducts = "polylang", 3
 			}
-			l := f.list(t, catalog.ListQuery{PerPage: 50})
+			l := f.list(t, api.ListQuery{PerPage: 50})
 			if info.Plugin != want || len(info.Ignored) != map[bool]int{true: 0, false: 1}[network] || l.Total != wantProducts {
 				t.Errorf("plugin %q, ignored %q, %d products; want %q and %d products", info.Plugin, info.Ignored, l.Total, want, wantProducts)
 			}
@@ -274,7 +276,7 @@ func TestNetworkActivatedPlugin(t *testing.T) {
 func TestConfiguredLanguage(t *testing.T) {
 	f := load(t, multilingualShop("wpml"))
 	de := catalog.New(f.db, catalog.Config{Language: "de", Now: func() time.Time { return now }})
-	l, err := de.Products(context.Background(), catalog.ListQuery{})
+	l, err := de.Products(context.Background(), api.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +334,7 @@ func TestLeftoverWithSelectOnlyUser(t *testing.T) {
 	if info.Plugin != "" || len(info.Ignored) != 2 || !strings.Contains(strings.Join(info.Ignored, "\n"), "wp_sitemeta") {
 		t.Errorf("Languages = %+v; want no plugin, the leftover and the unread wp_sitemeta reported", info)
 	}
-	if l, err := cat.Products(context.Background(), catalog.ListQuery{}); err != nil || l.Total != 3 {
+	if l, err := cat.Products(context.Background(), api.ListQuery{}); err != nil || l.Total != 3 {
 		t.Errorf("Products = %v, %v; want the 3 products", l, err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/api"
+
 	"catalogd/catalog"
 	"catalogd/wpdb/wpfixture"
 )
@@ -41,6 +43,9 @@ func TestModified(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := cat.Reload(context.Background()); err != nil { // what the poller does when it sees the edits
+		t.Fatal(err)
+	}
 
 	tests := []struct {
 		slug string
@@ -63,14 +68,14 @@ func TestModified(t *testing.T) {
 			}
 		})
 	}
-	l, err := cat.Products(context.Background(), catalog.ListQuery{})
+	l, err := cat.Products(context.Background(), api.ListQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !l.Modified.Equal(now) {
 		t.Errorf("list Modified = %v, want %v (its post-dated product's, clamped)", l.Modified.UTC(), now)
 	}
-	for _, p := range l.Products {
+	for _, p := range l.Items {
 		if p.Slug == "saved" && !p.Modified.Equal(now.Add(-30*time.Minute)) {
 			t.Errorf("listed saved product: Modified = %v", p.Modified.UTC())
 		}
@@ -99,7 +104,7 @@ func TestModifiedFollowsWhatChanged(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	changed := make(chan struct{}, 10)
-	watch(t, ctx, cat, 20*time.Millisecond, func() { changed <- struct{}{} })
+	watch(t, ctx, cat, f.db, 20*time.Millisecond, func() { changed <- struct{}{} })
 
 	modified := func(slug string) time.Time {
 		t.Helper()

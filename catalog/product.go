@@ -2,13 +2,14 @@ package catalog
 
 import (
 	"cmp"
-	"context"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
-	"catalogd/wpdb"
+	"catalogd/api"
 )
 
 // Product types (product_type terms); a product without one is simple.
@@ -32,109 +33,187 @@ const (
 	metaAttachedFile = "_wp_attached_file"
 )
 
-var (
-	productKeys = []string{metaPrice, metaRegularPrice, metaSalePrice, metaSaleFrom, metaSaleTo,
-		metaStockStatus, metaThumbnail, metaChildren}
-	// childKeys are read for variations, grouped children and attachments
-	// in one query.
-	childKeys = []string{metaPrice, metaRegularPrice, metaSalePrice, metaSaleFrom, metaSaleTo,
-		metaStockStatus, metaAttachedFile}
-)
-
-// related is what a product's price rules need of a variation or a grouped
-// product's child.
-type related struct {
-	post wpdb.Post
-	typ  string
+// item is one product as a snapshot keeps it: what the storefront shows
+// of it that does not move with the clock, computed once, and the prices
+// and sale dates its price rules read at every request.
+type item struct {
+	id       int64
+	slug     string
+	name     string // plain text
+	url      string
+	image    *string
+	typ      string
+	ttids    []int64 // every term it carries, for the filters
+	cats     []string
+	catIDs   []int64
+	fws      []string
+	inStock  bool
+	modified time.Time // its own and every variation's or child's post_modified_gmt
+	// summary is the whole plain-text excerpt, listSummary the list's
+	// truncation of it (the same string when short), description the plain
+	// text of the content. All three are empty for a protected product.
+	summary, listSummary, description string
+	own                               prices
+	// kids are a variable product's variations or a grouped product's
+	// children, as read.
+	kids     []kid
+	childIDs []int64 // a grouped product's _children list
+	// Computed by prepare: what the clock does not move.
+	price, regular *string
+	purchasable    bool
+	windows        []window
+	varIDs         []int64 // a variable product's variations, enabled or not
+	wpml           WPMLElement
 }
 
-// productData holds everything read for a set of products, in a constant
-// number of queries whatever their number.
-type productData struct {
-	posts     map[int64]wpdb.Post
-	meta      wpdb.Meta // products'
-	rels      map[int64][]int64
-	children  map[int64][]related // variable → variations, grouped → children
-	childMeta wpdb.Meta           // variations', children's and attachments'
+// prices are a product's or variation's price meta as stored; prepare
+// reads them once, and keeps of them only the sale windows.
+type prices struct {
+	price                   []string // every _price row, in meta_id order
+	regular, sale, from, to string
+	stockStatus             string
 }
 
-// loadProducts reads the products with the IDs and everything their fields
-// need: posts, meta, terms, variations or children, attachments.
-func loadProducts(ctx context.Context, tx *wpdb.Tx, t *terms, ids []int64, full bool) (*productData, error) {
-	posts, err := tx.Posts(ctx, ids, full)
-	if err != nil {
-		return nil, err
-	}
-	d := &productData{posts: make(map[int64]wpdb.Post, len(posts)), children: map[int64][]related{}}
-	for _, p := range posts {
-		d.posts[p.ID] = p
-	}
-	if d.meta, err = tx.Meta(ctx, ids, productKeys); err != nil {
-		return nil, err
-	}
-	if d.rels, err = tx.Relationships(ctx, ids); err != nil {
-		return nil, err
-	}
+// window is what the clock-dependent rules need of a price set: whether it
+// has a sale price, whether that is below the regular price, and the sale
+// dates (Unix seconds) when set.
+type window struct {
+	hasSale, below, hasFrom, hasTo bool
+	from, to                       int64
+}
 
-	var variable []int64
-	groupedChildren := map[int64][]int64{}
-	var childIDs []int64
-	for _, id := range ids {
-		switch t.productType(d.rels[id]) {
-		case typeVariable:
-			variable = append(variable, id)
-		case typeGrouped:
-			kids, err := wpdb.ParseIDList(d.meta.First(id, metaChildren))
-			if err != nil {
-				// A damaged _children leaves the group empty, as
-				// wp_parse_id_list(false) would.
-				kids = nil
-			}
-			groupedChildren[id] = kids
-			childIDs = append(childIDs, kids...)
-		}
+func (p *prices) window() window {
+	w := window{hasSale: p.sale != "", below: priceLess(p.sale, p.regular)}
+	if t, ok := saleBound(p.from); ok {
+		w.hasFrom, w.from = true, t.Unix()
 	}
+	if t, ok := saleBound(p.to); ok {
+		w.hasTo, w.to = true, t.Unix()
+	}
+	return w
+}
 
-	variations, err := tx.Variations(ctx, variable)
-	if err != nil {
-		return nil, err
+// kid is a variation or a grouped product's child.
+type kid struct {
+	published bool
+	typ       string
+	modified  time.Time
+	prices
+}
+
+func readPrices(m Meta, id int64) prices {
+	return prices{price: m[id][metaPrice], regular: m.First(id, metaRegularPrice), sale: m.First(id, metaSalePrice),
+		from: m.First(id, metaSaleFrom), to: m.First(id, metaSaleTo), stockStatus: m.First(id, metaStockStatus)}
+}
+
+// items builds the snapshot's form of the published products among the
+// rows; others (trashed, drafts) give none.
+func (b *builder) items(sh *shop, t *terms, rows *ProductRows) []*item {
+	related := make(map[int64]Post, len(rows.Related)+len(rows.Posts))
+	variations := map[int64][]Post{}
+	for _, p := range rows.Posts {
+		related[p.ID] = p
 	}
-	var metaIDs []int64
-	for _, v := range variations {
-		d.children[v.Parent] = append(d.children[v.Parent], related{post: v, typ: "variation"})
-		metaIDs = append(metaIDs, v.ID)
+	for _, p := range rows.Related {
+		related[p.ID] = p
+		if p.Type == "product_variation" {
+			variations[p.Parent] = append(variations[p.Parent], p)
+		}
 	}
-	if len(childIDs) > 0 {
-		kids, err := tx.Posts(ctx, childIDs, false)
-		if err != nil {
-			return nil, err
-		}
-		kidRels, err := tx.Relationships(ctx, childIDs)
-		if err != nil {
-			return nil, err
-		}
-		byID := map[int64]wpdb.Post{}
-		for _, k := range kids {
-			byID[k.ID] = k
-			metaIDs = append(metaIDs, k.ID)
-		}
-		for parent, list := range groupedChildren {
-			for _, id := range list {
-				if k, ok := byID[id]; ok && k.Type == "product" {
-					d.children[parent] = append(d.children[parent], related{post: k, typ: t.productType(kidRels[id])})
+	// Each item is built alone (its texts cleaned, its URL made): the
+	// cores share the work of a large shop's load.
+	built := make([]*item, len(rows.Posts))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(rows.Posts)/1000))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(rows.Posts); i += workers {
+				if post := rows.Posts[i]; post.Type == "product" && post.Status == "publish" {
+					built[i] = b.item(sh, t, rows, post, related, variations[post.ID])
 				}
 			}
+		}()
+	}
+	wg.Wait()
+	out := make([]*item, 0, len(rows.Posts))
+	for _, it := range built {
+		if it != nil {
+			out = append(out, it)
 		}
 	}
-	for _, id := range ids {
-		if th, err := strconv.ParseInt(d.meta.First(id, metaThumbnail), 10, 64); err == nil && th > 0 {
-			metaIDs = append(metaIDs, th)
+	return out
+}
+
+func (b *builder) item(sh *shop, t *terms, rows *ProductRows, post Post, related map[int64]Post, variations []Post) *item {
+	id := post.ID
+	it := &item{id: id, slug: post.Slug, name: PlainName(post.Title), typ: t.productType(rows.Terms[id]),
+		ttids: rows.Terms[id], own: readPrices(rows.Meta, id), modified: post.ModifiedTime(), wpml: rows.WPML[id]}
+	// is_in_stock(): the stock status is not outofstock; an external
+	// product's setter keeps it in stock whatever the meta says.
+	it.inStock = it.own.stockStatus != "outofstock" || it.typ == typeExternal
+	switch it.typ {
+	case typeVariable:
+		for _, v := range variations {
+			it.varIDs = append(it.varIDs, v.ID)
+			it.kids = append(it.kids, kid{published: v.Status == "publish", typ: "variation",
+				modified: v.ModifiedTime(), prices: readPrices(rows.Meta, v.ID)})
+		}
+	case typeGrouped:
+		it.childIDs = rows.Children[id]
+		for _, cid := range it.childIDs {
+			if c, ok := related[cid]; ok && c.Type == "product" {
+				it.kids = append(it.kids, kid{published: c.Status == "publish", typ: t.productType(rows.Terms[cid]),
+					modified: c.ModifiedTime(), prices: readPrices(rows.Meta, cid)})
+			}
 		}
 	}
-	if d.childMeta, err = tx.Meta(ctx, metaIDs, childKeys); err != nil {
-		return nil, err
+	// Every variation or child counts, shown or not: disabling one changes
+	// the price shown.
+	for _, k := range it.kids {
+		it.modified = latest(it.modified, k.modified)
 	}
-	return d, nil
+
+	var cats []*category
+	var fws []int64
+	for _, tt := range it.ttids {
+		if c, ok := t.catByTT[tt]; ok {
+			cats = append(cats, c)
+		}
+		if _, ok := t.fwByTT[tt]; ok {
+			fws = append(fws, tt)
+		}
+	}
+	slices.SortFunc(cats, func(a, b *category) int { return cmp.Compare(a.nameRank, b.nameRank) })
+	it.cats = make([]string, 0, len(cats))
+	for _, c := range cats {
+		it.cats = append(it.cats, c.Slug)
+		it.catIDs = append(it.catIDs, c.TermID)
+	}
+	slices.SortFunc(fws, func(a, b int64) int { return cmp.Compare(t.fwByTT[a], t.fwByTT[b]) })
+	it.fws = make([]string, 0, len(fws))
+	for _, tt := range fws {
+		it.fws = append(it.fws, t.fwSlug[tt])
+	}
+	it.url = sh.productURL(post.Slug, func() string { return productCatPath(t, cats) })
+
+	if th, err := strconv.ParseInt(rows.Meta.First(id, metaThumbnail), 10, 64); err == nil && th > 0 {
+		if file := rows.Meta.First(th, metaAttachedFile); file != "" {
+			img := sh.imageURL(file)
+			it.image = &img
+		}
+	}
+
+	// A password-protected product is listed, priced and sold, but its
+	// texts are hidden from a visitor who has not entered the password.
+	if post.Password == "" {
+		it.summary = PlainText(post.Excerpt, false)
+		it.listSummary = Truncate(it.summary, SummaryLimit)
+		it.description = PlainText(post.Content, true)
+	}
+	it.prepare(sh)
+	return it
 }
 
 // productType is the product's product_type term, simple when it has none.
@@ -168,50 +247,49 @@ func saleBound(v string) (time.Time, bool) {
 // own prices: a sale price below the regular price, and now inside the sale
 // dates, both ends inclusive to the second. The dates are read now, not
 // trusted to the _price that a background job rewrites with a lag.
-func onSale(m wpdb.Meta, id int64, now time.Time) bool {
-	sale := m.First(id, metaSalePrice)
-	if !priceLess(sale, m.First(id, metaRegularPrice)) {
+func (w *window) onSale(now time.Time) bool {
+	if !w.below {
 		return false
 	}
-	if from, ok := saleBound(m.First(id, metaSaleFrom)); ok && from.After(now) {
+	if w.hasFrom && time.Unix(w.from, 0).After(now) {
 		return false
 	}
-	if to, ok := saleBound(m.First(id, metaSaleTo)); ok && to.Before(now) {
+	if w.hasTo && time.Unix(w.to, 0).Before(now) {
 		return false
 	}
 	return true
 }
 
-// saleChange is the next instant after now at which onSale of the post can
-// change by the clock alone: the start of its sale, or the second after its
-// end (the end is inclusive). Zero when neither lies ahead.
-func saleChange(m wpdb.Meta, id int64, now time.Time) time.Time {
-	if m.First(id, metaSalePrice) == "" {
+// saleChange is the next instant after now at which onSale can change by
+// the clock alone: the start of the sale, or the second after its end (the
+// end is inclusive). Zero when neither lies ahead.
+func (w *window) saleChange(now time.Time) time.Time {
+	if !w.hasSale {
 		return time.Time{}
 	}
 	var next time.Time
-	if from, ok := saleBound(m.First(id, metaSaleFrom)); ok && from.After(now) {
+	if from := time.Unix(w.from, 0); w.hasFrom && from.After(now) {
 		next = from
 	}
-	if to, ok := saleBound(m.First(id, metaSaleTo)); ok && to.Add(time.Second).After(now) {
-		next = earliest(next, to.Add(time.Second))
+	if end := time.Unix(w.to+1, 0); w.hasTo && end.After(now) {
+		next = earliest(next, end)
 	}
 	return next
 }
 
-// salePassed is the last instant at or before now at which onSale of the
-// post changed by the clock alone: the start of its sale or the second
-// after its end. The response changed then without any post being saved.
-func salePassed(m wpdb.Meta, id int64, now time.Time) time.Time {
-	if m.First(id, metaSalePrice) == "" {
+// salePassed is the last instant at or before now at which onSale changed
+// by the clock alone: the start of the sale or the second after its end.
+// The response changed then without any post being saved.
+func (w *window) salePassed(now time.Time) time.Time {
+	if !w.hasSale {
 		return time.Time{}
 	}
 	var last time.Time
-	if from, ok := saleBound(m.First(id, metaSaleFrom)); ok && !from.After(now) {
+	if from := time.Unix(w.from, 0); w.hasFrom && !from.After(now) {
 		last = from
 	}
-	if to, ok := saleBound(m.First(id, metaSaleTo)); ok && !to.Add(time.Second).After(now) {
-		last = latest(last, to.Add(time.Second))
+	if end := time.Unix(w.to+1, 0); w.hasTo && !end.After(now) {
+		last = latest(last, end)
 	}
 	return last
 }
@@ -227,16 +305,16 @@ func earliest(a, b time.Time) time.Time {
 // visibleVariations are the variations the storefront prices a variable
 // product from (get_visible_children): enabled ones, without the out of
 // stock ones when the shop hides those, with a price.
-func visibleVariations(d *productData, id int64, hideOutOfStock bool) []related {
-	var out []related
-	for _, v := range d.children[id] {
-		if v.post.Status != "publish" {
+func (it *item) visibleVariations(hideOutOfStock bool) []kid {
+	var out []kid
+	for _, v := range it.kids {
+		if !v.published {
 			continue
 		}
-		if hideOutOfStock && d.childMeta.First(v.post.ID, metaStockStatus) == "outofstock" {
+		if hideOutOfStock && v.stockStatus == "outofstock" {
 			continue
 		}
-		if strings.TrimSpace(d.childMeta.First(v.post.ID, metaPrice)) == "" {
+		if len(v.price) == 0 || strings.TrimSpace(v.price[0]) == "" {
 			continue
 		}
 		out = append(out, v)
@@ -246,123 +324,95 @@ func visibleVariations(d *productData, id int64, hideOutOfStock bool) []related 
 
 // publishedChildren are a grouped product's children a visitor can see
 // (wc_products_array_filter_visible_grouped).
-func publishedChildren(d *productData, id int64) []related {
-	var out []related
-	for _, c := range d.children[id] {
-		if c.post.Status == "publish" {
+func (it *item) publishedChildren() []kid {
+	var out []kid
+	for _, c := range it.kids {
+		if c.published {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// mapProduct builds the resource of one loaded product.
-func mapProduct(sh *shop, t *terms, d *productData, id int64, full bool, now time.Time) Product {
-	post := d.posts[id]
-	typ := t.productType(d.rels[id])
-
+// prepare computes what of the item's price fields the clock does not
+// move, once: the price and regular price shown (formatted with the shop's
+// decimals), whether it is purchasable, and the price sets whose sale
+// windows decide on_sale — a variable product's visible variations, a
+// grouped product's purchasable published children, or its own.
+func (it *item) prepare(sh *shop) {
 	var regular string
-	var sale bool
-	var until time.Time
-	// Every variation or child counts, shown or not: disabling one changes
-	// the price shown.
-	modified := post.ModifiedTime()
-	for _, c := range d.children[id] {
-		modified = latest(modified, c.post.ModifiedTime())
-	}
-	switch typ {
+	switch it.typ {
 	case typeVariable:
 		var regs []string
-		for _, v := range visibleVariations(d, id, sh.hideOutOfStock) {
-			regs = append(regs, d.childMeta.First(v.post.ID, metaRegularPrice))
-			sale = sale || onSale(d.childMeta, v.post.ID, now)
-			until = earliest(until, saleChange(d.childMeta, v.post.ID, now))
-			modified = latest(modified, salePassed(d.childMeta, v.post.ID, now))
+		for _, v := range it.visibleVariations(sh.hideOutOfStock) {
+			regs = append(regs, v.regular)
+			it.windows = append(it.windows, v.window())
 		}
 		regular = lowestPrice(regs)
 	case typeGrouped:
 		var regs []string
-		for _, c := range publishedChildren(d, id) {
-			regs = append(regs, d.childMeta.First(c.post.ID, metaRegularPrice))
+		for _, c := range it.publishedChildren() {
+			regs = append(regs, c.regular)
 			// WC_Product_Grouped::is_on_sale: a purchasable child without
 			// children of its own that is on sale.
 			if c.typ != typeExternal && c.typ != typeGrouped && c.typ != typeVariable &&
-				storedPrice(c.typ, d.childMeta[c.post.ID][metaPrice]) != "" {
-				sale = sale || onSale(d.childMeta, c.post.ID, now)
-				until = earliest(until, saleChange(d.childMeta, c.post.ID, now))
-				modified = latest(modified, salePassed(d.childMeta, c.post.ID, now))
+				storedPrice(c.typ, c.price) != "" {
+				it.windows = append(it.windows, c.window())
 			}
 		}
 		regular = lowestPrice(regs)
 	default:
-		regular = d.meta.First(id, metaRegularPrice)
-		sale = onSale(d.meta, id, now)
-		until = saleChange(d.meta, id, now)
-		modified = latest(modified, salePassed(d.meta, id, now))
+		regular = it.own.regular
+		it.windows = []window{it.own.window()}
 	}
-	price := storedPrice(typ, d.meta[id][metaPrice])
+	price := storedPrice(it.typ, it.own.price)
+	it.price = formatted(price, sh.decimals)
+	it.regular = formatted(regular, sh.decimals)
+	// is_purchasable(): published (every product served is) with a price;
+	// external and grouped products never are.
+	it.purchasable = price != "" && it.typ != typeExternal && it.typ != typeGrouped
+	// What remains of the prices as stored is not read again: the
+	// snapshot holds a hundred thousand of them.
+	it.own, it.kids = prices{}, nil
+}
 
-	p := Product{
-		Slug:         post.Slug,
-		Name:         PlainName(post.Title),
-		Price:        formatted(price, sh.decimals),
-		RegularPrice: formatted(regular, sh.decimals),
+// product is the resource of an item at now: the full one (the whole
+// summary and the description) or the list's. Only the sale windows are
+// read at now; the rest was computed when the snapshot was built.
+func (sh *shop) product(it *item, full bool, now time.Time) Product {
+	var sale bool
+	var until time.Time
+	modified := it.modified
+	for i := range it.windows {
+		w := &it.windows[i]
+		sale = sale || w.onSale(now)
+		until = earliest(until, w.saleChange(now))
+		modified = latest(modified, w.salePassed(now))
+	}
+	p := Product{Product: api.Product{
+		Slug:         it.slug,
+		Name:         it.name,
+		URL:          it.url,
+		Price:        it.price,
+		RegularPrice: it.regular,
 		OnSale:       sale,
 		Currency:     sh.currency,
-		InStock:      d.meta.First(id, metaStockStatus) != "outofstock",
-		// is_purchasable(): published (every product served is) with a
-		// price; external and grouped products never are.
-		Purchasable: price != "" && typ != typeExternal && typ != typeGrouped,
-		Categories:  []string{},
-		Frameworks:  []string{},
+		InStock:      it.inStock,
+		Purchasable:  it.purchasable,
+		Categories:   it.cats,
+		Frameworks:   it.fws,
+		Image:        it.image,
+		Summary:      it.listSummary,
+	},
 		Until:       until,
 		Modified:    notAfter(modified, now),
-		ID:          id,
-	}
-
-	var cats []*category
-	var fws []int64
-	for _, tt := range d.rels[id] {
-		if c, ok := t.catByTT[tt]; ok {
-			cats = append(cats, c)
-		}
-		if _, ok := t.fwByTT[tt]; ok {
-			fws = append(fws, tt)
-		}
-	}
-	slices.SortFunc(cats, func(a, b *category) int { return cmp.Compare(a.nameRank, b.nameRank) })
-	for _, c := range cats {
-		p.Categories = append(p.Categories, c.Slug)
-		p.CategoryIDs = append(p.CategoryIDs, c.TermID)
-	}
-	slices.SortFunc(fws, func(a, b int64) int { return cmp.Compare(t.fwByTT[a], t.fwByTT[b]) })
-	for _, tt := range fws {
-		p.Frameworks = append(p.Frameworks, t.fwSlug[tt])
-	}
-
-	p.URL = sh.productURL(post.Slug, func() string { return productCatPath(t, cats) })
-
-	if th, err := strconv.ParseInt(d.meta.First(id, metaThumbnail), 10, 64); err == nil && th > 0 {
-		if file := d.childMeta.First(th, metaAttachedFile); file != "" {
-			img := sh.imageURL(file)
-			p.Image = &img
-		}
-	}
-
-	// A password-protected product is listed, priced and sold, but its
-	// texts are hidden from a visitor who has not entered the password.
-	protected := post.Password != ""
-	if !protected {
-		p.Summary = PlainText(post.Excerpt, false)
+		ID:          it.id,
+		CategoryIDs: it.catIDs,
 	}
 	if full {
-		desc := ""
-		if !protected {
-			desc = PlainText(post.Content, true)
-		}
+		p.Summary = it.summary
+		desc := it.description
 		p.Description = &desc
-	} else {
-		p.Summary = Truncate(p.Summary, SummaryLimit)
 	}
 	return p
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/api"
+
 	"catalogd/catalog"
 	"catalogd/wpdb/wpfixture"
 )
@@ -43,7 +45,7 @@ func TestPopulations(t *testing.T) {
 			if hide {
 				want = []string{"visible", "shop-only", "backorder", "protected", "options"}
 			}
-			l := f.list(t, catalog.ListQuery{})
+			l := f.list(t, api.ListQuery{})
 			if got := slugs(l.Products); !reflect.DeepEqual(got, want) {
 				t.Errorf("list = %v, want %v", got, want)
 			}
@@ -336,7 +338,7 @@ func TestTexts(t *testing.T) {
 		t.Errorf("description = %q", str(p.Description))
 	}
 
-	l := f.list(t, catalog.ListQuery{})
+	l := f.list(t, api.ListQuery{})
 	for _, lp := range l.Products {
 		if lp.Description != nil {
 			t.Errorf("%s: the list carries a description", lp.Slug)
@@ -500,7 +502,7 @@ func TestSaleChangeInstant(t *testing.T) {
 			t.Errorf("%s: Until = %v, want %v", slug, got, want)
 		}
 	}
-	if got := f.list(t, catalog.ListQuery{}).Until; !got.Equal(now.Add(time.Hour)) {
+	if got := f.list(t, api.ListQuery{}).Until; !got.Equal(now.Add(time.Hour)) {
 		t.Errorf("list Until = %v, want the earliest, %v", got, now.Add(time.Hour))
 	}
 }

@@ -1,25 +1,13 @@
 package catalog
 
 import (
-	"context"
-	"log/slog"
-	"strconv"
 	"strings"
 
-	"catalogd/wpdb"
+	"catalogd/api"
+	"catalogd/wpopt"
 )
 
-// shopOptions are the options the mapping reads, in one query per request.
-var shopOptions = []string{
-	"home", "siteurl", "blogname", "blogdescription", "permalink_structure",
-	"upload_url_path", "upload_path",
-	"woocommerce_currency", "woocommerce_price_num_decimals",
-	"woocommerce_hide_out_of_stock_items", "woocommerce_permalinks",
-	wpdb.OptionWPML, wpdb.OptionPolylang, wpdb.OptionTranslatePress, "active_plugins",
-	"blog_public", wpdb.OptionYoast, wpdb.OptionRankMathModules,
-}
-
-// shop is what one response needs to know about the shop's settings.
+// shop is the shop's settings as the rules need them.
 type shop struct {
 	name, description string
 	currency          string
@@ -37,34 +25,32 @@ type shop struct {
 	ignored           []string // translation plugins' leftovers not taken for a plugin
 }
 
-// readShop reads the shop's settings from its options.
-func (c *Catalog) readShop(ctx context.Context, tx *wpdb.Tx) (*shop, error) {
-	opts, err := tx.Options(ctx, shopOptions)
-	if err != nil {
-		return nil, err
-	}
-	orderBy, _, err := tx.AttributeOrderBy(ctx, "framework")
-	if err != nil {
-		return nil, err
-	}
+// readShop decodes the shop's settings from its options.
+func (b *builder) readShop(rows *ShopRows) (*shop, error) {
+	opts := rows.Options
 	sh := &shop{
 		name:           PlainName(opts["blogname"]),
 		description:    PlainName(opts["blogdescription"]),
 		currency:       opts["woocommerce_currency"],
 		decimals:       2,
 		hideOutOfStock: opts["woocommerce_hide_out_of_stock_items"] == "yes",
-		frameworkOrder: orderBy,
+		frameworkOrder: rows.OrderBy[attrFramework],
 	}
 	if sh.currency == "" {
 		sh.currency = "USD" // WooCommerce's default (get_woocommerce_currency)
 	}
-	if d, err := strconv.Atoi(strings.TrimSpace(opts["woocommerce_price_num_decimals"])); err == nil && d >= 0 && d <= 8 {
-		sh.decimals = d
+	// wc_get_price_decimals() is absint(get_option(…, 2)): the default holds
+	// only for a missing option; a field saved empty (or not a number)
+	// shows no decimals. Beyond 8 no currency goes: the default stays.
+	if v, ok := opts["woocommerce_price_num_decimals"]; ok {
+		if d := absint(v); d <= 8 {
+			sh.decimals = d
+		}
 	}
 
 	sh.home = strings.TrimRight(opts["home"], "/")
-	if c.cfg.SiteURL != "" {
-		sh.home = strings.TrimRight(c.cfg.SiteURL, "/")
+	if b.cfg.SiteURL != "" {
+		sh.home = strings.TrimRight(b.cfg.SiteURL, "/")
 	}
 	siteurl := strings.TrimRight(opts["siteurl"], "/")
 	if siteurl == "" {
@@ -75,11 +61,11 @@ func (c *Catalog) readShop(ctx context.Context, tx *wpdb.Tx) (*shop, error) {
 	sh.plainPermalinks = structure == ""
 	sh.trailingSlash = strings.HasSuffix(structure, "/")
 
-	pl, err := wpdb.ParsePermalinks(opts["woocommerce_permalinks"])
+	pl, err := wpopt.ParsePermalinks(opts["woocommerce_permalinks"])
 	if err != nil {
 		// A damaged option is the shop's problem, not the visitor's: the
 		// storefront falls back to the defaults too (wp_parse_args).
-		slog.WarnContext(ctx, "woocommerce_permalinks is damaged; using the default bases", "err", err)
+		b.warn("woocommerce_permalinks is damaged; using the default bases", err)
 	}
 	sh.productBase = strings.Trim(pl.ProductBase, "/")
 	if sh.productBase == "" {
@@ -90,16 +76,31 @@ func (c *Catalog) readShop(ctx context.Context, tx *wpdb.Tx) (*shop, error) {
 		sh.categoryBase = "product-category"
 	}
 
-	active := readActivePlugins(ctx, opts["active_plugins"])
-	if sh.multilingual, sh.ignored, err = c.languages(ctx, tx, sh, opts, active); err != nil {
+	active := b.activePlugins(rows)
+	if sh.multilingual, sh.ignored, err = b.languages(rows, sh, active); err != nil {
 		return nil, err
 	}
-	if sh.sitemap, err = c.sitemapURL(ctx, tx, sh, opts, active); err != nil {
-		return nil, err
-	}
-
-	sh.uploads = uploadsBase(c.cfg.UploadsURL, opts["upload_url_path"], opts["upload_path"], siteurl)
+	sh.sitemap = b.sitemapURL(sh, opts, active)
+	sh.uploads = uploadsBase(b.cfg.UploadsURL, opts["upload_url_path"], opts["upload_path"], siteurl)
 	return sh, nil
+}
+
+// absint is PHP's absint() of a string: abs((int) $s), the leading
+// whitespace, sign and digits, 0 when there are none; a value past 9 digits
+// saturates (no caller needs it exact).
+func absint(s string) int {
+	s = strings.TrimLeft(s, " \t\n\r\v\f")
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:] // PHP reads one sign; abs() drops it
+	}
+	n := 0
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		if n > 1e9 {
+			break
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
 }
 
 // uploadsBase mirrors _wp_upload_dir()'s baseurl: upload_url_path when set,
@@ -132,7 +133,7 @@ func (sh *shop) link(segments ...string) string {
 // product's deepest category, used when the base holds %product_cat%.
 func (sh *shop) productURL(slug string, catPath func() string) string {
 	if sh.plainPermalinks {
-		return sh.inLanguage(sh.products, sh.home+"/?product="+SlugQueryValue(slug))
+		return sh.inLanguage(sh.products, sh.home+"/?product="+api.SlugQueryValue(slug))
 	}
 	base := sh.productBase
 	if strings.Contains(base, "%product_cat%") {
@@ -145,7 +146,7 @@ func (sh *shop) productURL(slug string, catPath func() string) string {
 // slugs and the category's own.
 func (sh *shop) categoryURL(slug string, path []string) string {
 	if sh.plainPermalinks {
-		return sh.inLanguage(sh.categories, sh.home+"/?product_cat="+SlugQueryValue(slug))
+		return sh.inLanguage(sh.categories, sh.home+"/?product_cat="+api.SlugQueryValue(slug))
 	}
 	return sh.inLanguage(sh.categories, sh.link(append([]string{sh.categoryBase}, path...)...))
 }

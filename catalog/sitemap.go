@@ -1,11 +1,6 @@
 package catalog
 
-import (
-	"context"
-	"log/slog"
-
-	"catalogd/wpdb"
-)
+import "catalogd/wpopt"
 
 // SitemapNone is the SitemapURL setting that links no sitemap.
 const SitemapNone = "none"
@@ -20,8 +15,8 @@ var seoSitemaps = []struct {
 	option string
 	on     func(raw string) (bool, error)
 }{
-	{"Yoast SEO", []string{"wordpress-seo/wp-seo.php"}, wpdb.OptionYoast, wpdb.YoastSitemapOn},
-	{"Rank Math", []string{"seo-by-rank-math/rank-math.php"}, wpdb.OptionRankMathModules, wpdb.RankMathSitemapOn},
+	{"Yoast SEO", []string{"wordpress-seo/wp-seo.php"}, wpopt.OptionYoast, wpopt.YoastSitemapOn},
+	{"Rank Math", []string{"seo-by-rank-math/rank-math.php"}, wpopt.OptionRankMathModules, wpopt.RankMathSitemapOn},
 }
 
 // sitemapURL is the sitemap index the shop really serves, for the index to
@@ -31,36 +26,33 @@ var seoSitemaps = []struct {
 // serves only while search engines are welcome (blog_public, a missing
 // option being off as get_option() gives false); else none: "" (the
 // field is optional; a link to a 404 is worse than none).
-func (c *Catalog) sitemapURL(ctx context.Context, tx *wpdb.Tx, sh *shop, opts map[string]string, active *activePlugins) (string, error) {
-	switch c.cfg.SitemapURL {
+func (b *builder) sitemapURL(sh *shop, opts map[string]string, active *activePlugins) string {
+	switch b.cfg.SitemapURL {
 	case "":
 	case SitemapNone:
-		return "", nil
+		return ""
 	default:
-		return c.cfg.SitemapURL, nil
+		return b.cfg.SitemapURL
 	}
 	for _, p := range seoSitemaps {
-		on, err := active.has(ctx, tx, p.files)
-		if err != nil {
-			return "", err
-		}
-		if !on {
+		if !active.has(p.files) {
 			continue
 		}
-		if on, err = p.on(opts[p.option]); err != nil {
+		on, err := p.on(opts[p.option])
+		if err != nil {
 			// The plugin falls back to its defaults for a damaged option,
 			// and so does the parse.
-			slog.WarnContext(ctx, "SEO plugin settings damaged; taking its default", "plugin", p.label, "err", err)
+			b.warn(p.label+" settings damaged; taking its default", err)
 		}
 		if on {
-			return sh.home + "/sitemap_index.xml", nil
+			return sh.home + "/sitemap_index.xml"
 		}
 	}
 	if v, ok := opts["blog_public"]; !ok || v == "0" || v == "" {
-		return "", nil
+		return ""
 	}
 	if sh.plainPermalinks {
-		return sh.home + "/?sitemap=index", nil
+		return sh.home + "/?sitemap=index"
 	}
-	return sh.home + "/wp-sitemap.xml", nil
+	return sh.home + "/wp-sitemap.xml"
 }

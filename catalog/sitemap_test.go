@@ -1,12 +1,12 @@
 package catalog_test
 
 import (
+	"catalogd/wpopt"
 	"context"
 	"testing"
 	"time"
 
 	"catalogd/catalog"
-	"catalogd/wpdb"
 	"catalogd/wpdb/wpfixture"
 )
 
@@ -80,11 +80,11 @@ func TestSitemapFollowsTheSettings(t *testing.T) {
 	if got := sitemap(); got != "https://shop.example/sitemap_index.xml" {
 		t.Fatalf("sitemap = %q", got)
 	}
-	before, _ := f.db.Signature(ctx)
-	if _, err := f.raw.Exec(`UPDATE wp_options SET option_value = REPLACE(option_value, 's:18:"enable_xml_sitemap";b:1;', 's:18:"enable_xml_sitemap";b:0;') WHERE option_name = ?`, wpdb.OptionYoast); err != nil {
+	before, _ := f.db.Signature(ctx, catalog.ShopReads)
+	if _, err := f.raw.Exec(`UPDATE wp_options SET option_value = REPLACE(option_value, 's:18:"enable_xml_sitemap";b:1;', 's:18:"enable_xml_sitemap";b:0;') WHERE option_name = ?`, wpopt.OptionYoast); err != nil {
 		t.Fatal(err)
 	}
-	if after, _ := f.db.Signature(ctx); after == before {
+	if after, _ := f.db.Signature(ctx, catalog.ShopReads); after == before {
 		t.Fatal("the signature did not see the change")
 	}
 	f.cat.Invalidate() // what the change poller does

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"catalogd/catalog"
+	"catalogd/api"
+
 	"catalogd/wpdb/wpfixture"
 )
 
@@ -45,9 +46,9 @@ func TestNonASCIISlugs(t *testing.T) {
 			}
 			decodedCat, _ := url.PathUnescape(police)
 			for _, spelling := range []string{police, strings.ToUpper(police), decodedCat} {
-				q, err := catalog.ParseListQuery(map[string][]string{"category": {spelling}})
-				if err != nil {
-					t.Fatalf("ParseListQuery(category=%q): %v", spelling, err)
+				q, problems := api.ParseListQuery(map[string][]string{"category": {spelling}})
+				if len(problems) > 0 {
+					t.Fatalf("ParseListQuery(category=%q): %v", spelling, problems)
 				}
 				if l := f.list(t, q); l.Total != 1 || l.Products[0].Slug != radar {
 					t.Errorf("category=%q: total %d", spelling, l.Total)
@@ -57,7 +58,7 @@ func TestNonASCIISlugs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			i := slices.IndexFunc(cats.Categories, func(c catalog.Category) bool { return c.Slug == police })
+			i := slices.IndexFunc(cats.Categories, func(c api.Category) bool { return c.Slug == police })
 			if i < 0 || cats.Categories[i].URL != tt.category {
 				t.Errorf("categories: %+v; want %s at %s", cats.Categories, police, tt.category)
 			}

@@ -2,12 +2,9 @@ package catalog
 
 import (
 	"cmp"
-	"context"
 	"slices"
 	"strconv"
 	"strings"
-
-	"catalogd/wpdb"
 )
 
 // The taxonomies the catalog reads, and the product_visibility terms that
@@ -17,6 +14,12 @@ const (
 	taxVisibility = "product_visibility"
 	taxType       = "product_type"
 	taxFramework  = "pa_framework"
+	// Polylang's languages: a `language` term per language files posts,
+	// its `term_language` twin (slug pll_{code}) files terms.
+	taxLanguage     = "language"
+	taxTermLanguage = "term_language"
+	// attrFramework is the global attribute pa_framework is the taxonomy of.
+	attrFramework = "framework"
 
 	visExcludeFromCatalog = "exclude-from-catalog"
 	visOutOfStock         = "outofstock"
@@ -24,7 +27,7 @@ const (
 
 // category is a product_cat term placed in its tree.
 type category struct {
-	wpdb.Term
+	Term
 	name     string   // plain text
 	nameRank int      // position in the database's name order
 	path     []string // slugs from the root down to this one
@@ -45,15 +48,9 @@ type terms struct {
 	fwBySlug   map[string]int64
 }
 
-func loadTerms(ctx context.Context, tx *wpdb.Tx, sh *shop) (*terms, error) {
-	rows, err := tx.Terms(ctx, []string{taxCategory, taxVisibility, taxType, taxFramework})
-	if err != nil {
-		return nil, err
-	}
-	inLanguage, err := categoriesInLanguage(ctx, tx, sh)
-	if err != nil {
-		return nil, err
-	}
+// buildTerms places the terms the catalog shows and filters on.
+func buildTerms(rows *ShopRows, sh *shop) *terms {
+	inLanguage := categoriesInLanguage(rows, sh)
 	t := &terms{
 		catByTT:    map[int64]*category{},
 		catBySlug:  map[string]*category{},
@@ -64,8 +61,8 @@ func loadTerms(ctx context.Context, tx *wpdb.Tx, sh *shop) (*terms, error) {
 		fwBySlug:   map[string]int64{},
 	}
 	byTermID := map[int64]*category{}
-	var fws []wpdb.Term
-	for i, r := range rows { // rows come in name order
+	var fws []Term
+	for i, r := range rows.Terms { // rows come in name order
 		switch r.Taxonomy {
 		case taxCategory:
 			if inLanguage != nil && !inLanguage(r) {
@@ -105,7 +102,7 @@ func loadTerms(ctx context.Context, tx *wpdb.Tx, sh *shop) (*terms, error) {
 	for i, f := range fws {
 		t.fwByTT[f.TTID] = i
 	}
-	return t, nil
+	return t
 }
 
 // categoriesInLanguage says which product categories belong to the language
@@ -113,25 +110,23 @@ func loadTerms(ctx context.Context, tx *wpdb.Tx, sh *shop) (*terms, error) {
 // term_taxonomy_id, Polylang relates their term_id to the term_language term
 // pll_{code}. Nil: every category, as WordPress shows a taxonomy the plugin
 // does not translate.
-func categoriesInLanguage(ctx context.Context, tx *wpdb.Tx, sh *shop) (func(wpdb.Term) bool, error) {
+func categoriesInLanguage(rows *ShopRows, sh *shop) func(Term) bool {
 	if !sh.categories {
-		return nil, nil
+		return nil
 	}
 	switch sh.plugin {
 	case pluginWPML:
-		set, err := tx.WPMLElements(ctx, "tax_product_cat", sh.language)
-		if err != nil {
-			return nil, err
-		}
-		return func(r wpdb.Term) bool { return set[r.TTID] }, nil
+		return func(r Term) bool { return rows.WPMLTerms[r.TTID] == sh.language }
 	case pluginPolylang:
-		set, err := tx.ObjectsOf(ctx, sh.pllTermLanguageTT)
-		if err != nil {
-			return nil, err
+		set := map[int64]bool{}
+		for _, m := range rows.Members {
+			if m.TTID == sh.pllTermLanguageTT {
+				set[m.ObjectID] = true
+			}
 		}
-		return func(r wpdb.Term) bool { return set[r.TermID] }, nil
+		return func(r Term) bool { return set[r.TermID] }
 	}
-	return nil, nil
+	return nil
 }
 
 // sortFrameworks puts attribute terms in the storefront's order for the
@@ -140,16 +135,16 @@ func categoriesInLanguage(ctx context.Context, tx *wpdb.Tx, sh *shop) (func(wpdb
 // (MySQL's name+0); name by name. "id" sorts by name too: WooCommerce drops
 // that setting from get_terms' defaults (woocommerce issues 30052, 45521),
 // and catalogd shows what the storefront shows. The rows arrive in name order.
-func sortFrameworks(fws []wpdb.Term, orderBy string) {
+func sortFrameworks(fws []Term, orderBy string) {
 	switch orderBy {
 	case "name", "id":
 		// already in name order
 	case "name_num":
-		slices.SortStableFunc(fws, func(a, b wpdb.Term) int {
+		slices.SortStableFunc(fws, func(a, b Term) int {
 			return cmp.Compare(leadingNumber(a.Name), leadingNumber(b.Name))
 		})
 	default: // menu_order, and the default for an unregistered attribute
-		slices.SortStableFunc(fws, func(a, b wpdb.Term) int { return cmp.Compare(a.Order, b.Order) })
+		slices.SortStableFunc(fws, func(a, b Term) int { return cmp.Compare(a.Order, b.Order) })
 	}
 }
 
@@ -167,17 +162,4 @@ func leadingNumber(s string) float64 {
 		}
 	}
 	return 0
-}
-
-// catalogExclusions are the visibility terms that keep a published product
-// out of the catalog-visible population.
-func (t *terms) catalogExclusions(hideOutOfStock bool) []int64 {
-	var ex []int64
-	if id, ok := t.visibility[visExcludeFromCatalog]; ok {
-		ex = append(ex, id)
-	}
-	if id, ok := t.visibility[visOutOfStock]; ok && hideOutOfStock {
-		ex = append(ex, id)
-	}
-	return ex
 }

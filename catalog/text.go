@@ -142,6 +142,19 @@ func PlainText(stored string, keepLines bool) string {
 // plain is PlainText without the shortcode pass.
 func plain(stored string, keepLines bool) string {
 	s := strings.ToValidUTF8(stored, "\uFFFD")
+	if !strings.ContainsAny(s, "<&\r\x00") {
+		// No markup, entity, carriage return or NUL: the tokenizer would
+		// see one text token, as it is. A snapshot cleans every product's
+		// texts, and a tokenizer costs a 4 KB buffer each.
+		var t textBuilder
+		t.text(s, keepLines)
+		return t.b.String()
+	}
+	return tokenized(s, keepLines)
+}
+
+// tokenized is plain through the HTML tokenizer.
+func tokenized(s string, keepLines bool) string {
 	// Block editor content is not run through wpautop: its newlines are
 	// layout; the blocks' tags carry the structure.
 	autop := keepLines && !strings.Contains(s, "<!-- wp:")

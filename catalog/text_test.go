@@ -138,60 +138,21 @@ func TestFormatPrice(t *testing.T) {
 	}
 }
 
-func TestParseListQuery(t *testing.T) {
-	tests := []struct {
-		name   string
-		values map[string][]string
-		want   ListQuery
-		code   string   // "" for no error
-		params []string // every offending parameter
-	}{
-		{"defaults", nil, ListQuery{Page: 1, PerPage: 20}, "", nil},
-		{"all set", map[string][]string{"page": {"3"}, "per_page": {"50"}, "category": {"jobs"}, "framework": {"qbox"}},
-			ListQuery{Page: 3, PerPage: 50, Category: "jobs", Framework: "qbox"}, "", nil},
-		{"leading zeros are base 10", map[string][]string{"page": {"007"}}, ListQuery{Page: 7, PerPage: 20}, "", nil},
-		{"unknown parameters ignored", map[string][]string{"orderby": {"price"}}, ListQuery{Page: 1, PerPage: 20}, "", nil},
-		{"empty page", map[string][]string{"page": {""}}, ListQuery{}, "invalid_page", []string{"page"}},
-		{"signed page", map[string][]string{"page": {"+2"}}, ListQuery{}, "invalid_page", []string{"page"}},
-		{"negative page", map[string][]string{"page": {"-1"}}, ListQuery{}, "invalid_page", []string{"page"}},
-		{"zero page", map[string][]string{"page": {"0"}}, ListQuery{}, "invalid_page", []string{"page"}},
-		{"fractional page", map[string][]string{"page": {"1.0"}}, ListQuery{}, "invalid_page", []string{"page"}},
-		{"huge page", map[string][]string{"page": {"99999999999999999999"}}, ListQuery{}, "invalid_page", []string{"page"}},
-		{"repeated page", map[string][]string{"page": {"1", "1"}}, ListQuery{}, "invalid_page", []string{"page"}},
-		{"per_page over 50", map[string][]string{"per_page": {"51"}}, ListQuery{}, "invalid_per_page", []string{"per_page"}},
-		{"per_page zero", map[string][]string{"per_page": {"0"}}, ListQuery{}, "invalid_per_page", []string{"per_page"}},
-		{"per_page hex", map[string][]string{"per_page": {"0x10"}}, ListQuery{}, "invalid_per_page", []string{"per_page"}},
-		{"empty category", map[string][]string{"category": {""}}, ListQuery{}, "invalid_category", []string{"category"}},
-		{"unknown framework", map[string][]string{"framework": {"vrp"}}, ListQuery{}, "invalid_framework", []string{"framework"}},
-		{"framework is case-sensitive", map[string][]string{"framework": {"ESX"}}, ListQuery{}, "invalid_framework", []string{"framework"}},
-		{"first offender names the code", map[string][]string{"framework": {"x"}, "per_page": {"99"}, "page": {"a"}},
-			ListQuery{}, "invalid_page", []string{"page", "per_page", "framework"}},
+// FuzzPlainFastPath: text without markup, entities, carriage returns or
+// NULs skips the tokenizer, and comes out exactly as through it.
+func FuzzPlainFastPath(f *testing.F) {
+	for _, s := range []string{"", " ", "Police Radar", "a\n\nb\nc", "  lead and trail  ", "[b]x[/b]", "東京\u00a0x",
+		"tab\tand\u2003em space", "a\xffb", "\n\n\n"} {
+		f.Add(s, false)
+		f.Add(s, true)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			q, err := ParseListQuery(tt.values)
-			if tt.code == "" {
-				if err != nil || q.Page != tt.want.Page || q.PerPage != tt.want.PerPage ||
-					q.Category != tt.want.Category || q.Framework != tt.want.Framework {
-					t.Fatalf("got %+v, %v; want %+v", q, err, tt.want)
-				}
-				return
-			}
-			e, ok := err.(*Error)
-			if !ok || e.Kind != EINVALID || e.Reason != tt.code {
-				t.Fatalf("err = %v, want %s", err, tt.code)
-			}
-			if len(e.Params) != len(tt.params) {
-				t.Errorf("params = %v, want %v", e.Params, tt.params)
-			}
-			for _, p := range tt.params {
-				if e.Params[p] == "" {
-					t.Errorf("params has no message for %s: %v", p, e.Params)
-				}
-			}
-			if e.Hint == "" {
-				t.Error("no hint")
-			}
-		})
-	}
+	f.Fuzz(func(t *testing.T, s string, keepLines bool) {
+		if strings.ContainsAny(s, "<&\r\x00") {
+			return
+		}
+		valid := strings.ToValidUTF8(s, "\uFFFD")
+		if fast, slow := plain(s, keepLines), tokenized(valid, keepLines); fast != slow {
+			t.Fatalf("plain(%q, %v) = %q, through the tokenizer %q", s, keepLines, fast, slow)
+		}
+	})
 }

@@ -5,16 +5,18 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/api"
+
 	"catalogd/catalog"
 	"catalogd/wpdb/wpfixture"
 )
 
 // watch starts the change poller and returns once it has read its first
 // signature: an edit made after that is one the poller sees.
-func watch(t *testing.T, ctx context.Context, cat *catalog.Catalog, every time.Duration, changed func()) {
+func watch(t *testing.T, ctx context.Context, cat *catalog.Catalog, src catalog.Signer, every time.Duration, changed func()) {
 	t.Helper()
 	baseline := make(chan struct{})
-	go cat.Watch(ctx, every, changed, catalog.OnBaseline(func() { close(baseline) }))
+	go cat.Watch(ctx, src, every, changed, catalog.OnBaseline(func() { close(baseline) }))
 	select {
 	case <-baseline:
 	case <-time.After(5 * time.Second):
@@ -33,7 +35,7 @@ func TestWatchBaselineDropsOlderPopulation(t *testing.T) {
 	f := load(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if l, err := f.cat.Products(ctx, catalog.ListQuery{}); err != nil || l.Total != 2 {
+	if l, err := f.cat.Products(ctx, api.ListQuery{}); err != nil || l.Total != 2 {
 		t.Fatalf("before: Products = %v, %v; want 2", l, err)
 	}
 	// wp_trash_post: the post's status, and its terms recounted.
@@ -44,8 +46,8 @@ func TestWatchBaselineDropsOlderPopulation(t *testing.T) {
 	if err := s.UpdateCounts(ctx, f.raw); err != nil {
 		t.Fatal(err)
 	}
-	watch(t, ctx, f.cat, time.Hour, func() {})
-	if l, err := f.cat.Products(ctx, catalog.ListQuery{}); err != nil || l.Total != 1 {
+	watch(t, ctx, f.cat, f.db, time.Hour, func() {})
+	if l, err := f.cat.Products(ctx, api.ListQuery{}); err != nil || l.Total != 1 {
 		t.Errorf("after the poller started: Products total = %v (%v); want 1, the trashed product gone", l.Total, err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"net/http"
 	"net/url"
 	"slices"
@@ -16,10 +15,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"catalogd/api"
+
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/sync/singleflight"
-
-	"catalogd/catalog"
 )
 
 // CacheConfig bounds the origin cache.
@@ -334,7 +333,7 @@ var listParamNames = [...]string{"category", "framework", "page", "per_page"}
 // operation that reads the query (readsQuery), each parameter it reads in
 // its canonical form, sorted. Other parameters, and the query of any other
 // operation, are ignored as the handlers ignore them. The canonical form is
-// what catalog.ParseListQuery, the rule the handler applies, makes of the
+// what api.ParseListQuery, the rule the handler applies, makes of the
 // value: "page=007" is page=7. A value it rejects is keyed by the reason
 // (the 400 names the reason, never the value), so every bad spelling of a
 // parameter shares one entry too.
@@ -347,11 +346,7 @@ func cacheKey(r *http.Request, readsQuery bool) string {
 		return r.URL.Path + "?" + raw // the hit path: nothing to parse
 	}
 	v := queryValues(raw)
-	q, err := catalog.ParseListQuery(v)
-	var problems map[string]string
-	if ce := (*catalog.Error)(nil); errors.As(err, &ce) {
-		problems = ce.Params
-	}
+	q, problems := api.ParseListQuery(v)
 	return r.URL.Path + listQuery(q, func(k string) bool { _, ok := v[k]; return ok }, problems)
 }
 
@@ -361,7 +356,7 @@ func cacheKey(r *http.Request, readsQuery bool) string {
 // them, rejected ones by their reason. The cache key and the paging links
 // are both built with it, so a link the list gives is the key it is cached
 // under, and takes canonicalQuery's fast path.
-func listQuery(q catalog.ListQuery, has func(name string) bool, problems map[string]string) string {
+func listQuery(q api.ListQuery, has func(name string) bool, problems map[string]string) string {
 	var b strings.Builder
 	sep := byte('?')
 	for _, k := range listParamNames {
@@ -394,7 +389,7 @@ func listQuery(q catalog.ListQuery, has func(name string) bool, problems map[str
 // so the hit path need not parse it: only parameters the list reads, each
 // once, sorted, page and per_page as plain numbers without leading zeros
 // (per_page within its range), a known framework, and a plain category slug
-// (catalog.PlainSlug: QueryEscape leaves it as it is). Anything else takes the long way through cacheKey; a
+// (api.PlainSlug: QueryEscape leaves it as it is). Anything else takes the long way through cacheKey; a
 // fuzz test checks both ways give the same key.
 func canonicalQuery(raw string) bool {
 	prev := ""
@@ -415,15 +410,15 @@ func canonicalQuery(raw string) bool {
 				return false
 			}
 		case "per_page":
-			if n, err := strconv.Atoi(val); !plainNumber(val, 18) || err != nil || n > catalog.MaxPerPage {
+			if n, err := strconv.Atoi(val); !plainNumber(val, 18) || err != nil || n > api.MaxPerPage {
 				return false
 			}
 		case "framework":
-			if !catalog.ValidFramework(val) {
+			if !api.ValidFramework(val) {
 				return false
 			}
 		case "category":
-			if len(val) > catalog.MaxSlugLength || !catalog.PlainSlug(val) {
+			if len(val) > api.MaxSlugLength || !api.PlainSlug(val) {
 				return false
 			}
 		default:
@@ -451,17 +446,19 @@ func plainNumber(s string, n int) bool {
 type hintsKey struct{}
 
 type hints struct {
+	version         uint64
 	until, modified time.Time
 	tags            []string
 }
 
-// describe tells the cache the response must not be served after until
-// (the next sale start or end among its products; zero: not by the clock),
-// was last modified at modified (zero: unknown), and shows what the purge
-// tags name.
-func describe(r *http.Request, until, modified time.Time, tags []string) {
+// describe tells the cache the response was computed from the catalog's
+// snapshot version (its ETag says so; 0: from no snapshot), must not be
+// served after until (the next sale start or end among its products; zero:
+// not by the clock), was last modified at modified (zero: unknown), and
+// shows what the purge tags name.
+func describe(r *http.Request, version uint64, until, modified time.Time, tags []string) {
 	if h, ok := r.Context().Value(hintsKey{}).(*hints); ok {
-		h.until, h.modified, h.tags = until, modified, tags
+		h.version, h.until, h.modified, h.tags = version, until, modified, tags
 	}
 }
 
@@ -544,7 +541,7 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen uint64)
 		rec.status = http.StatusOK
 	}
 	now := c.now()
-	e := newEntry(rec.status, rec.header, rec.body.Bytes(), now)
+	e := newEntry(rec.status, rec.header, rec.body.Bytes(), h.version, now)
 	e.gen = gen
 	e.until = h.until
 	if e.status == http.StatusOK {
@@ -563,11 +560,19 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen uint64)
 // minGzip is the smallest body worth compressing.
 const minGzip = 512
 
-func newEntry(status int, header http.Header, body []byte, now time.Time) *entry {
+// newEntry keeps a response. Its ETag names the snapshot it was computed
+// from and a hash of its bytes ("s12-<hash>"): which state of the shop a
+// client holds shows, while If-None-Match compares the bytes' part only
+// (matchesETag), so a resource the last change left alone still answers
+// 304.
+func newEntry(status int, header http.Header, body []byte, version uint64, now time.Time) *entry {
 	header.Del("Content-Length")
 	e := &entry{status: status, header: header, body: bytes.Clone(body), stored: now}
 	sum := sha256.Sum256(body)
 	tag := hex.EncodeToString(sum[:16])
+	if version != 0 {
+		tag = "s" + strconv.FormatUint(version, 10) + "-" + tag
+	}
 	e.etag = `"` + tag + `"`
 	e.gzEtag = `"` + tag + `-gzip"`
 	e.etagH = []string{e.etag}
@@ -668,16 +673,34 @@ var (
 
 // matchesETag reports whether an If-None-Match list names the response, in
 // either of its encodings, etag or gz (weak comparison, as RFC 9110 asks
-// for it).
+// for it). A tag of another snapshot matches when its bytes' part does: the
+// client holds these very bytes, and the 304 hands it the current tag.
 func matchesETag(inm, etag, gz string) bool {
 	if inm == "" {
 		return false
 	}
+	etag, gz = bytesTag(etag), bytesTag(gz)
 	for _, t := range strings.Split(inm, ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		t = bytesTag(strings.TrimPrefix(strings.TrimSpace(t), "W/"))
 		if t == "*" || t == etag || t == gz {
 			return true
 		}
 	}
 	return false
+}
+
+// bytesTag is an entity tag without its snapshot part: "s12-<hash>" is
+// "<hash>" (quotes kept).
+func bytesTag(t string) string {
+	if !strings.HasPrefix(t, `"s`) {
+		return t
+	}
+	i := 2
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 2 || i >= len(t) || t[i] != '-' {
+		return t
+	}
+	return `"` + t[i+1:]
 }

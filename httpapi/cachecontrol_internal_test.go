@@ -37,3 +37,29 @@ func TestCacheControlCappedByExpiry(t *testing.T) {
 		})
 	}
 }
+
+func TestMatchesETagComparesBytes(t *testing.T) {
+	t.Parallel()
+	const cur, gz = `"s7-0123abcd"`, `"s7-0123abcd-gzip"`
+	tests := []struct {
+		inm  string
+		want bool
+	}{
+		{`"s7-0123abcd"`, true},
+		{`"s6-0123abcd"`, true}, // another snapshot, the same bytes
+		{`W/"s3-0123abcd-gzip"`, true},
+		{`"0123abcd"`, true}, // a tag from before snapshots had versions
+		{`"s7-ffffffff"`, false},
+		{`"s-0123abcd"`, false},
+		{`"sx-0123abcd"`, false},
+		{`"s7"`, false},
+		{`*`, true},
+		{``, false},
+		{`"a", "s1-0123abcd"`, true},
+	}
+	for _, tt := range tests {
+		if got := matchesETag(tt.inm, cur, gz); got != tt.want {
+			t.Errorf("matchesETag(%q) = %v, want %v", tt.inm, got, tt.want)
+		}
+	}
+}

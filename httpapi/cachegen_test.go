@@ -26,7 +26,7 @@ func newShopStub() *shopStub {
 
 func (s *shopStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	v := s.version.Load() // the shop as read by this fill
-	describe(r, time.Time{}, time.Time{}, []string{"shop-product", "shop-product-" + r.URL.Path[1:]})
+	describe(r, 0, time.Time{}, time.Time{}, []string{"shop-product", "shop-product-" + r.URL.Path[1:]})
 	if s.hold.CompareAndSwap(true, false) {
 		s.entered <- struct{}{}
 		<-s.release

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode"
 
-	"catalogd/catalog"
+	"catalogd/api"
 )
 
 // The companion documents the reverse proxy routes to catalogd: the RFC 9727
@@ -49,12 +49,12 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// It shows the shop's name, counts and categories: a change purges it.
-	describe(r, time.Time{}, cats.Modified, []string{s.tags.kind("docs")})
+	describe(r, cats.Version, time.Time{}, cats.Modified, []string{s.tags.kind("docs")})
 	// Everything the shop controls (names, descriptions, the home URL, slugs)
 	// is escaped as Markdown text, and links only go to http(s) or
 	// site-relative URLs: a category named "](javascript:alert(1)) [x"
 	// stays text.
-	api := s.site + s.base
+	apiURL := s.site + s.base
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", mdText(idx.Name))
 	summary := "A shop of game-server scripts for FiveM"
@@ -66,13 +66,13 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	b.WriteString("Every operation is an anonymous GET answering JSON; nothing needs a key. Prices are decimal strings in the " +
 		"shop base currency. Slugs are those the product list shows, in the one language the API serves; another language's slug answers 404 with a hint naming the served one.\n\n")
 	b.WriteString("## API\n\n")
-	fmt.Fprintf(&b, "- %s: shop name, currency, counts and links to every operation\n", mdLink("Catalog index", api+"/catalog"))
-	fmt.Fprintf(&b, "- %s: categories with their product counts\n", mdLink("Categories", api+"/catalog/categories"))
+	fmt.Fprintf(&b, "- %s: shop name, currency, counts and links to every operation\n", mdLink("Catalog index", apiURL+"/catalog"))
+	fmt.Fprintf(&b, "- %s: categories with their product counts\n", mdLink("Categories", apiURL+"/catalog/categories"))
 	fmt.Fprintf(&b, "- %s: the catalog, paged; `page` (from 1), `per_page` (1 to 50, default 20), "+
 		"`category` (a category slug, descendants included), `framework` (esx, qbcore, qbox or standalone); filters combine with AND\n",
-		mdLink("Products", api+"/catalog/products?per_page=50"))
+		mdLink("Products", apiURL+"/catalog/products?per_page=50"))
 	one := "One product"
-	if u, ok := mdURL(api + "/catalog/products/"); ok {
+	if u, ok := mdURL(apiURL + "/catalog/products/"); ok {
 		one = "[One product](" + u + "{slug})" // a URI template: the braces stay
 	}
 	fmt.Fprintf(&b, "- %s: one product by its slug as listed, with its full description\n", one)
@@ -87,7 +87,7 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 			noun = "product"
 		}
 		fmt.Fprintf(&b, "- %s: %d %s", mdLink(c.Name, c.URL), c.Count, noun)
-		if filter, ok := mdURL(api + "/catalog/products?category=" + catalog.SlugQueryValue(c.Slug)); ok {
+		if filter, ok := mdURL(apiURL + "/catalog/products?category=" + api.SlugQueryValue(c.Slug)); ok {
 			fmt.Fprintf(&b, "; filter with `%s`", filter)
 		}
 		b.WriteString("\n")

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -14,10 +15,32 @@ import (
 type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
-	// Resolved series, by route and status: the hit path looks them up
-	// without hashing label values every time.
-	counters sync.Map // routeStatus → prometheus.Counter
-	timers   sync.Map // route → prometheus.Observer
+	// The series each route has answered, resolved at their first use and
+	// then read by index: the hit path hashes no label values and takes no
+	// lock. A series is only made when first used, so /metrics lists what
+	// was answered, as the vectors alone would.
+	routes [numRoutes]routeSeries
+	others sync.Map // routeStatus → prometheus.Counter, for the statuses outside commonStatuses
+}
+
+// routeSeries are one route's resolved series.
+type routeSeries struct {
+	latency  atomic.Pointer[prometheus.Observer]
+	byStatus [len(commonStatuses)]atomic.Pointer[prometheus.Counter]
+}
+
+// commonStatuses are the statuses the API answers, whose series are kept by
+// index.
+var commonStatuses = [...]int{200, 204, 304, 400, 404, 405, 429, 500, 503}
+
+// statusSlot is the index of status in commonStatuses, or -1.
+func statusSlot(status int) int {
+	for i, s := range commonStatuses {
+		if s == status {
+			return i
+		}
+	}
+	return -1
 }
 
 type routeStatus struct {
@@ -64,39 +87,71 @@ func NewMetrics(reg prometheus.Registerer, c *Cache) *Metrics {
 	return m
 }
 
-func (m *Metrics) observe(route string, status int, d time.Duration) {
+func (m *Metrics) observe(route routeID, status int, d time.Duration) {
 	if m == nil {
 		return
 	}
-	key := routeStatus{route, status}
-	c, ok := m.counters.Load(key)
-	if !ok {
-		c, _ = m.counters.LoadOrStore(key, m.requests.WithLabelValues(route, strconv.Itoa(status)))
+	rs := &m.routes[route]
+	if i := statusSlot(status); i >= 0 {
+		c := rs.byStatus[i].Load()
+		if c == nil {
+			// Two first requests may both resolve it: WithLabelValues gives
+			// both the same series.
+			r := m.requests.WithLabelValues(routeNames[route], strconv.Itoa(status))
+			c = &r
+			rs.byStatus[i].Store(c)
+		}
+		(*c).Inc()
+	} else {
+		key := routeStatus{routeNames[route], status}
+		c, ok := m.others.Load(key)
+		if !ok {
+			c, _ = m.others.LoadOrStore(key, m.requests.WithLabelValues(routeNames[route], strconv.Itoa(status)))
+		}
+		c.(prometheus.Counter).Inc()
 	}
-	c.(prometheus.Counter).Inc()
-	o, ok := m.timers.Load(route)
-	if !ok {
-		o, _ = m.timers.LoadOrStore(route, m.latency.WithLabelValues(route))
+	o := rs.latency.Load()
+	if o == nil {
+		r := m.latency.WithLabelValues(routeNames[route])
+		o = &r
+		rs.latency.Store(o)
 	}
-	o.(prometheus.Observer).Observe(d.Seconds())
+	(*o).Observe(d.Seconds())
 }
 
-// routeOf names the operation a path belongs to, for labels that stay few.
-func (s *server) routeOf(path string) string {
+// routeID is an operation, for labels that stay few.
+type routeID int
+
+const (
+	routeOther routeID = iota
+	routeIndex
+	routeCategories
+	routeProducts
+	routeProduct
+	routeNone
+	numRoutes
+)
+
+// routeNames are the route label values.
+var routeNames = [numRoutes]string{routeOther: "other", routeIndex: "getCatalogIndex",
+	routeCategories: "listCategories", routeProducts: "listProducts", routeProduct: "getProduct", routeNone: "noRoute"}
+
+// routeOf names the operation a path belongs to.
+func (s *server) routeOf(path string) routeID {
 	rest, ok := strings.CutPrefix(path, s.base)
 	switch {
 	case !ok:
-		return "other"
+		return routeOther
 	case rest == "/catalog":
-		return "getCatalogIndex"
+		return routeIndex
 	case rest == "/catalog/categories":
-		return "listCategories"
+		return routeCategories
 	case rest == "/catalog/products":
-		return "listProducts"
+		return routeProducts
 	case strings.HasPrefix(rest, "/catalog/products/") && !strings.Contains(rest[len("/catalog/products/"):], "/"):
-		return "getProduct"
+		return routeProduct
 	}
-	return "noRoute"
+	return routeNone
 }
 
 // statusWriter remembers the status written.

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"catalogd/catalog"
+	"catalogd/api"
 )
 
 // The OpenAPI document is generated from the route table and the Go types
@@ -25,23 +25,23 @@ type param struct {
 	schema         map[string]any
 }
 
-// listParams and slugParam mirror what catalog.ParseListQuery and
-// catalog.CanonicalSlug accept, from the same constants.
+// listParams and slugParam mirror what api.ParseListQuery and
+// api.CanonicalSlug accept, from the same constants.
 var (
 	listParams = []param{
 		{name: "page", in: "query", desc: "One-based page number; a page beyond total_pages is a 400 naming the last page.",
 			schema: map[string]any{"type": "integer", "minimum": 1, "default": 1}},
 		{name: "per_page", in: "query", desc: "Products per page; more than the maximum is rejected, not clamped.",
-			schema: map[string]any{"type": "integer", "minimum": 1, "maximum": catalog.MaxPerPage, "default": catalog.DefaultPerPage}},
+			schema: map[string]any{"type": "integer", "minimum": 1, "maximum": api.MaxPerPage, "default": api.DefaultPerPage}},
 		{name: "category", in: "query", desc: "A category slug as the categories endpoint lists it, or percent-decoded to UTF-8; includes its descendants.",
-			schema: map[string]any{"type": "string", "minLength": 1, "maxLength": catalog.MaxSlugLength}},
+			schema: map[string]any{"type": "string", "minLength": 1, "maxLength": api.MaxSlugLength}},
 		{name: "framework", in: "query", desc: "Only products declaring this pa_framework term; combines with category by AND.",
-			schema: map[string]any{"type": "string", "enum": catalog.Frameworks}},
+			schema: map[string]any{"type": "string", "enum": api.Frameworks}},
 	}
 	slugParam = param{name: "slug", in: "path", required: true, desc: "The product's English slug as the product list shows it " +
 		"(WordPress's stored form, ^([a-z0-9_-]|%[0-9a-f]{2})+$: other characters as lowercase percent-encoded UTF-8), " +
 		"or that slug percent-decoded to UTF-8; uppercase hex digits are accepted too.",
-		schema: map[string]any{"type": "string", "pattern": catalog.SlugPattern, "maxLength": catalog.MaxSlugLength}}
+		schema: map[string]any{"type": "string", "pattern": api.SlugPattern, "maxLength": api.MaxSlugLength}}
 )
 
 // schema variants of the catalog's types: the list's Product has no
@@ -54,30 +54,30 @@ type variant struct {
 }
 
 var schemas = []variant{
-	{name: "CatalogIndex", typ: reflect.TypeFor[catalog.Index]()},
-	{name: "Endpoints", typ: reflect.TypeFor[catalog.Endpoints]()},
-	{name: "CategoryList", typ: reflect.TypeFor[catalog.CategoryList]()},
-	{name: "Category", typ: reflect.TypeFor[catalog.Category]()},
-	{name: "ProductList", typ: reflect.TypeFor[catalog.ProductList]()},
-	{name: "ProductListItem", typ: reflect.TypeFor[catalog.Product](), omit: []string{"description"}},
-	{name: "Product", typ: reflect.TypeFor[catalog.Product](), require: []string{"description"}},
-	{name: "Error", typ: reflect.TypeFor[errorBody]()},
-	{name: "ErrorData", typ: reflect.TypeFor[errorData]()},
+	{name: "CatalogIndex", typ: reflect.TypeFor[api.Index]()},
+	{name: "Endpoints", typ: reflect.TypeFor[api.Endpoints]()},
+	{name: "CategoryList", typ: reflect.TypeFor[api.CategoryList]()},
+	{name: "Category", typ: reflect.TypeFor[api.Category]()},
+	{name: "ProductList", typ: reflect.TypeFor[api.ProductList]()},
+	{name: "ProductListItem", typ: reflect.TypeFor[api.Product](), omit: []string{"description"}},
+	{name: "Product", typ: reflect.TypeFor[api.Product](), require: []string{"description"}},
+	{name: "Error", typ: reflect.TypeFor[api.Error]()},
+	{name: "ErrorData", typ: reflect.TypeFor[api.ErrorData]()},
 }
 
 // refName names the schema a Go type is referred to by, inside another.
 func refName(t reflect.Type, parent string) string {
 	switch t {
-	case reflect.TypeFor[catalog.Product]():
+	case reflect.TypeFor[api.Product]():
 		if parent == "ProductList" {
 			return "ProductListItem"
 		}
 		return "Product"
-	case reflect.TypeFor[catalog.Endpoints]():
+	case reflect.TypeFor[api.Endpoints]():
 		return "Endpoints"
-	case reflect.TypeFor[catalog.Category]():
+	case reflect.TypeFor[api.Category]():
 		return "Category"
-	case reflect.TypeFor[errorData]():
+	case reflect.TypeFor[api.ErrorData]():
 		return "ErrorData"
 	}
 	return ""
@@ -106,9 +106,9 @@ var fieldDocs = map[string]string{
 	"Index.endpoints":               "Links to every operation.",
 	"Index.sitemap": "The sitemap index the shop serves: Yoast SEO's or Rank Math's /sitemap_index.xml, else WordPress's " +
 		"/wp-sitemap.xml; absent when it serves none (search engines discouraged).",
-	"errorBody.code":   "Stable machine identifier; branch on it, not on message.",
-	"errorData.hint":   "What to do instead, whenever a next step exists.",
-	"errorData.params": "Per-parameter messages, on a 400.",
+	"Error.code":       "Stable machine identifier; branch on it, not on message.",
+	"ErrorData.hint":   "What to do instead, whenever a next step exists.",
+	"ErrorData.params": "Per-parameter messages, on a 400.",
 }
 
 var uriFields = map[string]bool{"url": true, "image": true, "developers": true, "openapi": true,

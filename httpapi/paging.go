@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 
+	"catalogd/api"
+
 	"catalogd/catalog"
 )
 
@@ -24,7 +26,7 @@ import (
 // The headers depend on the query only, so they are kept in the cached
 // entry with the body; the common rel="service-desc" Link is combined with
 // them when the entry is served.
-func (s *server) setPagingHeaders(h http.Header, v url.Values, q catalog.ListQuery, list *catalog.ProductList) {
+func (s *server) setPagingHeaders(h http.Header, v url.Values, q api.ListQuery, list *catalog.ProductList) {
 	h.Set("X-WP-Total", strconv.Itoa(list.Total))
 	h.Set("X-WP-TotalPages", strconv.Itoa(list.TotalPages))
 	if list.TotalPages == 0 {

@@ -67,8 +67,8 @@ func (tg tagger) listTags(l *catalog.ProductList) []string {
 	if l.CategoryID != 0 {
 		s.add(tg.category(l.CategoryID))
 	}
-	for i := range l.Products {
-		tg.addProduct(&s, &l.Products[i])
+	for i := range l.Items {
+		tg.addProduct(&s, &l.Items[i])
 	}
 	return s.list
 }
@@ -83,7 +83,7 @@ func (tg tagger) productTags(p *catalog.Product) []string {
 func (tg tagger) categoryTags(l *catalog.CategoryList) []string {
 	var s tagSet
 	s.add(tg.kind("categories"))
-	for _, c := range l.Categories {
+	for _, c := range l.Items {
 		s.add(tg.category(c.ID))
 	}
 	return s.list

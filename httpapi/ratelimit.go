@@ -21,13 +21,24 @@ const window = 60 * time.Second
 // window — it gains nothing it could not get by waiting.
 const maxTrackedIPs = 100_000
 
-// rateLimiter counts requests per client IP in fixed 60-second windows.
+// rateLimiter counts requests per client IP in fixed 60-second windows. The
+// clients are spread over shards, each with its own lock and its share of
+// the bound, so that requests of different clients do not queue on one lock.
 type rateLimiter struct {
 	limit   int
 	enforce bool
-	mu      sync.Mutex
-	seen    *lru.Cache[netip.Addr, *ipWindow]
-	now     func() time.Time
+	shards  []limiterShard
+	seed    maphash.Seed
+	// limH is the limit's header value; nums the values of 0…len-1, shared
+	// read-only by every response, so the headers cost no formatting.
+	limH []string
+	nums [][]string
+}
+
+type limiterShard struct {
+	mu   sync.Mutex
+	seen *lru.Cache[netip.Addr, *ipWindow]
+	_    [48]byte // a cache line each (8+8+48 bytes): the shards' locks do not share one
 }
 
 type ipWindow struct {
@@ -35,43 +46,89 @@ type ipWindow struct {
 	count int
 }
 
+// limiterShards is the number of shards; a bound too small to share (the
+// tests' few clients) keeps one, so the least recently seen client is still
+// the one forgotten.
+const limiterShards = 16
+
+// maxSharedNumbers bounds the prepared header values: the remaining count
+// of a limit up to it, and every reset (at most 60).
+const maxSharedNumbers = 1024
+
 func newRateLimiter(limit, size int, enforce bool) *rateLimiter {
-	c, err := lru.New[netip.Addr, *ipWindow](size)
-	if err != nil {
-		panic(err) // only for a size < 1, a programming error
+	n := limiterShards
+	if size < 64*n {
+		n = 1
 	}
-	return &rateLimiter{limit: limit, enforce: enforce, seen: c, now: time.Now}
+	l := &rateLimiter{limit: limit, enforce: enforce, shards: make([]limiterShard, n), seed: maphash.MakeSeed(),
+		limH: []string{strconv.Itoa(limit)}}
+	for i := range l.shards {
+		c, err := lru.New[netip.Addr, *ipWindow]((size + n - 1) / n)
+		if err != nil {
+			panic(err) // only for a size < 1, a programming error
+		}
+		l.shards[i].seen = c
+	}
+	l.nums = make([][]string, max(min(limit, maxSharedNumbers), int(window/time.Second))+1)
+	for i := range l.nums {
+		l.nums[i] = []string{strconv.Itoa(i)}
+	}
+	return l
 }
 
-// take counts one request of ip and returns what is left in its window, the
-// seconds until the window resets, and whether the request is over the limit.
-func (l *rateLimiter) take(ip netip.Addr) (remaining, reset int, over bool) {
-	now := l.now()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	w, ok := l.seen.Get(ip)
+// len is the number of clients tracked.
+func (l *rateLimiter) len() int {
+	n := 0
+	for i := range l.shards {
+		n += l.shards[i].seen.Len()
+	}
+	return n
+}
+
+// take counts one request of ip at now and returns what is left in its
+// window, the seconds until the window resets, and whether the request is
+// over the limit.
+func (l *rateLimiter) take(ip netip.Addr, now time.Time) (remaining, reset int, over bool) {
+	sh := &l.shards[0]
+	if len(l.shards) > 1 {
+		b := ip.As16()
+		sh = &l.shards[maphash.Bytes(l.seed, b[:])%uint64(len(l.shards))]
+	}
+	sh.mu.Lock()
+	w, ok := sh.seen.Get(ip)
 	if !ok || now.Sub(w.start) >= window {
 		w = &ipWindow{start: now}
-		l.seen.Add(ip, w)
+		sh.seen.Add(ip, w)
 	}
 	w.count++
-	remaining = max(l.limit-w.count, 0)
-	reset = int((window - now.Sub(w.start) + time.Second - 1) / time.Second)
-	return remaining, max(reset, 1), w.count > l.limit
+	count, start := w.count, w.start
+	sh.mu.Unlock()
+	remaining = max(l.limit-count, 0)
+	reset = int((window - now.Sub(start) + time.Second - 1) / time.Second)
+	return remaining, max(reset, 1), count > l.limit
 }
 
-// setHeaders counts the request and sets the rate-limit headers, under both
-// the RateLimit-* names and the X-RateLimit-* ones. It reports whether the
-// request must be refused (only when enforcement is on).
-func (l *rateLimiter) setHeaders(h http.Header, ip netip.Addr) (refuse bool, reset int) {
-	remaining, reset, over := l.take(ip)
-	lim, rem, res := strconv.Itoa(l.limit), strconv.Itoa(remaining), strconv.Itoa(reset)
-	h["Ratelimit-Limit"] = []string{lim}
-	h["Ratelimit-Remaining"] = []string{rem}
-	h["Ratelimit-Reset"] = []string{res}
-	h["X-Ratelimit-Limit"] = []string{lim}
-	h["X-Ratelimit-Remaining"] = []string{rem}
-	h["X-Ratelimit-Reset"] = []string{res}
+// num is n as a header value.
+func (l *rateLimiter) num(n int) []string {
+	if n >= 0 && n < len(l.nums) {
+		return l.nums[n]
+	}
+	return []string{strconv.Itoa(n)}
+}
+
+// setHeaders counts the request, made at now, and sets the rate-limit
+// headers, under both the RateLimit-* names and the X-RateLimit-* ones (the
+// two names share one read-only value). It reports whether the request must
+// be refused (only when enforcement is on).
+func (l *rateLimiter) setHeaders(h http.Header, ip netip.Addr, now time.Time) (refuse bool, reset int) {
+	remaining, reset, over := l.take(ip, now)
+	rem, res := l.num(remaining), l.num(reset)
+	h["Ratelimit-Limit"] = l.limH
+	h["Ratelimit-Remaining"] = rem
+	h["Ratelimit-Reset"] = res
+	h["X-Ratelimit-Limit"] = l.limH
+	h["X-Ratelimit-Remaining"] = rem
+	h["X-Ratelimit-Reset"] = res
 	return l.enforce && over, reset
 }
 

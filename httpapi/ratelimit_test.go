@@ -17,23 +17,22 @@ import (
 func TestRateLimitWindow(t *testing.T) {
 	clock := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	l := newRateLimiter(3, 100, false)
-	l.now = func() time.Time { return clock }
 	ip := netip.MustParseAddr("192.0.2.1")
 	for i, want := range []int{2, 1, 0, 0} {
-		rem, reset, over := l.take(ip)
+		rem, reset, over := l.take(ip, clock)
 		if rem != want || reset != 60 || over != (i >= 3) {
 			t.Errorf("request %d: remaining %d reset %d over %v; want %d 60 %v", i+1, rem, reset, over, want, i >= 3)
 		}
 	}
 	clock = clock.Add(45 * time.Second)
-	if _, reset, _ := l.take(ip); reset != 15 {
+	if _, reset, _ := l.take(ip, clock); reset != 15 {
 		t.Errorf("reset after 45s = %d, want 15", reset)
 	}
-	if rem, _, _ := l.take(netip.MustParseAddr("192.0.2.2")); rem != 2 {
+	if rem, _, _ := l.take(netip.MustParseAddr("192.0.2.2"), clock); rem != 2 {
 		t.Errorf("another client shares the window: remaining %d", rem)
 	}
 	clock = clock.Add(15 * time.Second)
-	if rem, reset, over := l.take(ip); rem != 2 || reset != 60 || over {
+	if rem, reset, over := l.take(ip, clock); rem != 2 || reset != 60 || over {
 		t.Errorf("new window: remaining %d reset %d over %v", rem, reset, over)
 	}
 }
@@ -156,11 +155,12 @@ func TestRateLimiterMemoryBounded(t *testing.T) {
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
+	now := time.Now()
 	for i := 0; i < 1_000_000; i++ {
 		a := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
-		l.take(a)
+		l.take(a, now)
 	}
-	if n := l.seen.Len(); n > maxTrackedIPs {
+	if n := l.len(); n > maxTrackedIPs {
 		t.Errorf("tracking %d clients, bound %d", n, maxTrackedIPs)
 	}
 	runtime.GC()

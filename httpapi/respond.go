@@ -8,21 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"catalogd/api"
 	"catalogd/catalog"
 )
-
-// errorBody is the contract's Error shape.
-type errorBody struct {
-	Code    string    `json:"code"`
-	Message string    `json:"message"`
-	Data    errorData `json:"data"`
-}
-
-type errorData struct {
-	Status int               `json:"status"`
-	Hint   string            `json:"hint,omitempty"`
-	Params map[string]string `json:"params,omitempty"`
-}
 
 // handle adapts a handler that returns an error into an http.Handler: the
 // one place errors become responses.
@@ -88,12 +76,21 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 	}
 	msg, hint := ce.Message, ce.Hint
-	if status == http.StatusInternalServerError {
+	if ce.Link != "" {
+		// The catalog names the operation; the URL is the HTTP side's.
+		hint += " " + s.site + s.base + ce.Link
+	}
+	switch status {
+	case http.StatusInternalServerError:
 		msg = "The server failed to answer this request."
 		hint = "Retry in a little while; if it keeps failing, tell the shop."
+	case http.StatusServiceUnavailable:
+		if hint == "" {
+			hint = "Retry after the number of seconds in the Retry-After header."
+		}
 	}
-	body := errorBody{Code: s.ns + "_" + reason, Message: msg,
-		Data: errorData{Status: status, Hint: hint, Params: ce.Params}}
+	body := api.Error{Code: s.ns + "_" + reason, Message: msg,
+		Data: api.ErrorData{Status: status, Hint: hint, Params: ce.Params}}
 	if err := s.writeJSON(w, r, status, body); err != nil {
 		s.log.ErrorContext(r.Context(), "write error response", "err", err)
 	}

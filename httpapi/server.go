@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"catalogd/api"
+
 	"github.com/gorilla/mux"
 
 	"catalogd/catalog"
@@ -38,8 +40,13 @@ type Deps struct {
 	Cache   *Cache
 	Metrics *Metrics // nil: none
 	Logger  *slog.Logger
-	// AccessLog logs every request at info level.
-	AccessLog bool
+	// AccessLog logs every request at info level: to AccessLines when
+	// set, else to AccessLogger (nil: Logger). Either may buffer: the
+	// lines are many and not urgent. AccessLines writes the lines the
+	// slog handlers would, for a fraction of the cost.
+	AccessLog    bool
+	AccessLines  *AccessLog
+	AccessLogger *slog.Logger
 	// DevelopersURL is the developer page the API catalog links, if any.
 	DevelopersURL string
 	// Freshness is what downstream caches may do with a 200; nil:
@@ -62,6 +69,8 @@ type server struct {
 	metrics    *Metrics
 	log        *slog.Logger
 	accessLog  bool
+	alog       *slog.Logger // the access log's, when lines is nil
+	lines      *AccessLog
 }
 
 // route is one operation of the contract; the OpenAPI document is
@@ -112,6 +121,9 @@ func NewServer(d Deps) http.Handler {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
+	if d.AccessLogger == nil {
+		d.AccessLogger = d.Logger
+	}
 	if d.Cache == nil {
 		d.Cache = NewCache(CacheConfig{})
 	}
@@ -125,6 +137,8 @@ func NewServer(d Deps) http.Handler {
 		metrics:    d.Metrics,
 		log:        d.Logger,
 		accessLog:  d.AccessLog,
+		alog:       d.AccessLogger,
+		lines:      d.AccessLines,
 		developers: d.DevelopersURL,
 		tags:       tagger{ns: d.Namespace},
 	}
@@ -174,14 +188,13 @@ func (s *server) middleware(next http.Handler) http.Handler {
 		sw := &statusWriter{ResponseWriter: w}
 		w = sw
 		defer func() {
+			// r is the request as routed (the deferred call reads it after
+			// the rewrites below).
 			route := s.routeOf(r.URL.Path)
-			s.metrics.observe(route, sw.status, time.Since(start))
+			took := time.Since(start)
+			s.metrics.observe(route, sw.status, took)
 			if s.accessLog {
-				s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-					slog.String("method", r.Method), slog.String("path", r.URL.Path),
-					slog.String("query", r.URL.RawQuery), slog.Int("status", sw.status),
-					slog.String("cache", sw.Header().Get("X-Cache")), slog.String("route", route),
-					slog.Duration("took", time.Since(start)), slog.String("ua", r.UserAgent()))
+				s.logRequest(r, sw, route, start, took)
 			}
 		}()
 		defer func() {
@@ -215,7 +228,7 @@ func (s *server) middleware(next http.Handler) http.Handler {
 		h["Access-Control-Allow-Origin"] = hdrAnyOrigin
 		h["Access-Control-Expose-Headers"] = hdrExposed
 		h["Link"] = s.link
-		if refuse, reset := s.limits.setHeaders(h, s.clients.of(r)); refuse {
+		if refuse, reset := s.limits.setHeaders(h, s.clients.of(r), start); refuse {
 			h.Set("Retry-After", strconv.Itoa(reset))
 			s.writeError(w, r, &catalog.Error{Kind: eRateLimited, Reason: "rate_limited",
 				Message: "Too many requests from your address in this minute.",
@@ -224,6 +237,36 @@ func (s *server) middleware(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// logRequest writes the access log's line for a request answered. Without
+// AccessLines, the record goes to the slog handler directly: Logger.LogAttrs
+// would walk the stack for the caller's position, which no handler of
+// catalogd prints, and read the clock again.
+func (s *server) logRequest(r *http.Request, sw *statusWriter, route routeID, start time.Time, took time.Duration) {
+	e := accessEntry{time: start.Add(took), method: r.Method, path: r.URL.Path,
+		query: r.URL.RawQuery, status: sw.status, cache: sw.Header().Get("X-Cache"),
+		route: routeNames[route], took: took, ua: r.UserAgent()}
+	if s.lines != nil {
+		if s.lines.enabled() {
+			s.lines.write(&e)
+		}
+		return
+	}
+	if h := s.alog.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
+		_ = h.Handle(r.Context(), accessRecord(&e))
+	}
+}
+
+// accessRecord is the access log's slog record for e: the lines AccessLog
+// writes are this record's as the slog handlers format it.
+func accessRecord(e *accessEntry) slog.Record {
+	rec := slog.NewRecord(e.time, slog.LevelInfo, "request", 0)
+	rec.AddAttrs(slog.String("method", e.method), slog.String("path", e.path),
+		slog.String("query", e.query), slog.Int("status", e.status),
+		slog.String("cache", e.cache), slog.String("route", e.route),
+		slog.Duration("took", e.took), slog.String("ua", e.ua))
+	return rec
 }
 
 // restRoute returns the path a request names in WordPress's other two
@@ -268,8 +311,8 @@ func (s *server) getCatalogIndex(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	describe(r, time.Time{}, idx.Modified, []string{s.tags.kind("index")})
-	return s.writeJSON(w, r, http.StatusOK, idx)
+	describe(r, idx.Version, time.Time{}, idx.Modified, []string{s.tags.kind("index")})
+	return s.writeJSON(w, r, http.StatusOK, s.links(idx))
 }
 
 func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
@@ -277,22 +320,22 @@ func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	describe(r, time.Time{}, list.Modified, s.tags.categoryTags(list))
-	return s.writeJSON(w, r, http.StatusOK, list)
+	describe(r, list.Version, time.Time{}, list.Modified, s.tags.categoryTags(list))
+	return s.writeJSON(w, r, http.StatusOK, list.CategoryList)
 }
 
 func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
 	// Products reports the problems the parse found together with those only
 	// the database can tell (an unknown category), in the contract's order.
 	v := queryValues(r.URL.RawQuery)
-	q, _ := catalog.ParseListQuery(v)
+	q, _ := api.ParseListQuery(v)
 	list, err := s.cat.Products(r.Context(), q)
 	if err != nil {
 		return err
 	}
-	describe(r, list.Until, list.Modified, s.tags.listTags(list))
+	describe(r, list.Version, list.Until, list.Modified, s.tags.listTags(list))
 	s.setPagingHeaders(w.Header(), v, q, list)
-	return s.writeJSON(w, r, http.StatusOK, list)
+	return s.writeJSON(w, r, http.StatusOK, list.ProductList)
 }
 
 func (s *server) getProduct(w http.ResponseWriter, r *http.Request) error {
@@ -300,6 +343,27 @@ func (s *server) getProduct(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	describe(r, p.Until, p.Modified, s.tags.productTags(p))
-	return s.writeJSON(w, r, http.StatusOK, p)
+	describe(r, p.Version, p.Until, p.Modified, s.tags.productTags(p))
+	return s.writeJSON(w, r, http.StatusOK, p.Product)
+}
+
+// links fills in the index's links: every operation under the base path,
+// the documents at the site's root. The site is the configured one, else
+// the shop's home (the index's Site).
+func (s *server) links(idx *catalog.Index) api.Index {
+	out := idx.Index
+	site := s.site
+	if site == "" {
+		site = idx.Site
+	}
+	base := site + s.base
+	out.Endpoints = api.Endpoints{
+		Catalog:    base + "/catalog",
+		Categories: base + "/catalog/categories",
+		Products:   base + "/catalog/products",
+		Product:    base + "/catalog/products/{slug}",
+	}
+	out.OpenAPI = site + "/openapi.json"
+	out.LLMsTxt = site + "/llms.txt"
+	return out
 }

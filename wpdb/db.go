@@ -25,9 +25,12 @@ import (
 // Options tune the connection pool and the query deadline.
 type Options struct {
 	Prefix       string        // table prefix, "wp_" by default
-	QueryTimeout time.Duration // deadline of one request's reads
-	MaxOpen      int           // open connections at most
-	MaxIdle      int           // idle connections kept
+	QueryTimeout time.Duration // deadline of one statement, and of a View
+	// LoadTimeout is the deadline of a whole snapshot load (LoadShop), whose
+	// statements each still have QueryTimeout; 2 minutes by default.
+	LoadTimeout time.Duration
+	MaxOpen     int // open connections at most
+	MaxIdle     int // idle connections kept
 	// Observe, when set, is told the duration of every statement.
 	Observe func(d time.Duration, err error)
 }
@@ -37,6 +40,7 @@ type DB struct {
 	db      *sqlx.DB
 	prefix  string
 	timeout time.Duration
+	load    time.Duration
 	queries atomic.Int64
 	observe func(time.Duration, error)
 	stmts   sync.Map // statement with {table} placeholders → prefixed statement
@@ -91,10 +95,13 @@ func Open(dsn string, o Options) (*DB, error) {
 	if o.QueryTimeout <= 0 {
 		o.QueryTimeout = 5 * time.Second
 	}
+	if o.LoadTimeout <= 0 {
+		o.LoadTimeout = 2 * time.Minute
+	}
 	if o.Observe == nil {
 		o.Observe = func(time.Duration, error) {}
 	}
-	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, observe: o.Observe,
+	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, load: o.LoadTimeout, observe: o.Observe,
 		password: cfg.Passwd}, nil
 }
 
@@ -125,7 +132,12 @@ type Tx struct {
 // View runs fn in a read-only transaction under the query deadline, so that
 // the several reads of one response see the same snapshot of the shop.
 func (db *DB) View(ctx context.Context, fn func(ctx context.Context, tx *Tx) error) error {
-	ctx, cancel := context.WithTimeout(ctx, db.timeout)
+	return db.view(ctx, db.timeout, fn)
+}
+
+// view runs fn in a read-only transaction under the deadline.
+func (db *DB) view(ctx context.Context, timeout time.Duration, fn func(ctx context.Context, tx *Tx) error) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	db.queries.Add(1)
 	stx, err := db.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -154,7 +166,7 @@ var tableRE = regexp.MustCompile(`\{[a-z_]+\}`)
 
 // selectx runs a query that returns rows into dest.
 func (tx *Tx) selectx(ctx context.Context, dest any, stmt string, args ...any) error {
-	return tx.run(ctx, stmt, args, func(q string, args []any) error {
+	return tx.run(ctx, stmt, args, func(ctx context.Context, q string, args []any) error {
 		return tx.tx.SelectContext(ctx, dest, q, args...)
 	})
 }
@@ -162,14 +174,16 @@ func (tx *Tx) selectx(ctx context.Context, dest any, stmt string, args ...any) e
 // getx runs a query that returns one row into dest; sql.ErrNoRows is
 // returned as is.
 func (tx *Tx) getx(ctx context.Context, dest any, stmt string, args ...any) error {
-	return tx.run(ctx, stmt, args, func(q string, args []any) error {
+	return tx.run(ctx, stmt, args, func(ctx context.Context, q string, args []any) error {
 		return tx.tx.GetContext(ctx, dest, q, args...)
 	})
 }
 
 // run prefixes the statement's tables, expands IN (?) lists, counts and
-// times the statement.
-func (tx *Tx) run(ctx context.Context, stmt string, args []any, do func(string, []any) error) error {
+// times the statement, under the statement deadline.
+func (tx *Tx) run(ctx context.Context, stmt string, args []any, do func(context.Context, string, []any) error) error {
+	ctx, cancel := context.WithTimeout(ctx, tx.db.timeout)
+	defer cancel()
 	tx.db.queries.Add(1)
 	q := tx.sql(stmt)
 	if len(args) > 0 {
@@ -180,7 +194,7 @@ func (tx *Tx) run(ctx context.Context, stmt string, args []any, do func(string, 
 		}
 	}
 	start := time.Now()
-	err := do(q, args)
+	err := do(ctx, q, args)
 	tx.db.observe(time.Since(start), err)
 	return err
 }
@@ -213,4 +227,22 @@ func IsUnavailable(err error) bool {
 	var netErr net.Error
 	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
+// each runs a query and hands every row to fn as it arrives, for reads too
+// large to hold as a slice of rows first.
+func (tx *Tx) each(ctx context.Context, stmt string, args []any, fn func(rows *sqlx.Rows) error) error {
+	return tx.run(ctx, stmt, args, func(ctx context.Context, q string, args []any) error {
+		rows, err := tx.tx.QueryxContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := fn(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
 }

@@ -2,27 +2,17 @@ package wpdb
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+
+	"github.com/jmoiron/sqlx"
+
+	"catalogd/catalog"
 )
 
-// Meta holds the post meta read for some posts: post ID → key → values, in
-// the order they were stored (a variable product has several _price rows).
-type Meta map[int64]map[string][]string
-
-// First returns the first value of a post's key, "" when there is none.
-func (m Meta) First(id int64, key string) string {
-	if v := m[id][key]; len(v) > 0 {
-		return v[0]
-	}
-	return ""
-}
-
-// Has reports whether the post has a row for the key.
-func (m Meta) Has(id int64, key string) bool { return len(m[id][key]) > 0 }
-
 // Meta reads the keys of the posts in one query, whatever the number of posts.
-func (tx *Tx) Meta(ctx context.Context, ids []int64, keys []string) (Meta, error) {
-	m := make(Meta, len(ids))
+func (tx *Tx) Meta(ctx context.Context, ids []int64, keys []string) (catalog.Meta, error) {
+	m := make(catalog.Meta, len(ids))
 	if len(ids) == 0 || len(keys) == 0 {
 		return m, nil
 	}
@@ -49,22 +39,55 @@ func (tx *Tx) Meta(ctx context.Context, ids []int64, keys []string) (Meta, error
 	return m, nil
 }
 
-// Relationships returns, per post, the term_taxonomy_ids it is related to.
-func (tx *Tx) Relationships(ctx context.Context, ids []int64) (map[int64][]int64, error) {
-	rel := make(map[int64][]int64, len(ids))
-	if len(ids) == 0 {
-		return rel, nil
+// MetaByKey reads every row of the meta keys, in meta_id order, and keeps
+// those want accepts: one pass over the meta_key index, streamed, so that
+// rows not wanted (orders', drafts', unused images') are never held.
+func (tx *Tx) MetaByKey(ctx context.Context, keys []string, want func(id int64, key string) bool) (catalog.Meta, error) {
+	m := catalog.Meta{}
+	if len(keys) == 0 {
+		return m, nil
 	}
-	var rows []struct {
-		ObjectID int64 `db:"object_id"`
-		TTID     int64 `db:"term_taxonomy_id"`
+	// A million rows at 100 000 products: the keys are the asked ones,
+	// and short values repeat ("instock", "", a few prices), so both are
+	// shared rather than allocated per row.
+	values := map[string]string{}
+	var (
+		id        int64
+		key, val  sql.RawBytes
+		canonical string
+	)
+	err := tx.each(ctx, `SELECT post_id, meta_key, COALESCE(meta_value, '') FROM {postmeta}
+		WHERE meta_key IN (?) ORDER BY meta_id`, []any{keys}, func(rows *sqlx.Rows) error {
+		if err := rows.Scan(&id, &key, &val); err != nil {
+			return err
+		}
+		canonical = ""
+		for _, k := range keys {
+			if string(key) == k {
+				canonical = k
+				break
+			}
+		}
+		if canonical == "" || !want(id, canonical) {
+			return nil // a key in another case (the collation matches it), or a row not wanted
+		}
+		v, ok := values[string(val)]
+		if !ok {
+			v = string(val)
+			if len(v) <= 32 {
+				values[v] = v
+			}
+		}
+		pm := m[id]
+		if pm == nil {
+			pm = make(map[string][]string, 4)
+			m[id] = pm
+		}
+		pm[canonical] = append(pm[canonical], v)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("wpdb: read post meta: %w", err)
 	}
-	if err := tx.selectx(ctx, &rows,
-		`SELECT object_id, term_taxonomy_id FROM {term_relationships} WHERE object_id IN (?)`, ids); err != nil {
-		return nil, fmt.Errorf("wpdb: read term relationships: %w", err)
-	}
-	for _, r := range rows {
-		rel[r.ObjectID] = append(rel[r.ObjectID], r.TTID)
-	}
-	return rel, nil
+	return m, nil
 }

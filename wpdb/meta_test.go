@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"catalogd/catalog"
 	"catalogd/wpdb/wpfixture"
 )
 
@@ -32,25 +33,25 @@ func TestMeta(t *testing.T) {
 		name string
 		ids  []int64
 		keys []string
-		want Meta
+		want catalog.Meta
 	}{
 		{"several values in insertion order", []int64{variable}, []string{"_price"},
-			Meta{variable: {"_price": {"5", "10", "20", "7"}}}},
+			catalog.Meta{variable: {"_price": {"5", "10", "20", "7"}}}},
 		{"only the asked keys and posts", []int64{simple, variable}, []string{"_price", "_regular_price", "_sale_price"},
-			Meta{
+			catalog.Meta{
 				simple:   {"_price": {"9"}, "_regular_price": {"12"}, "_sale_price": {"9"}},
 				variable: {"_price": {"5", "10", "20", "7"}},
 			}},
 		{"empty value kept", []int64{simple}, []string{"_sku", "_stock"},
-			Meta{simple: {"_sku": {""}, "_stock": {""}}}},
+			catalog.Meta{simple: {"_sku": {""}, "_stock": {""}}}},
 		{"NULL value read as empty", []int64{simple}, []string{"_nullish"},
-			Meta{simple: {"_nullish": {""}}}},
+			catalog.Meta{simple: {"_nullish": {""}}}},
 		{"variation meta", []int64{variable + 1}, []string{"_price", "attribute_pa_framework"},
-			Meta{variable + 1: {"_price": {"20"}, "attribute_pa_framework": {"esx"}}}},
-		{"missing key", []int64{simple}, []string{"_no_such_key"}, Meta{}},
-		{"unknown post", []int64{99999}, []string{"_price"}, Meta{}},
-		{"no posts", nil, []string{"_price"}, Meta{}},
-		{"no keys", []int64{simple}, nil, Meta{}},
+			catalog.Meta{variable + 1: {"_price": {"20"}, "attribute_pa_framework": {"esx"}}}},
+		{"missing key", []int64{simple}, []string{"_no_such_key"}, catalog.Meta{}},
+		{"unknown post", []int64{99999}, []string{"_price"}, catalog.Meta{}},
+		{"no posts", nil, []string{"_price"}, catalog.Meta{}},
+		{"no keys", []int64{simple}, nil, catalog.Meta{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,82 +75,82 @@ func TestMeta(t *testing.T) {
 	}
 }
 
-func TestMetaFirstAndHas(t *testing.T) {
-	m := Meta{1: {"_price": {"5", "10"}, "_sku": {""}}}
-	tests := []struct {
-		id        int64
-		key       string
-		wantFirst string
-		wantHas   bool
-	}{
-		{1, "_price", "5", true},
-		{1, "_sku", "", true},
-		{1, "_stock", "", false},
-		{2, "_price", "", false},
-	}
-	for _, tt := range tests {
-		if got := m.First(tt.id, tt.key); got != tt.wantFirst {
-			t.Errorf("First(%d, %q) = %q, want %q", tt.id, tt.key, got, tt.wantFirst)
-		}
-		if got := m.Has(tt.id, tt.key); got != tt.wantHas {
-			t.Errorf("Has(%d, %q) = %v, want %v", tt.id, tt.key, got, tt.wantHas)
-		}
-	}
-}
-
-func TestRelationships(t *testing.T) {
+func TestMetaByKey(t *testing.T) {
 	t.Parallel()
 	shop := newTestShop("wp_")
-	alpha := shop.Category("Alpha", "alpha", "", 0).TTID
-	beta := shop.Category("Beta", "beta", "", 0).TTID
-	simpleType := shop.TermRef("product_type", "simple").TTID
-	variableType := shop.TermRef("product_type", "variable").TTID
-	featured := shop.TermRef("product_visibility", "featured").TTID
-	outOfStock := shop.TermRef("product_visibility", "outofstock").TTID
-	esx := shop.TermRef("pa_framework", "esx").TTID
-	qbcore := shop.TermRef("pa_framework", "qbcore").TTID
-	uncategorized := shop.TermRef("product_cat", "uncategorized").TTID
-
-	radar := shop.Add(wpfixture.Product{Title: "Radar", RegularPrice: "1", Categories: []string{"alpha", "beta"},
-		Frameworks: []string{"esx"}, Featured: true})
-	cuffs := shop.Add(wpfixture.Product{Title: "Cuffs", RegularPrice: "1", StockStatus: "outofstock"})
-	bundle := shop.Add(wpfixture.Product{Title: "Bundle", Type: "variable", Categories: []string{"beta"},
-		Variations: []wpfixture.Variation{{Framework: "qbcore", RegularPrice: "2"}}})
-	db, _ := openShop(t, shop)
+	simple := shop.Add(wpfixture.Product{Title: "Radar", RegularPrice: "12", SalePrice: "9"})
+	variable := shop.Add(wpfixture.Product{Title: "Bundle", Type: "variable", Variations: []wpfixture.Variation{
+		{Framework: "esx", RegularPrice: "20"},
+		{Framework: "qbcore", RegularPrice: "5"},
+		{Framework: "qbox", RegularPrice: "10"},
+	}})
+	// A late row with a lower value: insertion order, not value order.
+	shop.PostMeta(variable, "_price", "7")
+	draft := shop.Add(wpfixture.Product{Title: "Draft", Status: "draft", RegularPrice: "3"})
+	db, raw := openShop(t, shop)
+	if _, err := raw.ExecContext(context.Background(),
+		`INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (?, '_nullish', NULL)`, simple); err != nil {
+		t.Fatal(err)
+	}
+	all := func(int64, string) bool { return true }
+	only := func(ids ...int64) func(int64, string) bool {
+		return func(id int64, _ string) bool { return slices.Contains(ids, id) }
+	}
+	// The load keeps an image's file whoever it belongs to.
+	imagesOrSimple := func(id int64, key string) bool { return id == simple || key == "_regular_price" }
 
 	tests := []struct {
 		name string
-		ids  []int64
-		want map[int64][]int64
+		keys []string
+		want func(int64, string) bool
+		out  catalog.Meta
 	}{
-		{"grouped per object", []int64{radar, cuffs, bundle}, map[int64][]int64{
-			radar:  {alpha, beta, simpleType, featured, esx},
-			cuffs:  {uncategorized, simpleType, outOfStock},
-			bundle: {beta, variableType, qbcore},
+		{"several values in meta_id order", []string{"_price"}, only(variable),
+			catalog.Meta{variable: {"_price": {"5", "10", "20", "7"}}}},
+		{"every post of the keys, any type and status", []string{"_price"}, all, catalog.Meta{
+			simple:       {"_price": {"9"}},
+			variable:     {"_price": {"5", "10", "20", "7"}},
+			variable + 1: {"_price": {"20"}},
+			variable + 2: {"_price": {"5"}},
+			variable + 3: {"_price": {"10"}},
+			draft:        {"_price": {"3"}},
 		}},
-		{"only the asked", []int64{cuffs}, map[int64][]int64{cuffs: {uncategorized, simpleType, outOfStock}}},
-		{"a post without terms is absent", []int64{bundle + 1, 99999}, map[int64][]int64{}},
-		{"none", nil, map[int64][]int64{}},
+		{"only the posts wanted", []string{"_price", "_regular_price"}, only(simple, draft), catalog.Meta{
+			simple: {"_price": {"9"}, "_regular_price": {"12"}},
+			draft:  {"_price": {"3"}, "_regular_price": {"3"}},
+		}},
+		{"wanted by key", []string{"_price", "_regular_price"}, imagesOrSimple, catalog.Meta{
+			simple:       {"_price": {"9"}, "_regular_price": {"12"}},
+			variable + 1: {"_regular_price": {"20"}},
+			variable + 2: {"_regular_price": {"5"}},
+			variable + 3: {"_regular_price": {"10"}},
+			draft:        {"_regular_price": {"3"}},
+		}},
+		{"wanted by key", []string{"_price", "_regular_price"}, imagesOrSimple, catalog.Meta{
+			simple:       {"_price": {"9"}, "_regular_price": {"12"}},
+			variable + 1: {"_regular_price": {"20"}},
+			variable + 2: {"_regular_price": {"5"}},
+			variable + 3: {"_regular_price": {"10"}},
+			draft:        {"_regular_price": {"3"}},
+		}},
+		{"NULL value read as empty", []string{"_nullish"}, all, catalog.Meta{simple: {"_nullish": {""}}}},
+		{"empty value kept", []string{"_sku"}, only(simple), catalog.Meta{simple: {"_sku": {""}}}},
+		{"nothing wanted", []string{"_price"}, only(), catalog.Meta{}},
+		{"missing key", []string{"_no_such_key"}, all, catalog.Meta{}},
+		{"no keys", nil, all, catalog.Meta{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			view(t, db, func(ctx context.Context, tx *Tx) error {
-				got, err := tx.Relationships(ctx, tt.ids)
+				got, err := tx.MetaByKey(ctx, tt.keys, tt.want)
 				if err != nil {
 					return err
 				}
 				if got == nil {
-					t.Errorf("Relationships(%v) = nil map", tt.ids)
+					t.Errorf("MetaByKey(%q) = nil map, want an empty map to read from", tt.keys)
 				}
-				for id := range got {
-					slices.Sort(got[id])
-				}
-				want := map[int64][]int64{}
-				for id, ttids := range tt.want {
-					want[id] = sortedIDs(ttids)
-				}
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("Relationships(%v) = %v, want %v", tt.ids, got, want)
+				if !reflect.DeepEqual(got, tt.out) {
+					t.Errorf("MetaByKey(%q):\n got %v\nwant %v", tt.keys, got, tt.out)
 				}
 				return nil
 			})

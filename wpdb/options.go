@@ -2,8 +2,6 @@ package wpdb
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 )
 
@@ -25,18 +23,28 @@ func (tx *Tx) Options(ctx context.Context, names []string) (map[string]string, e
 	return m, nil
 }
 
-// AttributeOrderBy returns how the storefront orders the terms of a global
-// attribute (attribute_orderby of woocommerce_attribute_taxonomies: menu_order,
-// name, name_num or id); found is false when the attribute is not registered.
-func (tx *Tx) AttributeOrderBy(ctx context.Context, name string) (orderBy string, found bool, err error) {
-	err = tx.getx(ctx, &orderBy,
-		`SELECT attribute_orderby FROM {woocommerce_attribute_taxonomies}
-		 WHERE attribute_name = ? ORDER BY attribute_id LIMIT 1`, name)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", false, nil
+// AttributeOrderBy returns how the storefront orders the terms of each
+// registered global attribute among names (attribute_orderby of
+// woocommerce_attribute_taxonomies: menu_order, name, name_num or id); an
+// attribute that is not registered is absent. The first registration of a
+// name counts.
+func (tx *Tx) AttributeOrderBy(ctx context.Context, names []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(names) == 0 {
+		return out, nil
 	}
-	if err != nil {
-		return "", false, fmt.Errorf("wpdb: read attribute %q: %w", name, err)
+	var rows []struct {
+		Name    string `db:"attribute_name"`
+		OrderBy string `db:"attribute_orderby"`
 	}
-	return orderBy, true, nil
+	if err := tx.selectx(ctx, &rows, `SELECT attribute_name, attribute_orderby FROM {woocommerce_attribute_taxonomies}
+		 WHERE attribute_name IN (?) ORDER BY attribute_id`, names); err != nil {
+		return nil, fmt.Errorf("wpdb: read attributes: %w", err)
+	}
+	for _, r := range rows {
+		if _, ok := out[r.Name]; !ok {
+			out[r.Name] = r.OrderBy
+		}
+	}
+	return out, nil
 }

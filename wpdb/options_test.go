@@ -72,10 +72,11 @@ func TestAttributeOrderBy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			view(t, db, func(ctx context.Context, tx *Tx) error {
-				order, found, err := tx.AttributeOrderBy(ctx, tt.attribute)
+				orders, err := tx.AttributeOrderBy(ctx, []string{tt.attribute, "no-such-attribute"})
 				if err != nil {
 					return err
 				}
+				order, found := orders[tt.attribute]
 				if order != tt.wantOrder || found != tt.wantFound {
 					t.Errorf("AttributeOrderBy(%q) = %q, %v; want %q, %v",
 						tt.attribute, order, found, tt.wantOrder, tt.wantFound)

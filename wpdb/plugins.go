@@ -9,31 +9,14 @@ import (
 	"strconv"
 
 	"github.com/go-sql-driver/mysql"
+
+	"catalogd/wpopt"
 )
 
 // A plugin's settings outlive it: WordPress keeps a deactivated plugin's
 // options and tables. These reads tell whether WordPress would load a
 // plugin at all: listed in the site's active_plugins option, or, on a
 // multisite network, in the network's active_sitewide_plugins.
-
-// ParsePluginList decodes the active_plugins option: a serialized list of
-// plugin main files ("polylang/polylang.php"). A missing option is an empty
-// list.
-func ParsePluginList(raw string) ([]string, error) {
-	if raw == "" {
-		return nil, nil
-	}
-	var m map[any]any
-	if err := unserialize(raw, &m); err != nil {
-		return nil, fmt.Errorf("active_plugins: %w", err)
-	}
-	files := phpStrings(m)
-	if len(files) == 0 {
-		return nil, nil // no plugin: as a missing option
-	}
-	slices.Sort(files)
-	return files, nil
-}
 
 // subsiteRE splits a multisite subsite's table prefix (wp_2_) into the
 // network's base prefix (wp_) and the blog ID, as $wpdb->get_blog_prefix()
@@ -74,13 +57,11 @@ func (tx *Tx) NetworkPlugins(ctx context.Context) ([]string, error) {
 	}
 	var files []string
 	for _, raw := range raws {
-		var m map[string]any // plugin file → activation time
-		if err := unserialize(raw, &m); err != nil {
-			return nil, fmt.Errorf("active_sitewide_plugins: %w", err)
+		f, err := wpopt.ParseNetworkPlugins(raw)
+		if err != nil {
+			return nil, err
 		}
-		for f := range m {
-			files = append(files, f)
-		}
+		files = append(files, f...)
 	}
 	slices.Sort(files)
 	return files, nil
@@ -93,6 +74,9 @@ func (tx *Tx) HasTable(ctx context.Context, name string) (bool, error) {
 	err := tx.selectx(ctx, &n, `SELECT 1 FROM {`+name+`} LIMIT 0`)
 	if missingTable(err) {
 		return false, nil
+	}
+	if denied(err) {
+		return false, fmt.Errorf("wpdb: table %s%s: %w (%w)", tx.prefix, name, ErrDenied, err)
 	}
 	if err != nil {
 		return false, fmt.Errorf("wpdb: table %s%s: %w", tx.prefix, name, err)

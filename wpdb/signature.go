@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"catalogd/catalog"
 )
 
 // Signature is a cheap fingerprint of everything the catalog shows. It
@@ -14,12 +16,28 @@ import (
 // start or end by its cron), when a term's count moves (a relationship
 // added or removed, and WordPress's recount at every publish or trash),
 // when a product category, framework term or its order changes, and when
-// an option the mapping reads changes. It does not see a raw SQL edit of
+// an option the mapping reads or the framework attribute's order changes.
+// What it watches is what the catalog reads (catalog.Reads). It does not see a raw SQL edit of
 // post meta that touches neither the post nor the transient version; such
 // an edit shows when cached copies expire.
-func (db *DB) Signature(ctx context.Context) (string, error) {
-	var sig string
+func (db *DB) Signature(ctx context.Context, reads catalog.Reads) (catalog.Signature, error) {
+	var sig catalog.Signature
 	err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
+		var err error
+		sig, err = tx.signature(ctx, reads)
+		return err
+	})
+	if err != nil {
+		return catalog.Signature{}, err
+	}
+	return sig, nil
+}
+
+// signature reads the signature in the transaction: a snapshot load reads
+// it with the rows, so that the two agree exactly.
+func (tx *Tx) signature(ctx context.Context, reads catalog.Reads) (catalog.Signature, error) {
+	var sig catalog.Signature
+	err := func() error {
 		var r struct {
 			Posts string `db:"posts"`
 			// The term counts are the products' part, not the settings':
@@ -29,9 +47,10 @@ func (db *DB) Signature(ctx context.Context) (string, error) {
 			Counts string `db:"counts"`
 			// WooCommerce's transient versions, apart from the settings:
 			// they move at every product save and stock change.
-			Versions string `db:"versions"`
-			Terms    string `db:"terms"`
-			Options  string `db:"options"`
+			Versions   string `db:"versions"`
+			Terms      string `db:"terms"`
+			Options    string `db:"options"`
+			Attributes string `db:"attributes"`
 		}
 		// One statement: the product posts, the small taxonomies through
 		// their index, the options by name. The posts are summed per row,
@@ -57,44 +76,20 @@ func (db *DB) Signature(ctx context.Context) (string, error) {
 			   FROM {term_taxonomy} tt JOIN {terms} t ON t.term_id = tt.term_id
 			   WHERE tt.taxonomy IN (?)) AS terms,
 			  (SELECT COALESCE(SUM(CRC32(CONCAT(option_name, '=', option_value))), 0) FROM {options}
-			   WHERE option_name IN (?)) AS options`,
-			signatureTaxonomies, versionOptions, signatureTaxonomies, signatureOptions)
-		sig = strings.Join([]string{r.Posts, r.Counts, r.Versions, r.Terms, r.Options}, "|")
+			   WHERE option_name IN (?)) AS options,
+			  (SELECT COALESCE(SUM(CRC32(CONCAT(attribute_id, '|', attribute_name, '|', attribute_orderby))), 0)
+			   FROM {woocommerce_attribute_taxonomies} WHERE attribute_name IN (?)) AS attributes`,
+			reads.Taxonomies, versionOptions, reads.Taxonomies, reads.Options, reads.Attributes)
+		sig = catalog.Signature{Products: strings.Join([]string{r.Posts, r.Counts, r.Versions}, "|"),
+			Settings: strings.Join([]string{r.Terms, r.Options, r.Attributes}, "|")}
 		return err
-	})
+	}()
 	if err != nil {
-		return "", fmt.Errorf("wpdb: read change signature: %w", err)
+		return catalog.Signature{}, fmt.Errorf("wpdb: read change signature: %w", err)
 	}
 	return sig, nil
 }
 
-// signatureTaxonomies are the taxonomies the catalog shows or filters on.
-var signatureTaxonomies = []string{"product_cat", "pa_framework", "product_visibility", "product_type"}
-
 // versionOptions are WooCommerce's cache versions: bumped by every product
 // save, stock change and sale start or end, not by a setting.
 var versionOptions = []string{"_transient_product-transient-version", "_transient_product_cat-transient-version"}
-
-// SettingsPart is the part of a signature that the shop's terms and
-// settings make (names, slugs, parents, order, options): when it moves
-// between two signatures, something beyond the products changed. The
-// products' part comes first: posts, term counts, transient versions.
-func SettingsPart(sig string) string {
-	parts := strings.SplitN(sig, "|", 4)
-	if len(parts) < 4 {
-		return sig
-	}
-	return parts[3]
-}
-
-// signatureOptions are the options whose change clears cached responses.
-var signatureOptions = []string{
-	"home", "siteurl", "blogname", "blogdescription", "permalink_structure", "upload_url_path",
-	"upload_path", "woocommerce_currency", "woocommerce_price_num_decimals",
-	"woocommerce_hide_out_of_stock_items", "woocommerce_permalinks",
-	// A translation plugin switched on or off, or its settings changed.
-	"active_plugins", OptionWPML, OptionPolylang, OptionTranslatePress,
-	// The sitemap the index links: search engine visibility (WordPress's
-	// own sitemap), an SEO plugin's sitemap switched on or off.
-	"blog_public", OptionYoast, OptionRankMathModules,
-}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/catalog"
 	"catalogd/wpdb/wpfixture"
 )
 
@@ -20,9 +21,9 @@ func TestSignatureSeesPostChanges(t *testing.T) {
 		Variations: []wpfixture.Variation{{Framework: "esx", RegularPrice: "10"}, {Framework: "qbox", RegularPrice: "15"}}})
 	shop.Add(wpfixture.Product{Title: "Coming Soon", Status: "future", RegularPrice: "3", Date: testNow.Add(10 * 365 * 24 * time.Hour)})
 	db, raw := openShop(t, shop)
-	sig := func() string {
+	sig := func() catalog.Signature {
 		t.Helper()
-		s, err := db.Signature(context.Background())
+		s, err := db.Signature(context.Background(), catalog.ShopReads)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +41,7 @@ func TestSignatureSeesPostChanges(t *testing.T) {
 		edits   []string
 		recount bool // WordPress recounts the post's terms (wp_update_term_count)
 		changes bool
-		// settings: SettingsPart moves (a term's name, slug, parent or
+		// settings: the Settings part moves (a term's name, slug, parent or
 		// order, or a setting changed), not only the products.
 		settings bool
 	}{
@@ -90,8 +91,8 @@ func TestSignatureSeesPostChanges(t *testing.T) {
 		if (now != last) != tt.changes {
 			t.Errorf("%s: signature %q → %q; want a change: %v", tt.name, last, now, tt.changes)
 		}
-		if moved := SettingsPart(now) != SettingsPart(last); moved != tt.settings {
-			t.Errorf("%s: settings part %q → %q; want a change: %v", tt.name, SettingsPart(last), SettingsPart(now), tt.settings)
+		if moved := now.Settings != last.Settings; moved != tt.settings {
+			t.Errorf("%s: settings part %q → %q; want a change: %v", tt.name, last.Settings, now.Settings, tt.settings)
 		}
 		last = now
 	}
@@ -111,7 +112,7 @@ func TestSignatureSeesSitemapSettings(t *testing.T) {
 		{"Yoast's sitemap switched off", `UPDATE wp_options SET option_value = REPLACE(option_value, 's:18:"enable_xml_sitemap";b:1;', 's:18:"enable_xml_sitemap";b:0;') WHERE option_name = 'wpseo'`},
 		{"Rank Math's sitemap module switched off", `UPDATE wp_options SET option_value = 'a:0:{}' WHERE option_name = 'rank_math_modules'`},
 	}
-	last, err := db.Signature(context.Background())
+	last, err := db.Signature(context.Background(), catalog.ShopReads)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestSignatureSeesSitemapSettings(t *testing.T) {
 		if n, _ := res.RowsAffected(); n != 1 {
 			t.Fatalf("%s: %d rows changed, want 1", tt.name, n)
 		}
-		now, err := db.Signature(context.Background())
+		now, err := db.Signature(context.Background(), catalog.ShopReads)
 		if err != nil {
 			t.Fatal(err)
 		}

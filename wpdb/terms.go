@@ -3,27 +3,14 @@ package wpdb
 import (
 	"context"
 	"fmt"
-)
 
-// Term is one term of a taxonomy, joined on term_taxonomy so that a
-// product_cat "uncategorized" is never confused with the post category of the
-// same slug.
-type Term struct {
-	TTID     int64  `db:"term_taxonomy_id"`
-	TermID   int64  `db:"term_id"`
-	Taxonomy string `db:"taxonomy"`
-	Slug     string `db:"slug"`
-	Name     string `db:"name"`   // as stored: HTML-escaped
-	Parent   int64  `db:"parent"` // the parent's term_id, 0 at the top
-	// Order is the "order" term meta (WooCommerce's drag-and-drop order),
-	// as a number; 0 when missing, as the storefront's meta_value+0 sorts.
-	Order int64 `db:"term_order"`
-}
+	"catalogd/catalog"
+)
 
 // Terms returns every term of the taxonomies, ordered by name as the
 // database collates it (the storefront's tie-breaker), then by term ID.
-func (tx *Tx) Terms(ctx context.Context, taxonomies []string) ([]Term, error) {
-	var terms []Term
+func (tx *Tx) Terms(ctx context.Context, taxonomies []string) ([]catalog.Term, error) {
+	var terms []catalog.Term
 	// MIN() folds a duplicated "order" meta row (WordPress allows several)
 	// into one; CAST mirrors the storefront's meta_value+0.
 	err := tx.selectx(ctx, &terms, `

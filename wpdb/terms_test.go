@@ -1,6 +1,7 @@
 package wpdb
 
 import (
+	"catalogd/catalog"
 	"context"
 	"reflect"
 	"testing"
@@ -34,14 +35,14 @@ func TestTerms(t *testing.T) {
 	prodUnc := shop.TermRef("product_cat", "uncategorized")
 	db, _ := openShop(t, shop)
 
-	cat := func(ref struct{ TermID, TTID int64 }, slug, name string, parent, order int64) Term {
-		return Term{TTID: ref.TTID, TermID: ref.TermID, Taxonomy: "product_cat", Slug: slug, Name: name, Parent: parent, Order: order}
+	cat := func(ref struct{ TermID, TTID int64 }, slug, name string, parent, order int64) catalog.Term {
+		return catalog.Term{TTID: ref.TTID, TermID: ref.TermID, Taxonomy: "product_cat", Slug: slug, Name: name, Parent: parent, Order: order}
 	}
-	fw := func(slug, name string, order int64) Term {
+	fw := func(slug, name string, order int64) catalog.Term {
 		ref := shop.TermRef("pa_framework", slug)
-		return Term{TTID: ref.TTID, TermID: ref.TermID, Taxonomy: "pa_framework", Slug: slug, Name: name, Order: order}
+		return catalog.Term{TTID: ref.TTID, TermID: ref.TermID, Taxonomy: "pa_framework", Slug: slug, Name: name, Order: order}
 	}
-	productCats := []Term{
+	productCats := []catalog.Term{
 		cat(big, "big", "Big Order", 0, 10),
 		cat(dups, "dups", "Duplicates", 0, 2),
 		cat(emergency, "emergency", "Emergency Services", jobs.TermID, 0),
@@ -54,19 +55,19 @@ func TestTerms(t *testing.T) {
 		cat(prodUnc, "uncategorized", "Uncategorized", 0, 0),
 		cat(zeta, "zeta", "Zeta", 0, 0),
 	}
-	frameworks := []Term{fw("esx", "ESX", 0), fw("qbcore", "QBCore", 1), fw("qbox", "Qbox", 2), fw("standalone", "Standalone", 3)}
+	frameworks := []catalog.Term{fw("esx", "ESX", 0), fw("qbcore", "QBCore", 1), fw("qbox", "Qbox", 2), fw("standalone", "Standalone", 3)}
 
 	tests := []struct {
 		name       string
 		taxonomies []string
-		want       []Term
+		want       []catalog.Term
 	}{
 		{"product categories", []string{"product_cat"}, productCats},
-		{"post categories only", []string{"category"}, []Term{
+		{"post categories only", []string{"category"}, []catalog.Term{
 			{TTID: postCat.TTID, TermID: postCat.TermID, Taxonomy: "category", Slug: "uncategorized", Name: "Uncategorized"},
 		}},
 		{"attribute terms", []string{"pa_framework"}, frameworks},
-		{"tags", []string{"product_tag"}, []Term{
+		{"tags", []string{"product_tag"}, []catalog.Term{
 			{TTID: tag.TTID, TermID: tag.TermID, Taxonomy: "product_tag", Slug: "jobs-tag", Name: "Jobs"},
 		}},
 		{"no such taxonomy", []string{"pa_color"}, nil},

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"catalogd/catalog"
+	"catalogd/api"
 )
 
 const (
@@ -91,17 +91,6 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-// errorBody is the contract's Error.
-type errorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Data    struct {
-		Status int               `json:"status"`
-		Hint   string            `json:"hint"`
-		Params map[string]string `json:"params"`
-	} `json:"data"`
-}
-
 // get fetches path below the base URL. A 429 or 503 is retried after the
 // wait the server asks for; any other answer but 200 is an *APIError.
 func (cl *client) get(ctx context.Context, path string, query url.Values) (*response, error) {
@@ -164,7 +153,7 @@ func (cl *client) once(ctx context.Context, u string) (*response, error) {
 		return &response{url: u, header: resp.Header, body: body}, nil
 	}
 	ae := &APIError{URL: u, Status: resp.StatusCode, header: resp.Header}
-	var eb errorBody
+	var eb api.Error
 	if isJSON(resp.Header) && json.Unmarshal(body, &eb) == nil && eb.Code != "" {
 		ae.Code, ae.Message, ae.Hint, ae.Params = eb.Code, eb.Message, eb.Data.Hint, eb.Data.Params
 	} else {
@@ -286,24 +275,24 @@ var (
 	productFields = []string{"slug", "name", "url", "price", "currency", "in_stock", "purchasable"}
 )
 
-func (cl *client) index(ctx context.Context) (*catalog.Index, *response, error) {
+func (cl *client) index(ctx context.Context) (*api.Index, *response, error) {
 	r, err := cl.get(ctx, "/catalog", nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	var idx catalog.Index
+	var idx api.Index
 	if err := decode(r, &idx, indexFields...); err != nil {
 		return nil, nil, err
 	}
 	return &idx, r, nil
 }
 
-func (cl *client) product(ctx context.Context, slug string) (*catalog.Product, *response, error) {
+func (cl *client) product(ctx context.Context, slug string) (*api.Product, *response, error) {
 	r, err := cl.get(ctx, "/catalog/products/"+url.PathEscape(slug), nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	var p catalog.Product
+	var p api.Product
 	if err := decode(r, &p, productFields...); err != nil {
 		return nil, nil, err
 	}
@@ -313,7 +302,7 @@ func (cl *client) product(ctx context.Context, slug string) (*catalog.Product, *
 // productPage is one page of the product list, decoded and raw.
 type productPage struct {
 	*response
-	list catalog.ProductList
+	list api.ProductList
 	raw  []json.RawMessage // the products as the API sent them
 }
 
@@ -356,7 +345,7 @@ func (cl *client) productsAt(ctx context.Context, u string) (*productPage, error
 
 // allResult is every product of the list.
 type allResult struct {
-	products []catalog.Product
+	products []api.Product
 	raw      []json.RawMessage
 	total    int
 }
@@ -376,7 +365,7 @@ type allResult struct {
 // fail; an empty page ends the list.
 func (cl *client) allProducts(ctx context.Context, q url.Values, progress func(page, pages int)) (*allResult, error) {
 	q = cloneValues(q)
-	q.Set("per_page", strconv.Itoa(catalog.MaxPerPage))
+	q.Set("per_page", strconv.Itoa(api.MaxPerPage))
 	q.Set("page", "1")
 	origin, err := url.Parse(cl.base)
 	if err != nil {
@@ -384,7 +373,7 @@ func (cl *client) allProducts(ctx context.Context, q url.Values, progress func(p
 	}
 	next := cl.base + "/catalog/products?" + q.Encode()
 	seen := map[string]bool{}
-	res := &allResult{products: []catalog.Product{}, raw: []json.RawMessage{}}
+	res := &allResult{products: []api.Product{}, raw: []json.RawMessage{}}
 	for read := 1; ; read++ {
 		seen[next] = true
 		pg, err := cl.productsAt(ctx, next)

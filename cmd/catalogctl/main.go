@@ -22,7 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"catalogd/catalog"
+	"catalogd/api"
 )
 
 // version is catalogctl's own version, sent in the User-Agent. Release
@@ -328,11 +328,11 @@ func (c *cli) catalogCmd(ctx context.Context, g *globals, args []string) error {
 
 func (c *cli) productsCmd(ctx context.Context, g *globals, args []string) error {
 	fs := newFlagSet("products")
-	framework := fs.String("framework", "", "only products for framework `F`, one of "+strings.Join(catalog.Frameworks, ", "))
+	framework := fs.String("framework", "", "only products for framework `F`, one of "+strings.Join(api.Frameworks, ", "))
 	category := fs.String("category", "", "only products in category `C` (a slug) or its subcategories")
-	perPage := fs.String("per-page", "", fmt.Sprintf("`N` products per page, 1 to %d (the API's default is %d)", catalog.MaxPerPage, catalog.DefaultPerPage))
+	perPage := fs.String("per-page", "", fmt.Sprintf("`N` products per page, 1 to %d (the API's default is %d)", api.MaxPerPage, api.DefaultPerPage))
 	page := fs.String("page", "", "show page `N`, from 1")
-	all := fs.Bool("all", false, fmt.Sprintf("every product: follows the list's next links, %d a page, minding the rate limit", catalog.MaxPerPage))
+	all := fs.Bool("all", false, fmt.Sprintf("every product: follows the list's next links, %d a page, minding the rate limit", api.MaxPerPage))
 	asJSON := fs.Bool("json", false, "print the API's JSON; with --all one object with all products and the total")
 	pos, err := c.parseCommand(fs, args)
 	if err != nil {
@@ -342,7 +342,7 @@ func (c *cli) productsCmd(ctx context.Context, g *globals, args []string) error 
 		return usagef("products", "products takes no arguments, got %q (filters are options: --category, --framework)", pos)
 	}
 	if *all && (isSet(fs, "page") || isSet(fs, "per-page")) {
-		return usagef("products", "--all reads every page %d at a time; leave out --page and --per-page", catalog.MaxPerPage)
+		return usagef("products", "--all reads every page %d at a time; leave out --page and --per-page", api.MaxPerPage)
 	}
 	// The API's own parser checks the values, so that catalogctl rejects
 	// exactly what the server would, before sending anything.
@@ -359,8 +359,8 @@ func (c *cli) productsCmd(ctx context.Context, g *globals, args []string) error 
 			flagOf[o.param] = "--" + o.flag
 		}
 	}
-	if _, err := catalog.ParseListQuery(q); err != nil {
-		return usagef("products", "%s", describeParams(err, flagOf))
+	if _, problems := api.ParseListQuery(q); len(problems) > 0 {
+		return usagef("products", "%s", describeParams(problems, flagOf))
 	}
 	cl, err := c.client(g)
 	if err != nil {
@@ -410,14 +410,10 @@ func (c *cli) productsCmd(ctx context.Context, g *globals, args []string) error 
 }
 
 // describeParams words the API's parameter problems in terms of the flags.
-func describeParams(err error, flagOf map[string]string) string {
-	var ce *catalog.Error
-	if !errors.As(err, &ce) || len(ce.Params) == 0 {
-		return err.Error()
-	}
+func describeParams(problems api.Problems, flagOf map[string]string) string {
 	var msgs []string
 	for _, p := range []string{"page", "per_page", "category", "framework"} {
-		msg, ok := ce.Params[p]
+		msg, ok := problems[p]
 		if !ok {
 			continue
 		}
@@ -450,10 +446,10 @@ func (c *cli) productCmd(ctx context.Context, g *globals, args []string) error {
 	}
 	// The server's own rule: the slug as the list shows it (other
 	// characters percent-encoded) or decoded to UTF-8; one spelling is sent.
-	slug, ok := catalog.CanonicalSlug(pos[0])
+	slug, ok := api.CanonicalSlug(pos[0])
 	if !ok {
 		return usagef("product", "%q is not a product slug: use the slug as the product list shows it, lowercase letters, digits, underscores, hyphens and percent-encoded characters (at most %d), or decoded to UTF-8",
-			pos[0], catalog.MaxSlugLength)
+			pos[0], api.MaxSlugLength)
 	}
 	cl, err := c.client(g)
 	if err != nil {

@@ -22,7 +22,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"catalogd/catalog"
+	"catalogd/api"
+
 	"catalogd/deploy/seed"
 	"catalogd/internal/testdb"
 	"catalogd/internal/testnet"
@@ -157,7 +158,7 @@ func TestAgainstCatalogd(t *testing.T) {
 	// The index's count is what --all must deliver.
 	r := ctl(t, env, "catalog", "--json")
 	r.expect(t, 0, nil, nil)
-	var idx catalog.Index
+	var idx api.Index
 	if err := json.Unmarshal([]byte(r.stdout), &idx); err != nil {
 		t.Fatalf("catalog --json is not the index: %v\n%s", err, r.stdout)
 	}
@@ -207,8 +208,8 @@ func TestAgainstCatalogd(t *testing.T) {
 			name: "products --all --json is the whole catalog", args: []string{"products", "--all", "--json"},
 			check: func(t *testing.T, r result) {
 				var all struct {
-					Products []catalog.Product `json:"products"`
-					Total    int               `json:"total"`
+					Products []api.Product `json:"products"`
+					Total    int           `json:"total"`
 				}
 				if err := json.Unmarshal([]byte(r.stdout), &all); err != nil {
 					t.Fatalf("not JSON: %v\n%s", err, r.stdout)
@@ -238,11 +239,11 @@ func TestAgainstCatalogd(t *testing.T) {
 		{
 			name: "products in a category, JSON", args: []string{"products", "--category", "police", "--json"},
 			check: func(t *testing.T, r result) {
-				var l catalog.ProductList
+				var l api.ProductList
 				if err := json.Unmarshal([]byte(r.stdout), &l); err != nil {
 					t.Fatalf("not JSON: %v\n%s", err, r.stdout)
 				}
-				if len(l.Products) == 0 || l.Page != 1 || l.PerPage != catalog.DefaultPerPage {
+				if len(l.Products) == 0 || l.Page != 1 || l.PerPage != api.DefaultPerPage {
 					t.Errorf("list = %d products, page %d, per_page %d", len(l.Products), l.Page, l.PerPage)
 				}
 				for _, p := range l.Products {
@@ -276,7 +277,7 @@ func TestAgainstCatalogd(t *testing.T) {
 		{
 			name: "product as JSON", args: []string{"product", "dispatch-system", "--json"},
 			check: func(t *testing.T, r result) {
-				var p catalog.Product
+				var p api.Product
 				if err := json.Unmarshal([]byte(r.stdout), &p); err != nil {
 					t.Fatalf("not JSON: %v\n%s", err, r.stdout)
 				}
@@ -288,7 +289,7 @@ func TestAgainstCatalogd(t *testing.T) {
 		{
 			name: "no such product", args: []string{"product", "no-such-thing"}, code: 3,
 			stderr: []string{"catalogctl: ", "404 shop_product_not_found", `"no-such-thing"`,
-				"hint: List the products at http://localhost:8080/wp-json/shop/v1/catalog/products"},
+				"hint: List the products to find the English slug: http://localhost:8080/wp-json/shop/v1/catalog/products"},
 		},
 		{
 			name: "unknown category: the server's 400", args: []string{"products", "--category", "no-such-category"}, code: 2,
@@ -380,14 +381,14 @@ func (f *fakeAPI) requests() []*http.Request {
 
 func ptr(s string) *string { return &s }
 
-func fakeProduct(slug string) catalog.Product {
-	return catalog.Product{Slug: slug, Name: strings.ToUpper(slug[:1]) + slug[1:], URL: "https://shop.example/product/" + slug + "/",
+func fakeProduct(slug string) api.Product {
+	return api.Product{Slug: slug, Name: strings.ToUpper(slug[:1]) + slug[1:], URL: "https://shop.example/product/" + slug + "/",
 		Price: ptr("5.00"), RegularPrice: ptr("5.00"), Currency: "EUR", InStock: true, Purchasable: true,
 		Categories: []string{"jobs"}, Frameworks: []string{"esx"}, Summary: "A fake product."}
 }
 
-var fakeIndex = catalog.Index{Name: "Test Shop", Currency: "EUR", ProductCount: 3, PublishedProductCount: 3,
-	CatalogVisibleProductCount: 3, CategoryCount: 1, Endpoints: catalog.Endpoints{Catalog: "https://shop.example/c"}}
+var fakeIndex = api.Index{Name: "Test Shop", Currency: "EUR", ProductCount: 3, PublishedProductCount: 3,
+	CatalogVisibleProductCount: 3, CategoryCount: 1, Endpoints: api.Endpoints{Catalog: "https://shop.example/c"}}
 
 func writeJSONAnswer(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
@@ -405,13 +406,13 @@ func apiError(w http.ResponseWriter, status int, code, msg, hint string) {
 // per_page says, with the rate-limit window used up after page 1.
 func pagedProducts(n int, w http.ResponseWriter, r *http.Request) {
 	page := r.URL.Query().Get("page")
-	l := catalog.ProductList{Page: 1, PerPage: 50, Total: 3, TotalPages: 2,
-		Products: []catalog.Product{fakeProduct("alpha"), fakeProduct("bravo")}}
+	l := api.ProductList{Page: 1, PerPage: 50, Total: 3, TotalPages: 2,
+		Products: []api.Product{fakeProduct("alpha"), fakeProduct("bravo")}}
 	w.Header().Set("RateLimit-Limit", "2")
 	w.Header().Set("RateLimit-Remaining", "0")
 	w.Header().Set("RateLimit-Reset", "1")
 	if page == "2" {
-		l.Page, l.Products = 2, []catalog.Product{fakeProduct("charlie")}
+		l.Page, l.Products = 2, []api.Product{fakeProduct("charlie")}
 		w.Header().Set("RateLimit-Remaining", "1")
 	}
 	writeJSONAnswer(w, 200, l)
@@ -427,8 +428,8 @@ func linkedPages(totalPages int, next func(n int, r *http.Request) string) func(
 			link += `, <` + u + `>; title="next, page"; rel="next"`
 		}
 		w.Header().Set("Link", link)
-		writeJSONAnswer(w, 200, catalog.ProductList{Page: n, PerPage: 50, Total: totalPages, TotalPages: totalPages,
-			Products: []catalog.Product{fakeProduct(fmt.Sprintf("p%d", n))}})
+		writeJSONAnswer(w, 200, api.ProductList{Page: n, PerPage: 50, Total: totalPages, TotalPages: totalPages,
+			Products: []api.Product{fakeProduct(fmt.Sprintf("p%d", n))}})
 	}
 }
 
@@ -636,7 +637,7 @@ func TestMisbehavingServers(t *testing.T) {
 				if err := json.Unmarshal([]byte(r.stdout), &all); err != nil {
 					t.Fatalf("not one JSON object: %v\n%s", err, r.stdout)
 				}
-				var products []catalog.Product
+				var products []api.Product
 				_ = json.Unmarshal(all["products"], &products)
 				if len(products) != 3 || string(all["total"]) != "3" || len(all) != 2 {
 					t.Errorf("got %s", r.stdout)
@@ -718,8 +719,8 @@ func TestMisbehavingServers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			api := newFakeAPI(t, tt.handler)
-			r := ctl(t, nil, append([]string{"--base-url", api.base()}, tt.args...)...)
+			fake := newFakeAPI(t, tt.handler)
+			r := ctl(t, nil, append([]string{"--base-url", fake.base()}, tt.args...)...)
 			r.expect(t, tt.code, tt.stdout, tt.stderr)
 			if tt.code != 0 {
 				if r.stdout != "" {
@@ -729,7 +730,7 @@ func TestMisbehavingServers(t *testing.T) {
 					t.Errorf("stderr does not start with catalogctl: %q", r.stderr)
 				}
 			}
-			reqs := api.requests()
+			reqs := fake.requests()
 			if tt.requests > 0 && len(reqs) != tt.requests {
 				t.Errorf("%d requests, want %d", len(reqs), tt.requests)
 			}
@@ -754,7 +755,7 @@ func TestUnreachableServer(t *testing.T) {
 // --- usage errors: exit 1 and no request ---
 
 func TestUsageErrorsSendNoRequest(t *testing.T) {
-	api := newFakeAPI(t, nil)
+	fake := newFakeAPI(t, nil)
 	tests := []struct {
 		name   string
 		args   []string // after --base-url, unless they set their own
@@ -779,7 +780,7 @@ func TestUsageErrorsSendNoRequest(t *testing.T) {
 		{"slug with a query", []string{"product", "k9-unit?x=1"}, nil, "is not a product slug"},
 		{"slug with a stray percent", []string{"product", "100%-cotton"}, nil, "is not a product slug"},
 		{"empty slug", []string{"product", ""}, nil, "is not a product slug"},
-		{"slug too long", []string{"product", strings.Repeat("a", catalog.MaxSlugLength+1)}, nil, "is not a product slug"},
+		{"slug too long", []string{"product", strings.Repeat("a", api.MaxSlugLength+1)}, nil, "is not a product slug"},
 		{"per-page 0", []string{"products", "--per-page", "0"}, nil, "--per-page must be a plain whole number from 1 to 50"},
 		{"per-page 51", []string{"products", "--per-page", "51"}, nil, "--per-page must be"},
 		{"per-page -1", []string{"products", "--per-page=-1"}, nil, "--per-page must be"},
@@ -799,7 +800,7 @@ func TestUsageErrorsSendNoRequest(t *testing.T) {
 		{"base URL without scheme", []string{"--base-url", "shop.example/wp-json/shop/v1", "catalog"}, nil, "want an http:// or https:// URL"},
 		{"base URL without host", []string{"--base-url", "http:///wp-json/shop/v1", "catalog"}, nil, "the URL has no host"},
 		{"base URL with a bad port", []string{"--base-url", "http://shop.example:port/", "catalog"}, nil, "not a URL"},
-		{"base URL with a query", []string{"--base-url", api.base() + "?x=1", "catalog"}, nil, "must not have a query or fragment"},
+		{"base URL with a query", []string{"--base-url", fake.base() + "?x=1", "catalog"}, nil, "must not have a query or fragment"},
 		{"base URL empty", []string{"--base-url", "", "catalog"}, nil, "want an http:// or https:// URL"},
 		{"base URL from the environment", []string{"catalog"}, testnet.Environ("CATALOG_BASE_URL=not a url"), `CATALOG_BASE_URL "not a url"`},
 		{"timeout zero", []string{"--timeout", "0s", "catalog"}, nil, "--timeout must be positive"},
@@ -810,7 +811,7 @@ func TestUsageErrorsSendNoRequest(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := tt.args
 			if !contains(args, "--base-url") && tt.env == nil {
-				args = append([]string{"--base-url", api.base()}, args...)
+				args = append([]string{"--base-url", fake.base()}, args...)
 			}
 			r := ctl(t, tt.env, args...)
 			r.expect(t, 1, nil, []string{tt.stderr, "--help' for usage."})
@@ -820,7 +821,7 @@ func TestUsageErrorsSendNoRequest(t *testing.T) {
 			if r.stdout != "" {
 				t.Errorf("stdout not empty:\n%s", r.stdout)
 			}
-			if n := len(api.requests()); n != 0 {
+			if n := len(fake.requests()); n != 0 {
 				t.Fatalf("a usage error sent %d requests", n)
 			}
 		})
@@ -828,7 +829,7 @@ func TestUsageErrorsSendNoRequest(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	api := newFakeAPI(t, nil)
+	fake := newFakeAPI(t, nil)
 	tests := []struct {
 		args []string
 		want []string
@@ -845,7 +846,7 @@ func TestHelp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			r := ctl(t, nil, append([]string{"--base-url", api.base()}, tt.args...)...)
+			r := ctl(t, nil, append([]string{"--base-url", fake.base()}, tt.args...)...)
 			r.expect(t, 0, tt.want, nil)
 			if r.stderr != "" {
 				t.Errorf("stderr not empty:\n%s", r.stderr)
@@ -855,7 +856,7 @@ func TestHelp(t *testing.T) {
 					t.Errorf("help line of %d runes: %q", n, l)
 				}
 			}
-			if n := len(api.requests()); n != 0 {
+			if n := len(fake.requests()); n != 0 {
 				t.Fatalf("help sent %d requests", n)
 			}
 		})
@@ -873,10 +874,10 @@ func TestRequestHeaders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			api := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeIndex) })
-			args := append(append([]string{"--base-url", api.base()}, tt.args...), "catalog")
+			fake := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeIndex) })
+			args := append(append([]string{"--base-url", fake.base()}, tt.args...), "catalog")
 			ctl(t, nil, args...).expect(t, 0, []string{"Test Shop"}, nil)
-			reqs := api.requests()
+			reqs := fake.requests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d requests, want 1", len(reqs))
 			}
@@ -898,11 +899,11 @@ func TestNonASCIISlug(t *testing.T) {
 	const stored = "%d1%81%d0%ba%d1%80%d0%b8%d0%bf%d1%82" // скрипт
 	for _, arg := range []string{stored, strings.ToUpper(stored), "скрипт"} {
 		t.Run(arg, func(t *testing.T) {
-			api := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) {
+			fake := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) {
 				writeJSONAnswer(w, 200, fakeProduct(stored))
 			})
-			ctl(t, nil, "--base-url", api.base(), "product", arg).expect(t, 0, []string{"Slug:", stored}, nil)
-			reqs := api.requests()
+			ctl(t, nil, "--base-url", fake.base(), "product", arg).expect(t, 0, []string{"Slug:", stored}, nil)
+			reqs := fake.requests()
 			if len(reqs) != 1 {
 				t.Fatalf("%d requests, want 1", len(reqs))
 			}
@@ -915,15 +916,15 @@ func TestNonASCIISlug(t *testing.T) {
 }
 
 func TestBaseURLFromEnvironment(t *testing.T) {
-	api := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeIndex) })
+	fake := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeIndex) })
 	other := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeIndex) })
-	env := testnet.Environ("CATALOG_BASE_URL=" + api.base() + "/")
+	env := testnet.Environ("CATALOG_BASE_URL=" + fake.base() + "/")
 	ctl(t, env, "catalog").expect(t, 0, []string{"Test Shop"}, nil)
 	ctl(t, env, "--base-url", other.base(), "catalog").expect(t, 0, []string{"Test Shop"}, nil)
-	if a, o := len(api.requests()), len(other.requests()); a != 1 || o != 1 {
+	if a, o := len(fake.requests()), len(other.requests()); a != 1 || o != 1 {
 		t.Errorf("requests: %d from the variable, %d from the flag; want 1 each (the flag wins)", a, o)
 	}
-	if p := api.requests()[0].URL.Path; p != "/wp-json/shop/v1/catalog" {
+	if p := fake.requests()[0].URL.Path; p != "/wp-json/shop/v1/catalog" {
 		t.Errorf("path %q: the trailing slash of the base URL was not trimmed", p)
 	}
 }
@@ -951,8 +952,8 @@ func TestWaitsUseTheInjectedSleep(t *testing.T) {
 					w.Header().Set("RateLimit-Remaining", "0")
 					w.Header().Set("RateLimit-Reset", "7")
 				}
-				writeJSONAnswer(w, 200, catalog.ProductList{Page: n, PerPage: 50, Total: 2, TotalPages: 2,
-					Products: []catalog.Product{fakeProduct(fmt.Sprintf("p%d", n))}})
+				writeJSONAnswer(w, 200, api.ProductList{Page: n, PerPage: 50, Total: 2, TotalPages: 2,
+					Products: []api.Product{fakeProduct(fmt.Sprintf("p%d", n))}})
 			},
 			args: []string{"products", "--all"}, wantSleep: []time.Duration{7 * time.Second},
 		},
@@ -1000,13 +1001,13 @@ func TestWaitsUseTheInjectedSleep(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			api := newFakeAPI(t, tt.handler)
+			fake := newFakeAPI(t, tt.handler)
 			var slept []time.Duration
 			var stdout, stderr bytes.Buffer
 			c := &cli{getenv: func(string) string { return "" }, stdout: &stdout, stderr: &stderr,
 				sleep: func(ctx context.Context, d time.Duration) error { slept = append(slept, d); return nil }}
 			start := time.Now()
-			code := c.main(context.Background(), append([]string{"--base-url", api.base()}, tt.args...))
+			code := c.main(context.Background(), append([]string{"--base-url", fake.base()}, tt.args...))
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.code, stderr.String())
 			}
@@ -1026,11 +1027,11 @@ func TestWaitsUseTheInjectedSleep(t *testing.T) {
 }
 
 func TestRunInProcess(t *testing.T) {
-	api := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeProduct("k9-unit")) })
+	fake := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeProduct("k9-unit")) })
 	var stdout, stderr bytes.Buffer
 	getenv := func(k string) string {
 		if k == "CATALOG_BASE_URL" {
-			return api.base()
+			return fake.base()
 		}
 		return ""
 	}
@@ -1038,7 +1039,7 @@ func TestRunInProcess(t *testing.T) {
 	if code != 0 || stderr.Len() != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
-	var p catalog.Product
+	var p api.Product
 	if err := json.Unmarshal(stdout.Bytes(), &p); err != nil || p.Slug != "k9-unit" {
 		t.Errorf("stdout %q: %v", stdout.String(), err)
 	}
@@ -1049,19 +1050,19 @@ func TestRunInProcess(t *testing.T) {
 func TestTableFitsEightyColumns(t *testing.T) {
 	long := fakeProduct("a-very-long-product-slug-that-goes-on-and-on-and-on")
 	long.Name = "Ein außergewöhnlich langer Produktname mit Umlauten — und noch mehr Text"
-	long.Frameworks = catalog.Frameworks
+	long.Frameworks = api.Frameworks
 	cjk := fakeProduct("tokyo-drift-pack-%e6%9d%b1%e4%ba%ac")
 	cjk.Name = "Tokyo Drift Pack 東京 東京 東京 東京 東京 東京 東京 東京"
 	cjk.Price, cjk.InStock, cjk.Purchasable = nil, false, false
 	short := fakeProduct("k9")
 	tests := []struct {
 		name     string
-		products []catalog.Product
+		products []api.Product
 		want     []string
 	}{
 		{"empty", nil, []string{"SLUG  NAME  PRICE  STOCK  BUY  FRAMEWORKS"}},
-		{"short", []catalog.Product{short}, []string{"k9    K9    5.00 EUR  in stock  yes  esx"}},
-		{"long and wide", []catalog.Product{short, long, cjk}, []string{"…", "—", "out of stock", " no "}},
+		{"short", []api.Product{short}, []string{"k9    K9    5.00 EUR  in stock  yes  esx"}},
+		{"long and wide", []api.Product{short, long, cjk}, []string{"…", "—", "out of stock", " no "}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1159,12 +1160,12 @@ func TestRetryDelay(t *testing.T) {
 // TestOutputPipes checks that the text output is plain lines, so that it
 // pipes into grep and friends: no terminal escapes, no carriage returns.
 func TestOutputPipes(t *testing.T) {
-	api := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) {
+	fake := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) {
 		p := fakeProduct("k9-unit")
 		p.Name = "K9\tUnit\r\nDeluxe"
 		writeJSONAnswer(w, 200, p)
 	})
-	r := ctl(t, nil, "--base-url", api.base(), "product", "k9-unit")
+	r := ctl(t, nil, "--base-url", fake.base(), "product", "k9-unit")
 	r.expect(t, 0, []string{"K9 Unit Deluxe\n"}, nil)
 	sc := bufio.NewScanner(strings.NewReader(r.stdout))
 	for sc.Scan() {
@@ -1178,12 +1179,12 @@ func TestOutputPipes(t *testing.T) {
 // on one line rewritten in place, clears it before a notice and before the
 // table; on a pipe or a file (the binary tests) nothing is shown.
 func TestProgressOnATerminal(t *testing.T) {
-	api := newFakeAPI(t, pagedProducts) // two pages, a rate-limit wait between
+	fake := newFakeAPI(t, pagedProducts) // two pages, a rate-limit wait between
 	var stdout, stderr bytes.Buffer
 	status := &statusLine{w: &stderr}
 	c := &cli{getenv: func(string) string { return "" }, stdout: &stdout, stderr: status, status: status,
 		sleep: func(ctx context.Context, d time.Duration) error { return nil }}
-	if code := c.main(context.Background(), []string{"--base-url", api.base(), "products", "--all"}); code != 0 {
+	if code := c.main(context.Background(), []string{"--base-url", fake.base(), "products", "--all"}); code != 0 {
 		t.Fatalf("exit code %d; stderr:\n%q", code, stderr.String())
 	}
 	const clear = "\r\033[K"

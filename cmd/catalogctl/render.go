@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"catalogd/catalog"
+	"catalogd/api"
 )
 
 // width is the terminal width the text output fits.
@@ -40,7 +40,7 @@ func writeAllJSON(w io.Writer, res *allResult) error {
 	return err
 }
 
-func renderIndex(w io.Writer, idx *catalog.Index) error {
+func renderIndex(w io.Writer, idx *api.Index) error {
 	var b strings.Builder
 	b.WriteString(oneLine(idx.Name) + "\n")
 	if idx.Description != "" {
@@ -122,7 +122,7 @@ const gap = "  "
 
 // renderTable prints the products as a table that fits width columns;
 // widths count runes, not bytes, so "Café" and "東京" line up.
-func renderTable(w io.Writer, products []catalog.Product) error {
+func renderTable(w io.Writer, products []api.Product) error {
 	cols := make([]column, numCols)
 	for i, t := range []string{"SLUG", "NAME", "PRICE", "STOCK", "BUY", "FRAMEWORKS"} {
 		cols[i] = column{title: t, width: utf8.RuneCountInString(t)}
@@ -174,7 +174,7 @@ func renderTable(w io.Writer, products []catalog.Product) error {
 }
 
 // pagingLine is the line under one page of the table.
-func pagingLine(l *catalog.ProductList) string {
+func pagingLine(l *api.ProductList) string {
 	if l.Total == 0 {
 		return "no products match"
 	}
@@ -196,7 +196,7 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func renderProduct(w io.Writer, p *catalog.Product) error {
+func renderProduct(w io.Writer, p *api.Product) error {
 	var b strings.Builder
 	b.WriteString(oneLine(p.Name) + "\n\n")
 	onSale := yesNo(p.OnSale)

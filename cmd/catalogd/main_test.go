@@ -204,22 +204,51 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 			"catalogd_cache_hits_total", "catalogd_cache_misses_total", "catalogd_cache_evictions_total",
 			"catalogd_cache_bytes", "catalogd_cache_entries", "catalogd_cache_stale_served_total",
 			"catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count", "catalogd_db_connections_open",
-			"catalogd_db_connections_idle", "go_goroutines", "process_resident_memory_bytes"} {
+			"catalogd_db_connections_idle", "catalogd_snapshot_build_seconds", "catalogd_snapshot_products",
+			"catalogd_snapshot_version", "go_goroutines", "process_resident_memory_bytes"} {
 			if _, ok := before[name]; !ok {
 				t.Errorf("series %s missing", name)
 			}
 		}
+		// The snapshot: the shop's three published products (the hidden
+		// one too: it is served by its slug), built in well under the
+		// 10 s the issue allows a 100 000-product shop.
+		if n := before["catalogd_snapshot_products"]; n != 3 {
+			t.Errorf("catalogd_snapshot_products = %v, want 3", n)
+		}
+		if s := before["catalogd_snapshot_build_seconds"]; s <= 0 || s > 10 {
+			t.Errorf("catalogd_snapshot_build_seconds = %v, want more than 0 and at most 10", s)
+		}
+		if v := before["catalogd_snapshot_version"]; v < 1 {
+			t.Errorf("catalogd_snapshot_version = %v, want 1 or more once serving", v)
+		}
 		getJSON(t, client, api+"/catalog/products/police-radar") // cached by the subtest above: a hit
-		getJSON(t, client, api+"/catalog/products?per_page=1")   // a miss: database statements
+		getJSON(t, client, api+"/catalog/products?per_page=1")   // a miss, computed from memory
 		after := scrape(t, client, "http://"+admin+"/metrics")
 		for _, name := range []string{"catalogd_http_requests_total", "catalogd_cache_hits_total",
-			"catalogd_cache_misses_total", "catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count"} {
+			"catalogd_cache_misses_total"} {
 			if after[name] <= before[name] {
 				t.Errorf("%s did not move: %v → %v", name, before[name], after[name])
 			}
 		}
 		if after["catalogd_cache_bytes"] <= 0 {
 			t.Errorf("catalogd_cache_bytes = %v", after["catalogd_cache_bytes"])
+		}
+		// Requests run no statement (TestSteadyStateRequestsRunNoStatement);
+		// the poller's signature reads, every 200ms here, do.
+		deadline := time.Now().Add(5 * time.Second)
+		for _, name := range []string{"catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count"} {
+			for {
+				now := scrape(t, client, "http://"+admin+"/metrics")
+				if now[name] > before[name] {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Errorf("%s did not move in 5s of polling every 200ms: %v → %v", name, before[name], now[name])
+					break
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
 		}
 	})
 	t.Run("a change's purge tags on /changes and /metrics", func(t *testing.T) {
@@ -258,8 +287,14 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		if after := scrape(t, client, "http://"+admin+"/metrics"); after["catalogd_purge_tags_total"] <= before["catalogd_purge_tags_total"] {
+		after := scrape(t, client, "http://"+admin+"/metrics")
+		if after["catalogd_purge_tags_total"] <= before["catalogd_purge_tags_total"] {
 			t.Errorf("catalogd_purge_tags_total did not move: %v → %v", before["catalogd_purge_tags_total"], after["catalogd_purge_tags_total"])
+		}
+		// The change was read into a new snapshot before its tags went out.
+		if after["catalogd_snapshot_version"] <= before["catalogd_snapshot_version"] {
+			t.Errorf("catalogd_snapshot_version did not rise with the change: %v → %v",
+				before["catalogd_snapshot_version"], after["catalogd_snapshot_version"])
 		}
 	})
 	for _, path := range []string{"/readyz", "/healthz", "/metrics", "/changes"} {
@@ -276,6 +311,80 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 	}
 	if code := p.wait(t, 10*time.Second); code != 0 {
 		t.Errorf("exit code after SIGTERM = %d, want 0; stderr:\n%s", code, p.stderr.String())
+	}
+}
+
+// TestSteadyStateRequestsRunNoStatement: once the catalog is loaded,
+// requests of every kind — index, categories, lists with filters and
+// pages, single products, unknown slugs, invalid queries, llms.txt, hits
+// and misses of the origin cache — send the database no statement at all.
+// The poller, which does, reads every hour here.
+func TestSteadyStateRequestsRunNoStatement(t *testing.T) {
+	dsn, _ := testdb.Load(t, newShop())
+	r := startFaulty(t, dsn, "CATALOG_POLL_INTERVAL=1h")
+	r.waitReadyz(t, http.StatusOK, 10*time.Second)
+	// /readyz reads the database: not called again from here on.
+	r.waitBaseline(t)
+	paths := []string{"/catalog", "/catalog/categories", "/catalog/products", "/catalog/products?per_page=1&page=2",
+		"/catalog/products?framework=esx", "/catalog/products?category=jobs&orderby=price&order=desc",
+		"/catalog/products/police-radar", "/catalog/products/hidden-gem", "/catalog/products/no-such-product",
+		"/catalog/products?page=9", "/catalog/products?per_page=0"}
+	before := r.metricsOf(t)
+	var statuses []int
+	for i := range 20 {
+		p := r.api + paths[i%len(paths)]
+		if i == len(paths) {
+			p = strings.TrimSuffix(r.api, "/wp-json/shop/v1") + "/llms.txt"
+		}
+		a := r.fetch(p)
+		if a.err != nil || a.status >= 500 {
+			t.Fatalf("GET %s: %d %v: %.300s", p, a.status, a.err, a.body)
+		}
+		statuses = append(statuses, a.status)
+	}
+	after := r.metricsOf(t)
+	if d := after["catalogd_db_queries_total"] - before["catalogd_db_queries_total"]; d != 0 {
+		t.Errorf("20 requests sent %v database statements, want 0 (statuses %v)", d, statuses)
+	}
+	if d := after["catalogd_http_requests_total"] - before["catalogd_http_requests_total"]; d < 20 {
+		t.Errorf("catalogd_http_requests_total moved by %v over 20 requests", d)
+	}
+	// Some of them were computed, not only copied from the cache.
+	if after["catalogd_cache_misses_total"] <= before["catalogd_cache_misses_total"] {
+		t.Errorf("catalogd_cache_misses_total did not move: %v → %v", before["catalogd_cache_misses_total"],
+			after["catalogd_cache_misses_total"])
+	}
+	t.Logf("statuses %v; %v statements before and after", statuses, after["catalogd_db_queries_total"])
+}
+
+// TestLogSettingsApplyToEveryLine: with CATALOG_LOG_FORMAT=json and
+// CATALOG_LOG_LEVEL=debug, every line catalogd writes is a JSON record,
+// the catalog's and the change poller's included (a log shipper parses
+// them all), and the debug ones are there.
+func TestLogSettingsApplyToEveryLine(t *testing.T) {
+	dsn, raw := testdb.Load(t, newShop())
+	r := startFaulty(t, dsn, "CATALOG_POLL_INTERVAL=100ms", "CATALOG_LOG_FORMAT=json", "CATALOG_LOG_LEVEL=debug")
+	r.waitReadyz(t, http.StatusOK, 10*time.Second)
+	r.waitBaseline(t)
+	editPrice(t, raw, "police-radar", "22")
+	r.waitPrice(t, "police-radar", "22.00", 5*time.Second)
+	const reloaded = "shop changed; snapshot reloaded, cached responses cleared" // catalog.Watch's
+	msgs := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(r.stderr.String()), "\n") {
+		var rec struct {
+			Level string `json:"level"`
+			Msg   string `json:"msg"`
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil || rec.Level == "" || rec.Msg == "" {
+			t.Errorf("a log line that is not a JSON record with level and msg: %q", line)
+			continue
+		}
+		msgs[rec.Msg] = true
+	}
+	for _, want := range []string{"catalogd serving", reloaded, "snapshot built"} {
+		if !msgs[want] {
+			t.Errorf("no JSON record %q in the log:\n%s", want, r.stderr.String())
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
 	"testing"
@@ -52,8 +53,10 @@ func TestDSNTheDriverWouldMisreadStopsStartUp(t *testing.T) {
 }
 
 // A user that can write is warned about at start-up, then its password
-// changes under catalogd: the warning, each 503's log line, /readyz and the
-// metrics all speak of it, and none shows the password or its hash.
+// changes under a running catalogd: requests keep answering from the
+// snapshot in memory, /readyz says the login is refused, the poller's
+// refused reads are logged, and none of it — log lines, /readyz, /metrics,
+// bodies — shows the password or its hash.
 func TestPasswordAndHashNeverShow(t *testing.T) {
 	dsn, _ := testdb.Load(t, newShop())
 	cfg, err := mysql.ParseDSN(dsn)
@@ -61,16 +64,18 @@ func TestPasswordAndHashNeverShow(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := testdb.NewUser(t, dsn, "INSERT ON *.*", "SELECT ON `"+cfg.DBName+"`.*")
-	r := startFaulty(t, u.DSN, "CATALOG_CACHE_TTL=0")
+	// At debug level the log says the most it can: every read the poller
+	// fails. No origin cache: every answer is computed again.
+	r := startFaulty(t, u.DSN, "CATALOG_CACHE_TTL=0", "CATALOG_POLL_INTERVAL=100ms", "CATALOG_LOG_LEVEL=debug")
 	var seen []string // every body a client or operator was given
-	get := func(url string, want int) {
+	get := func(url string, want int) answer {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
 		for {
 			a := r.fetch(url)
 			if a.err == nil && a.status == want {
 				seen = append(seen, url+":\n"+string(a.body))
-				return
+				return a
 			}
 			if time.Now().After(deadline) {
 				t.Fatalf("GET %s: %d %v, want %d; stderr:\n%s", url, a.status, a.err, want, r.stderr.String())
@@ -79,18 +84,33 @@ func TestPasswordAndHashNeverShow(t *testing.T) {
 		}
 	}
 	get(r.admin+"/readyz", http.StatusOK)
-	get(r.api+"/catalog/products", http.StatusOK)
+	r.waitBaseline(t)
+	before := r.answers(t, servedPaths)
 	if !strings.Contains(r.stderr.String(), "the database user can write") {
 		t.Errorf("no warning about the write grants; stderr:\n%s", r.stderr.String())
 	}
 
 	u.ChangePassword(t)
-	get(r.api+"/catalog/products", http.StatusServiceUnavailable)
-	get(r.admin+"/readyz", http.StatusServiceUnavailable)
-	get(r.admin+"/metrics", http.StatusOK)
-	if !strings.Contains(r.stderr.String(), "request failed") || !strings.Contains(seen[len(seen)-2], "Access denied") {
-		t.Errorf("the refused login is neither logged nor in /readyz; stderr:\n%s\n%s", r.stderr.String(), seen[len(seen)-2])
+	if a := get(r.admin+"/readyz", http.StatusServiceUnavailable); !strings.Contains(string(a.body), "Access denied") {
+		t.Errorf("/readyz does not say the login is refused: %s", a.body)
 	}
+	// The poller meets the refused login at its next tick.
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(r.stderr.String(), "Access denied") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the refused login is not logged 5s after the password changed; stderr:\n%s", r.stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, p := range servedPaths {
+		a := r.fetch(r.api + p)
+		if a.err != nil || a.status != before[p].status || !bytes.Equal(a.body, before[p].body) {
+			t.Errorf("%s with the login refused: %d %v %.300s, want the answer of before (%d)", p, a.status, a.err,
+				a.body, before[p].status)
+		}
+		seen = append(seen, p+":\n"+string(a.body))
+	}
+	get(r.admin+"/metrics", http.StatusOK)
 	noSecret(t, "stderr", r.stderr.String(), u.Password, u.Hash)
 	noSecret(t, "stdout", r.stdout.String(), u.Password, u.Hash)
 	noSecret(t, "the responses", strings.Join(seen, "\n"), u.Password, u.Hash)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"catalogd/api"
+
 	"github.com/go-sql-driver/mysql"
 
 	"catalogd/catalog"
@@ -75,7 +77,7 @@ func TestReadOnlyUser(t *testing.T) {
 	if _, err := cat.Categories(ctx); err != nil {
 		t.Errorf("categories: %v", err)
 	}
-	if l, err := cat.Products(ctx, catalog.ListQuery{Category: "jobs"}); err != nil || l.Total != 1 {
+	if l, err := cat.Products(ctx, api.ListQuery{Category: "jobs"}); err != nil || l.Total != 1 {
 		t.Errorf("products: %+v, %v", l, err)
 	}
 	if p, err := cat.Product(ctx, "garage"); err != nil || p.Price == nil {

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/api"
 	"catalogd/catalog"
 	"catalogd/deploy/seed"
 	"catalogd/httpapi"
@@ -67,7 +68,7 @@ func TestNothingHiddenLeaks(t *testing.T) {
 		patterns = append(patterns, pattern{re: regexp.MustCompile(`(^|[^0-9.])` + regexp.QuoteMeta(p) + `($|[^0-9])`)})
 	}
 
-	const api = "/wp-json/shop/v1"
+	const apiBase = "/wp-json/shop/v1"
 	requests := 0
 	// fetch gets a path; echoed is a slug the request itself names, which
 	// an error message may repeat.
@@ -116,7 +117,7 @@ func TestNothingHiddenLeaks(t *testing.T) {
 				q = query + "&" + q
 			}
 			var l list
-			body := fetch(api + "/catalog/products?" + q)
+			body := fetch(apiBase + "/catalog/products?" + q)
 			if err := json.Unmarshal(body, &l); err != nil {
 				t.Fatalf("products?%s: %v: %s", q, err, body)
 			}
@@ -129,7 +130,7 @@ func TestNothingHiddenLeaks(t *testing.T) {
 		}
 	}
 
-	for _, p := range []string{api + "/catalog", api + "/catalog/categories", "/openapi.json",
+	for _, p := range []string{apiBase + "/catalog", apiBase + "/catalog/categories", "/openapi.json",
 		"/.well-known/openapi.json", "/.well-known/api-catalog", "/llms.txt"} {
 		fetch(p)
 	}
@@ -140,7 +141,7 @@ func TestNothingHiddenLeaks(t *testing.T) {
 		walk("category="+url.QueryEscape(c), 1)
 		walk("category="+url.QueryEscape(c), 50)
 	}
-	for _, f := range catalog.Frameworks {
+	for _, f := range api.Frameworks {
 		walk("framework="+f, 1)
 		walk("framework="+f, 50)
 		for _, c := range cats {
@@ -156,25 +157,25 @@ func TestNothingHiddenLeaks(t *testing.T) {
 	}
 	sort.Strings(slugs)
 	for _, s := range slugs {
-		fetch(api + "/catalog/products/" + url.PathEscape(s))
-		fetch(api + "/catalog/products/" + s) // as stored, percent-encoding and all
+		fetch(apiBase + "/catalog/products/" + url.PathEscape(s))
+		fetch(apiBase + "/catalog/products/" + s) // as stored, percent-encoding and all
 	}
 	// Reachable by URL though hidden from the catalog, and the ones a
 	// visitor cannot reach at all: each answers without its secrets.
 	for _, s := range []string{"anticheat-pro", "anticheat-lite", "tuning-menu", "scoreboard", "casino-mlo"} {
-		fetch(api + "/catalog/products/" + s)
+		fetch(apiBase + "/catalog/products/" + s)
 	}
 	// An unpublished product's slug answers exactly as a slug that never
 	// existed: the message repeats the slug asked for, and nothing else
 	// tells the two apart.
 	const never = "never-existed-anywhere"
-	never404 := fetch(api + "/catalog/products/" + never)
-	neverCat := fetch(api + "/catalog/products?category=" + never)
+	never404 := fetch(apiBase + "/catalog/products/" + never)
+	neverCat := fetch(apiBase + "/catalog/products?category=" + never)
 	for _, s := range unpublished {
-		if got, want := fetch(api+"/catalog/products/"+s, s), strings.ReplaceAll(string(never404), never, s); string(got) != want {
+		if got, want := fetch(apiBase+"/catalog/products/"+s, s), strings.ReplaceAll(string(never404), never, s); string(got) != want {
 			t.Errorf("GET products/%s = %s, want what a slug that never existed gets: %s", s, got, want)
 		}
-		if got, want := fetch(api+"/catalog/products?category="+s, s), strings.ReplaceAll(string(neverCat), never, s); string(got) != want {
+		if got, want := fetch(apiBase+"/catalog/products?category="+s, s), strings.ReplaceAll(string(neverCat), never, s); string(got) != want {
 			t.Errorf("GET products?category=%s = %s, want what a category that never existed gets: %s", s, got, want)
 		}
 	}

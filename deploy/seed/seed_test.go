@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/api"
+
 	"catalogd/catalog"
 	"catalogd/deploy/seed"
 	"catalogd/internal/testdb"
@@ -91,7 +93,7 @@ func TestDemoShop(t *testing.T) {
 	seen = append(seen, cats)
 	listed := map[string]bool{}
 	for page := 1; ; page++ {
-		l, err := cat.Products(ctx, catalog.ListQuery{Page: page, PerPage: 50})
+		l, err := cat.Products(ctx, api.ListQuery{Page: page, PerPage: 50})
 		if err != nil {
 			t.Fatal(err)
 		}

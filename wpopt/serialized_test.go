@@ -1,4 +1,4 @@
-package wpdb
+package wpopt
 
 import (
 	"fmt"

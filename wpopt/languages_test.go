@@ -1,11 +1,8 @@
-package wpdb
+package wpopt
 
 import (
-	"context"
 	"reflect"
 	"testing"
-
-	"catalogd/wpdb/wpfixture"
 )
 
 func TestParsePolylang(t *testing.T) {
@@ -42,38 +39,4 @@ func TestParsePolylang(t *testing.T) {
 	if _, err := ParsePolylang(`a:1:{s:12:"default_lang";s:2:"e`); err == nil {
 		t.Error("a truncated option decoded without error")
 	}
-}
-
-func TestParseWPML(t *testing.T) {
-	t.Parallel()
-	shop := wpfixture.New("wp_", "https://shop.example")
-	shop.EnableWPMLWith(wpfixture.WPMLOptions{Negotiation: 2, DirectoryForDefault: true,
-		Domains: map[string]string{"de": "shop.example.de"}, UntranslatedCategories: true}, "en", "de")
-	db, _ := openShop(t, shop)
-	view(t, db, func(ctx context.Context, tx *Tx) error {
-		opts, err := tx.Options(ctx, []string{OptionWPML})
-		if err != nil {
-			return err
-		}
-		got, err := ParseWPML(opts[OptionWPML])
-		if err != nil {
-			return err
-		}
-		want := WPMLSettings{DefaultLanguage: "en", Negotiation: 2, DirectoryForDefault: true,
-			Domains:    map[string]string{"de": "shop.example.de"},
-			PostTypes:  map[string]int{"product": 1, "product_variation": 1},
-			Taxonomies: map[string]int{"product_cat": 0, "product_tag": 1, "product_shipping_class": 1}}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("ParseWPML = %+v, want %+v", got, want)
-		}
-		langs, err := tx.WPMLLanguages(ctx)
-		if err != nil {
-			return err
-		}
-		// fr and es are in icl_languages, not active.
-		if want := []Language{{"de", "German"}, {"en", "English"}}; !reflect.DeepEqual(langs, want) {
-			t.Errorf("WPMLLanguages = %v, want %v", langs, want)
-		}
-		return nil
-	})
 }

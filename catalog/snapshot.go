@@ -1,0 +1,223 @@
+package catalog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Snapshot is the shop as the API shows it, at one moment: its settings,
+// its terms placed in their trees and orders, and every published product
+// (of the language served) in the form the rules need. It is immutable:
+// a change builds a new one, sharing what did not change, and swaps it in
+// whole, so no response ever mixes two. Requests compute every resource
+// from it (and the clock): no statement runs per request.
+type Snapshot struct {
+	// Version numbers the snapshots a Catalog builds, from 1; it goes into
+	// the responses' ETag.
+	Version uint64
+	// Built is when the rows it holds were read.
+	Built time.Time
+	took  time.Duration // to read and build
+	// Warnings are what the shop's storage holds that WordPress itself
+	// overlooks (a damaged option, a plugin's leftovers), one line each.
+	Warnings []string
+
+	sh  *shop
+	t   *terms
+	sig Signature // the rows' change signature
+
+	// all is every published product, of any language, by ID; served are
+	// those of the language served, ascending by ID, and pos their
+	// positions in it.
+	all    map[int64]*item
+	served []*item
+	// slugs are the published products of any language by folded slug,
+	// lowest ID first.
+	slugs map[string][]*item
+	// members holds, for every term the catalog filters on, which served
+	// products carry it; every is the whole served population.
+	members map[int64]bitset
+	every   bitset
+	// groups maps a product to the grouped products listing it as a
+	// child, and a variation to its product: a change to the child or the
+	// variation changes their prices.
+	groups map[int64][]int64
+
+	// Translation hints: WPML's groups (trid → the served language's
+	// product), Polylang's (term_taxonomy_id → language → post ID), and
+	// TranslatePress's translated slugs.
+	wpmlServed map[int64]*item
+	pllGroups  map[int64]map[string]int64
+	trpSlugs   map[string]string
+}
+
+// builder turns rows into a snapshot; it collects what it had to overlook.
+type builder struct {
+	cfg      Config
+	warnings []string
+}
+
+func (b *builder) warn(msg string, err error) {
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	b.warnings = append(b.warnings, msg)
+}
+
+// Build turns the whole shop's rows into a snapshot. It fails only where
+// the storefront would serve nothing either: a configured language the
+// site lacks (*LanguageError).
+func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapshot, error) {
+	b := &builder{cfg: cfg.withDefaults()}
+	sh, err := b.readShop(rows)
+	if err != nil {
+		return nil, err
+	}
+	t := buildTerms(rows, sh)
+	s := &Snapshot{Version: version, Built: built, sh: sh, t: t, sig: rows.Signature,
+		all: make(map[int64]*item, len(rows.Products.Posts)), trpSlugs: make(map[string]string, len(rows.TranslatedSlugs))}
+	for k, v := range rows.TranslatedSlugs {
+		s.trpSlugs[foldSlug(k)] = v
+	}
+	for _, it := range b.items(sh, t, &rows.Products) {
+		s.all[it.id] = it
+	}
+	s.pllGroups = rows.Products.Groups
+	s.index()
+	s.Warnings = b.warnings
+	return s, nil
+}
+
+// With returns a snapshot in which the products the rows hold replace
+// their old state (or leave it: a product no longer published is dropped),
+// sharing everything else with s. ids are the products asked for: one
+// missing from the rows was deleted.
+func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Config) *Snapshot {
+	b := &builder{cfg: cfg.withDefaults()}
+	n := *s
+	n.Version = version
+	n.all = make(map[int64]*item, len(s.all)+len(rows.Posts))
+	for id, it := range s.all {
+		n.all[id] = it
+	}
+	for _, id := range ids {
+		delete(n.all, id)
+	}
+	for _, it := range b.items(s.sh, s.t, rows) {
+		n.all[it.id] = it
+	}
+	if len(rows.Groups) > 0 {
+		n.pllGroups = make(map[int64]map[string]int64, len(s.pllGroups)+len(rows.Groups))
+		for k, v := range s.pllGroups {
+			n.pllGroups[k] = v
+		}
+		for k, v := range rows.Groups {
+			n.pllGroups[k] = v
+		}
+	}
+	n.Warnings = append(slices.Clip(s.Warnings), b.warnings...)
+	n.index()
+	return &n
+}
+
+// Affected returns the products whose resources a change to the posts with
+// the IDs changes: themselves, the grouped products listing them, and the
+// variable products a variation belongs to.
+func (s *Snapshot) Affected(ids []int64) []int64 {
+	out := slices.Clone(ids)
+	for _, id := range ids {
+		out = append(out, s.groups[id]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// index derives the lookups from all: the served population in ID order,
+// the slug index, term membership, grouped parents, translation groups.
+func (s *Snapshot) index() {
+	s.served = s.served[:0:0]
+	s.slugs = make(map[string][]*item, len(s.all))
+	s.groups = map[int64][]int64{}
+	s.wpmlServed = map[int64]*item{}
+	for _, it := range s.all {
+		if s.sh.serves(it) {
+			s.served = append(s.served, it)
+			if it.wpml.TRID != 0 {
+				s.wpmlServed[it.wpml.TRID] = it
+			}
+		}
+		for _, k := range it.childIDs {
+			s.groups[k] = append(s.groups[k], it.id)
+		}
+		for _, v := range it.varIDs {
+			s.groups[v] = append(s.groups[v], it.id)
+		}
+	}
+	slices.SortFunc(s.served, func(a, b *item) int { return cmpID(a.id, b.id) })
+	ids := make([]int64, 0, len(s.all))
+	for id := range s.all {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		it := s.all[id]
+		k := foldSlug(it.slug)
+		s.slugs[k] = append(s.slugs[k], it)
+	}
+
+	s.members = map[int64]bitset{}
+	tracked := s.t.tracked()
+	s.every = newBitset(len(s.served))
+	for pos, it := range s.served {
+		s.every.set(pos)
+		for _, tt := range it.ttids {
+			if !tracked[tt] {
+				continue
+			}
+			bs := s.members[tt]
+			if bs == nil {
+				bs = newBitset(len(s.served))
+				s.members[tt] = bs
+			}
+			bs.set(pos)
+		}
+	}
+}
+
+func cmpID(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// foldSlug is how the database compares post_name (utf8mb4_unicode_ci:
+// case-insensitive, trailing spaces ignored) for the stored forms a slug
+// takes, which are ASCII.
+func foldSlug(s string) string {
+	return strings.ToLower(strings.TrimRight(s, " "))
+}
+
+// bySlug returns the served product with the slug, the lowest ID first as
+// the storefront's query orders them.
+func (s *Snapshot) bySlug(slug string) (*item, bool) {
+	for _, it := range s.slugs[foldSlug(slug)] {
+		if s.sh.serves(it) {
+			return it, true
+		}
+	}
+	return nil, false
+}
+
+// Products is the number of published products served.
+func (s *Snapshot) Products() int { return len(s.served) }
+
+// String identifies the snapshot in logs.
+func (s *Snapshot) String() string {
+	return fmt.Sprintf("snapshot %d (%d products, built %s)", s.Version, len(s.served), s.Built.UTC().Format(time.RFC3339))
+}

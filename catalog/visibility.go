@@ -1,0 +1,85 @@
+package catalog
+
+// Which products an anonymous visitor of the storefront sees, in one place.
+//
+//   - A product is served when it is published (post_status publish, type
+//     product) and, on a shop whose translation plugin translates products,
+//     filed under the language served (serves). Served products are found by
+//     their slug, hidden from the catalog or not, as a product page is.
+//   - A served product is catalog-visible unless it carries the
+//     exclude-from-catalog visibility term, or the outofstock one while the
+//     shop hides out-of-stock products (WC_Query::get_tax_query; visible).
+//     The list, its filters and counts, the category counts and the index
+//     count catalog-visible products.
+//   - A password-protected product is listed, priced and sold, but its texts
+//     are empty (item).
+//   - A variable product is priced from its enabled variations with a price,
+//     without the out-of-stock ones while the shop hides them; a grouped one
+//     from its published children (product.go).
+
+// serves reports whether the storefront shows the product in the language
+// served: every product on a shop without a translation plugin, with
+// TranslatePress (one post per product) or where products are not
+// translated; else those the plugin files under the language.
+func (sh *shop) serves(it *item) bool {
+	if !sh.products {
+		return true
+	}
+	switch sh.plugin {
+	case pluginWPML:
+		return it.wpml.Language == sh.language
+	case pluginPolylang:
+		for _, tt := range it.ttids {
+			if tt == sh.pllLanguageTT {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// catalogExclusions are the visibility terms that keep a served product
+// out of the catalog-visible population.
+func (t *terms) catalogExclusions(hideOutOfStock bool) []int64 {
+	var ex []int64
+	if id, ok := t.visibility[visExcludeFromCatalog]; ok {
+		ex = append(ex, id)
+	}
+	if id, ok := t.visibility[visOutOfStock]; ok && hideOutOfStock {
+		ex = append(ex, id)
+	}
+	return ex
+}
+
+// tracked are the terms whose members a snapshot keeps as bitsets: the
+// categories, the frameworks and the visibility terms.
+func (t *terms) tracked() map[int64]bool {
+	out := make(map[int64]bool, len(t.catByTT)+len(t.fwByTT)+len(t.visibility))
+	for tt := range t.catByTT {
+		out[tt] = true
+	}
+	for tt := range t.fwByTT {
+		out[tt] = true
+	}
+	for _, tt := range t.visibility {
+		out[tt] = true
+	}
+	return out
+}
+
+// union is the set of served products carrying any of the terms.
+func (s *Snapshot) union(ttids []int64) bitset {
+	out := newBitset(len(s.served))
+	for _, tt := range ttids {
+		if b := s.members[tt]; b != nil {
+			out.orInto(b)
+		}
+	}
+	return out
+}
+
+// visible is the catalog-visible population.
+func (s *Snapshot) visible() bitset {
+	return s.every.andNot(s.union(s.t.catalogExclusions(s.sh.hideOutOfStock)))
+}

@@ -1,0 +1,52 @@
+package wpdb
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"catalogd/catalog"
+)
+
+// The variations of variable products, enabled (publish) or disabled
+// (private), in the storefront's order.
+
+// Variations reads the variations of the variable products, enabled or not,
+// in the storefront's order (menu_order, then ID).
+func (tx *Tx) Variations(ctx context.Context, parents []int64) ([]catalog.Post, error) {
+	if len(parents) == 0 {
+		return nil, nil
+	}
+	var posts []catalog.Post
+	if err := tx.selectx(ctx, &posts, `
+		SELECT ID, post_parent, post_type, post_status, post_name, post_title, '' AS post_excerpt,
+		       '' AS post_content, post_password, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt, menu_order
+		FROM {posts}
+		WHERE post_parent IN (?) AND post_type = 'product_variation'
+		ORDER BY menu_order, ID`, parents); err != nil {
+		return nil, fmt.Errorf("wpdb: read variations: %w", err)
+	}
+	return posts, nil
+}
+
+// PublishedVariations reads the variations of every published product,
+// enabled or not, in the storefront's order (menu_order, then ID). The
+// join walks the post_parent index from each product; the order is made
+// here, as a sort of the join in the database costs more than the join
+// (at 100 000 products: 1 s against 2.5 s, and a full scan of the posts
+// table when MySQL sorts).
+func (tx *Tx) PublishedVariations(ctx context.Context) ([]catalog.Post, error) {
+	var posts []catalog.Post
+	if err := tx.selectx(ctx, &posts, `
+		SELECT v.ID, v.post_parent, v.post_type, v.post_status, v.post_name, v.post_title, '' AS post_excerpt,
+		       '' AS post_content, v.post_password, CAST(v.post_modified_gmt AS CHAR) AS post_modified_gmt, v.menu_order
+		FROM {posts} p JOIN {posts} v ON v.post_parent = p.ID
+		WHERE p.post_type = 'product' AND p.post_status = 'publish' AND v.post_type = 'product_variation'`); err != nil {
+		return nil, fmt.Errorf("wpdb: read variations: %w", err)
+	}
+	slices.SortFunc(posts, func(a, b catalog.Post) int {
+		return cmp.Or(cmp.Compare(a.MenuOrder, b.MenuOrder), cmp.Compare(a.ID, b.ID))
+	})
+	return posts, nil
+}

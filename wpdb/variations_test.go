@@ -1,0 +1,122 @@
+package wpdb
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"catalogd/catalog"
+	"catalogd/wpdb/wpfixture"
+)
+
+func TestVariations(t *testing.T) {
+	t.Parallel()
+	p := newProductShop()
+	db, raw := openShop(t, p.shop)
+
+	v := func(id, parent int64, status, slug, title string, order int64) catalog.Post {
+		return catalog.Post{ID: id, Parent: parent, Type: "product_variation", Status: status, Slug: slug, Title: title,
+			MenuOrder: order}
+	}
+	esx := v(p.varESX, p.bundle, "publish", "bundle-esx", "Bundle - ESX", 1)
+	qbcore := v(p.varQBCore, p.bundle, "private", "bundle-qbcore", "Bundle - QBCore", 2)
+	standalone := v(p.varStandalone, p.bundle, "publish", "bundle-standalone", "Bundle - Standalone", 3)
+	qbox := v(p.otherVar, p.other, "publish", "other-qbox", "Other - Qbox", 1)
+
+	read := func(t *testing.T, parents []int64) []catalog.Post {
+		t.Helper()
+		var got []catalog.Post
+		view(t, db, func(ctx context.Context, tx *Tx) error {
+			var err error
+			got, err = tx.Variations(ctx, parents)
+			return err
+		})
+		return withoutModified(got)
+	}
+	tests := []struct {
+		name    string
+		parents []int64
+		want    []catalog.Post
+	}{
+		{"publish and private, in menu order", []int64{p.bundle}, []catalog.Post{esx, qbcore, standalone}},
+		{"several parents", []int64{p.bundle, p.other}, []catalog.Post{esx, qbox, qbcore, standalone}},
+		{"simple product has none", []int64{p.radar}, nil},
+		{"none asked", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := read(t, tt.parents)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Variations(%v):\n got %+v\nwant %+v", tt.parents, got, tt.want)
+			}
+		})
+	}
+
+	// The shop manager drags the variations around: menu_order decides,
+	// then the ID breaks ties.
+	t.Run("reordered", func(t *testing.T) {
+		for id, order := range map[int64]int{p.varESX: 5, p.varQBCore: 1, p.varStandalone: 1} {
+			if _, err := raw.ExecContext(context.Background(),
+				`UPDATE wp_posts SET menu_order = ? WHERE ID = ?`, order, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		esx.MenuOrder, qbcore.MenuOrder, standalone.MenuOrder = 5, 1, 1
+		got := read(t, []int64{p.bundle})
+		want := []catalog.Post{qbcore, standalone, esx}
+		if !slices.Equal(got, want) {
+			t.Errorf("Variations after reordering:\n got %+v\nwant %+v", got, want)
+		}
+	})
+}
+
+func TestPublishedVariations(t *testing.T) {
+	t.Parallel()
+	p := newProductShop()
+	// Variable products that are not published: their variations are
+	// not the catalog's, whatever their own status.
+	variations := []wpfixture.Variation{{Framework: "esx", RegularPrice: "1"}, {Framework: "qbox", RegularPrice: "2"}}
+	for _, status := range []string{"draft", "trash", "private", "pending"} {
+		p.shop.Add(wpfixture.Product{Title: "Bundle " + status, Status: status, Type: "variable", Variations: variations})
+	}
+	db, raw := openShop(t, p.shop)
+
+	v := func(id, parent int64, status, slug, title string, order int64) catalog.Post {
+		return catalog.Post{ID: id, Parent: parent, Type: "product_variation", Status: status, Slug: slug, Title: title,
+			MenuOrder: order}
+	}
+	esx := v(p.varESX, p.bundle, "publish", "bundle-esx", "Bundle - ESX", 1)
+	qbcore := v(p.varQBCore, p.bundle, "private", "bundle-qbcore", "Bundle - QBCore", 2)
+	standalone := v(p.varStandalone, p.bundle, "publish", "bundle-standalone", "Bundle - Standalone", 3)
+	qbox := v(p.otherVar, p.other, "publish", "other-qbox", "Other - Qbox", 1)
+
+	read := func(t *testing.T) []catalog.Post {
+		t.Helper()
+		var got []catalog.Post
+		view(t, db, func(ctx context.Context, tx *Tx) error {
+			var err error
+			got, err = tx.PublishedVariations(ctx)
+			return err
+		})
+		return withoutModified(got)
+	}
+	// Across parents, by menu_order then ID: the order Variations gives
+	// each parent's, which is all the catalog needs of it. The disabled
+	// (private) variation is there: the storefront shows it, unavailable.
+	if got, want := read(t), []catalog.Post{esx, qbox, qbcore, standalone}; !slices.Equal(got, want) {
+		t.Errorf("PublishedVariations:\n got %+v\nwant %+v", got, want)
+	}
+
+	t.Run("reordered", func(t *testing.T) {
+		for id, order := range map[int64]int{p.varESX: 5, p.varQBCore: 0, p.varStandalone: 0, p.otherVar: 5} {
+			if _, err := raw.ExecContext(context.Background(),
+				`UPDATE wp_posts SET menu_order = ? WHERE ID = ?`, order, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		esx.MenuOrder, qbcore.MenuOrder, standalone.MenuOrder, qbox.MenuOrder = 5, 0, 0, 5
+		if got, want := read(t), []catalog.Post{qbcore, standalone, esx, qbox}; !slices.Equal(got, want) {
+			t.Errorf("PublishedVariations after reordering:\n got %+v\nwant %+v", got, want)
+		}
+	})
+}
