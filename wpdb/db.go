@@ -81,7 +81,7 @@ func Open(dsn string, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wpdb: connector: %w", err)
 	}
-	sdb := sql.OpenDB(conn)
+	sdb := sql.OpenDB(boundedConnector{Connector: conn, timeout: cfg.Timeout})
 	if o.MaxOpen <= 0 {
 		o.MaxOpen = 10
 	}
@@ -103,6 +103,23 @@ func Open(dsn string, o Options) (*DB, error) {
 	}
 	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, load: o.LoadTimeout, observe: o.Observe,
 		password: cfg.Passwd}, nil
+}
+
+// boundedConnector puts the whole of opening a connection (dial,
+// handshake, authentication) under the dial timeout. The driver bounds only
+// the dial by it and the rest by the caller's context, and database/sql
+// opens the pool's spare connections with a context that never ends: with
+// a database that accepts TCP but never answers (a black hole), those would
+// hang and hold the pool's every slot, so that no later read even tries.
+type boundedConnector struct {
+	driver.Connector
+	timeout time.Duration
+}
+
+func (c boundedConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	return c.Connector.Connect(ctx)
 }
 
 // Close closes the pool.

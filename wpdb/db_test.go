@@ -404,3 +404,85 @@ func TestConfigurablePrefix(t *testing.T) {
 	}
 }
 
+// TestBlackHoleDoesNotWedgeThePool: a database that accepts TCP but never
+// answers (a firewall that swallows packets, a frozen server) must not
+// hold the pool's slots for ever. database/sql opens a connection for a
+// waiting read with a context that never ends; each such opening still
+// gives up at the DSN's timeout, so that a later read tries the database
+// again and catalogd recovers as soon as it answers.
+func TestBlackHoleDoesNotWedgeThePool(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	accepted := make(chan net.Conn, 64)
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c // held open, never answered
+		}
+	}()
+	t.Cleanup(func() {
+		for {
+			select {
+			case c := <-accepted:
+				c.Close()
+			default:
+				return
+			}
+		}
+	})
+	db, err := Open(fmt.Sprintf("u:p@tcp(%s)/wp?timeout=300ms", l.Addr()), Options{Prefix: "wp_", MaxOpen: 1,
+		QueryTimeout: 400 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	// The first read takes the one slot; the second waits in the queue,
+	// and gets the connection database/sql opens for it in the background
+	// when the first gives up.
+	done := make(chan error, 2)
+	go func() { done <- db.Ready(context.Background()) }()
+	held := <-accepted // the first read is in, waiting for the handshake
+	defer held.Close()
+	go func() { done <- db.Ready(context.Background()) }()
+	for range 2 {
+		if err := <-done; err == nil {
+			t.Fatal("Ready through a black hole succeeded")
+		}
+	}
+	drain := func() int {
+		n := 0
+		for {
+			select {
+			case c := <-accepted:
+				c.Close()
+				n++
+			default:
+				return n
+			}
+		}
+	}
+	select {
+	case c := <-accepted: // the connection opened in the background
+		defer c.Close()
+	case <-time.After(5 * time.Second):
+		t.Fatal("no connection opened for the waiting read")
+	}
+	drain()
+	// Each read gives up at its deadline; within a few, one must have
+	// reached for the database again.
+	for try := 1; drain() == 0; try++ {
+		if try > 5 {
+			t.Fatal("5 reads after the black hole's first ones did not even try the database: the pool is wedged")
+		}
+		if err := db.Ready(context.Background()); err == nil {
+			t.Fatal("Ready through a black hole succeeded")
+		}
+	}
+}
