@@ -1,0 +1,76 @@
+package catalog
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// This file declares the change feed: what a source of the shop's changes
+// (package wpdb: the binary log, or polling) tells the catalog, and how
+// changes that arrive while one is being applied are merged.
+
+// Change is what the shop's change feed saw: which posts changed, or that
+// anything may have.
+type Change struct {
+	// Posts changed: their row, meta, terms or lookup row. Only those the
+	// snapshot shows matter (products, their variations and grouped
+	// children); the others (orders, pages, drafts) cost no read.
+	Posts []int64
+	// Products are posts the feed knows to be products or variations from
+	// their posts row: they are read again even when the snapshot does not
+	// hold them (one just published, or scheduled and gone live).
+	Products []int64
+	// All: something every product may show changed (an option, a term,
+	// the attribute table, a translation plugin's table, a lost binary log
+	// position): the whole snapshot is read again.
+	All bool
+	// Kind says what kind of change it was, for the log and the metrics:
+	// one of the Kind* constants.
+	Kind string
+	// Committed is when the change was committed, when the feed knows it
+	// (the binary log's event time): the lag is measured from it.
+	Committed time.Time
+}
+
+// Kinds of change.
+const (
+	KindProduct = "product" // a post, its meta or its terms
+	KindTerm    = "term"    // a category, framework or visibility term
+	KindOption  = "option"  // one of the options the catalog reads
+	KindTable   = "table"   // the attribute table, a translation plugin's table
+	KindResync  = "resync"  // the feed lost its place (binary log purged, failover)
+)
+
+// Feed is a source of the shop's changes.
+type Feed interface {
+	// Name is the source's name in logs, metrics and /readyz.
+	Name() string
+	// Start marks where the feed stands: every change committed after Start
+	// returns is reported by Run. It is called before the first snapshot
+	// is read, so a change made meanwhile is reported and read again,
+	// never missed.
+	Start(ctx context.Context) error
+	// Run reports changes until ctx ends; report must not block for long.
+	// It returns ctx's error when ctx ends, or the reason the feed cannot
+	// go on.
+	Run(ctx context.Context, report func(Change)) error
+}
+
+// merge adds b to a: what is pending when b arrives. The earliest commit
+// time stays, so that the lag measured is the longest.
+func (a *Change) merge(b Change) {
+	a.Posts = append(a.Posts, b.Posts...)
+	a.Products = append(a.Products, b.Products...)
+	a.All = a.All || b.All
+	if a.Kind == "" || b.All {
+		a.Kind = b.Kind
+	}
+	if a.Committed.IsZero() || (!b.Committed.IsZero() && b.Committed.Before(a.Committed)) {
+		a.Committed = b.Committed
+	}
+	slices.Sort(a.Posts)
+	a.Posts = slices.Compact(a.Posts)
+	slices.Sort(a.Products)
+	a.Products = slices.Compact(a.Products)
+}
