@@ -50,9 +50,9 @@ var DefaultCacheConfig = CacheConfig{TTL: 10 * time.Minute, StaleFor: 24 * time.
 // entries and bytes, and cleared (made stale) by Invalidate when the shop
 // changes. Concurrent misses for one key make one database round.
 type Cache struct {
-	cfg   CacheConfig
-	now   func() time.Time
-	gen   atomic.Uint64 // bumped by Invalidate: older entries are stale
+	cfg CacheConfig
+	now func() time.Time
+	gen atomic.Uint64 // bumped by Invalidate: older entries are stale
 	// drops is bumped by Drop, under mu: a fill begun before a drop is not
 	// kept, as it may show what the drop took out.
 	drops atomic.Uint64
