@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -44,7 +45,10 @@ const retryApply = time.Second
 // edits no feed sees (raw SQL on a meta key, an attachment's file); only
 // what differs is dropped from the caches then.
 //
-// It returns the feed's error when the feed stops (ctx's when ctx ends).
+// It begins with a whole read of the shop (Start must have marked the
+// feed), which is the first snapshot when there is none. It returns the
+// feed's error when the feed stops, ctx's when ctx ends, and a
+// *LanguageError when the first snapshot cannot be built.
 func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) error {
 	var (
 		mu      sync.Mutex
@@ -68,6 +72,9 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 	defer cancel()
 	ended := make(chan error, 1)
 	go func() { ended <- feed.Run(ctx, report) }()
+	// The whole shop first: the feed has been started (its place marked),
+	// so whatever changed before is in this read and nothing after is lost.
+	report(Change{All: true, Kind: KindResync})
 
 	age := time.NewTimer(maxSnapshotAge)
 	defer age.Stop()
@@ -98,6 +105,12 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 		if err != nil {
 			if ctx.Err() != nil {
 				continue
+			}
+			var badLanguage *LanguageError
+			if errors.As(err, &badLanguage) && c.cur.Load() == nil {
+				// Nothing to serve, ever: the configured language is
+				// not the shop's. Later, the last snapshot serves on.
+				return err
 			}
 			if !failing {
 				c.log.WarnContext(ctx, "a change in the shop cannot be read yet; serving the last snapshot and trying again",

@@ -142,7 +142,7 @@ func (f fakeFeed) Run(ctx context.Context, report func(Change)) error {
 	}
 }
 
-// TestFollowAppliesAndRetries: Follow applies what the feed reports and
+// TestFollowAppliesAndRetries: Follow reads the whole shop first, then applies what the feed reports and
 // says what it swapped in; a change it cannot read (the database away) is
 // kept and applied once the database is back, never lost; it returns when
 // the context ends.
@@ -177,6 +177,9 @@ func TestFollowAppliesAndRetries(t *testing.T) {
 		})
 	}
 
+	if a := next("the first whole read"); !a.Change.All || !a.Nothing() {
+		t.Errorf("Follow began with %+v, want a whole read that changed nothing", a)
+	}
 	price("7")
 	feed.changes <- Change{Posts: []int64{b}, Kind: KindProduct}
 	if a := next("a price edit"); !slices.Equal(a.Products, []int64{b}) {
