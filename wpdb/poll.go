@@ -94,6 +94,10 @@ const (
 	DefaultPollMaxScan  = 5 * time.Minute
 )
 
+// scanSlice is how many post IDs one statement of the scan covers: on the
+// 100k shop of make bench (453 500 posts), a fifth of the table.
+const scanSlice = 100_000
+
 // Limits of the set of new, unpublished products each round re-reads.
 const (
 	freshMax = 1000
@@ -363,20 +367,32 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	intern := map[string]string{}
 	var dbNow string
 	start := time.Now()
-	err := p.db.View(ctx, func(ctx context.Context, tx *Tx) error {
+	// The whole scan is one consistent read, under the load deadline; each
+	// of its statements reads a slice of the primary key.
+	err := p.db.view(ctx, p.db.load, func(ctx context.Context, tx *Tx) error {
 		if err := tx.getx(ctx, &dbNow, `SELECT CAST(UTC_TIMESTAMP() AS CHAR)`); err != nil {
 			return err
 		}
+		maxID, err := tx.maxPostID(ctx)
+		if err != nil {
+			return err
+		}
 		clear(rows)
-		return tx.scanProducts(ctx, func(r productRow) {
-			st, ok := intern[r.Status]
-			if !ok {
-				st = strings.Clone(r.Status)
-				intern[st] = st
+		for lo := int64(0); lo < maxID; lo += scanSlice {
+			err := tx.scanProducts(ctx, lo, lo+scanSlice, func(r productRow) {
+				st, ok := intern[r.Status]
+				if !ok {
+					st = strings.Clone(r.Status)
+					intern[st] = st
+				}
+				rows[r.ID] = scanState{parent: r.Parent, modified: packTime(r.Modified), status: st,
+					variation: r.Type == "product_variation"}
+			})
+			if err != nil {
+				return err
 			}
-			rows[r.ID] = scanState{parent: r.Parent, modified: packTime(r.Modified), status: st,
-				variation: r.Type == "product_variation"}
-		})
+		}
+		return nil
 	})
 	cost := time.Since(start)
 	if err != nil {

@@ -66,7 +66,9 @@ func (tx *Tx) productsByID(ctx context.Context, ids []int64) ([]productRow, erro
 // scheduledProducts reads the IDs of the products and variations scheduled
 // for later (post_status 'future') through WordPress's type_status_date
 // index (post_type, post_status, post_date, ID): an index range holding
-// only them. WordPress's cron publishes one at its date (wp_publish_post)
+// only them, read from the index alone (the optimizer may take
+// type_status_author, WordPress 6.x's other index that leads with
+// post_type and post_status, to the same effect). WordPress's cron publishes one at its date (wp_publish_post)
 // by flipping its status alone: it leaves this set and nothing else moves.
 func (tx *Tx) scheduledProducts(ctx context.Context) ([]int64, error) {
 	var ids []int64

@@ -24,10 +24,14 @@ import (
 // own wp_update_post sets post_modified_gmt to now on every update; only
 // wp_publish_post (a scheduled post going live) changes the status alone,
 // which the comparison sees too, and the cheap round sooner.
-func (tx *Tx) scanProducts(ctx context.Context, fn func(productRow)) error {
+//
+// It reads the posts with lo < ID <= hi, by primary key range: the poller
+// reads the table in slices, so that no statement outlasts the query
+// deadline however large the shop.
+func (tx *Tx) scanProducts(ctx context.Context, lo, hi int64, fn func(productRow)) error {
 	err := tx.each(ctx, `
 		SELECT ID, post_parent, post_type, post_status, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
-		FROM {posts} WHERE post_type IN ('product', 'product_variation')`, nil, func(rows *sqlx.Rows) error {
+		FROM {posts} WHERE ID > ? AND ID <= ? AND post_type IN ('product', 'product_variation')`, []any{lo, hi}, func(rows *sqlx.Rows) error {
 		var r productRow
 		if err := rows.Scan(&r.ID, &r.Parent, &r.Type, &r.Status, &r.Modified); err != nil {
 			return err

@@ -6,8 +6,8 @@ import (
 )
 
 // termSums reads a digest of the terms of the taxonomies (through
-// term_taxonomy's taxonomy index, joined to terms by primary key, with
-// their 'order' term meta) and one of the whole attribute table
+// term_taxonomy's taxonomy index, joined to terms by primary key and to
+// their 'order' term meta by termmeta's term_id index) and one of the whole attribute table
 // (woocommerce_attribute_taxonomies: a row per global attribute, a handful).
 //
 // The term digest covers what the catalog shows of a term (name, slug,
@@ -27,9 +27,9 @@ func (tx *Tx) termSums(ctx context.Context, taxonomies []string) (terms, attribu
 	err = tx.getx(ctx, &r, `
 		SELECT
 		  (SELECT CONCAT(COUNT(*), '/', COALESCE(SUM(CRC32(CONCAT_WS('|', tt.term_taxonomy_id, tt.taxonomy, t.name, t.slug, tt.parent,
-		          COALESCE((SELECT GROUP_CONCAT(tm.meta_value) FROM {termmeta} tm
-		                    WHERE tm.term_id = t.term_id AND tm.meta_key = 'order'), '')))), 0))
+		          tm.meta_value))), 0))
 		   FROM {term_taxonomy} tt JOIN {terms} t ON t.term_id = tt.term_id
+		   LEFT JOIN {termmeta} tm ON tm.term_id = t.term_id AND tm.meta_key = 'order'
 		   WHERE tt.taxonomy IN (?)) AS terms,
 		  (SELECT CONCAT(COUNT(*), '/', COALESCE(SUM(CRC32(CONCAT_WS('|', attribute_id, attribute_name, attribute_label,
 		          attribute_type, attribute_orderby, attribute_public))), 0))

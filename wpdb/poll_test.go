@@ -199,6 +199,10 @@ func TestPollRoundSees(t *testing.T) {
 func TestPollScanSees(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
+	// A product far up the ID range: the scan reads the table in slices
+	// of the primary key.
+	const far = 3*scanSlice + 1
+	rawPost(ps.shop, far, "product", "publish", "far-away")
 	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
 	id := fmt.Sprint
 	// saved is what WC_Product_Data_Store_CPT::update() writes to the post
@@ -221,6 +225,7 @@ func TestPollScanSees(t *testing.T) {
 		{"a variation sold out by an order", []string{
 			`UPDATE wp_postmeta SET meta_value = 'outofstock' WHERE meta_key = '_stock_status' AND post_id = ` + id(ps.var1),
 			saved(ps.var1, "2026-11-22 10:06:00")}, []int64{ps.gun, ps.var1}},
+		{"a product three slices up edited", []string{saved(far, "2026-11-22 10:06:30")}, []int64{far}},
 		{"a product trashed", []string{`UPDATE wp_posts SET post_status = 'trash', post_name = 'radar__trashed' WHERE ID = ` + id(ps.radar),
 			saved(ps.radar, "2026-11-22 10:07:00")}, []int64{ps.radar}},
 		{"a product deleted permanently", []string{`DELETE FROM wp_postmeta WHERE post_id = ` + id(ps.radar),
