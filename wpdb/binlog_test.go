@@ -251,6 +251,13 @@ func TestBinlogFeedMapsWordPressWrites(t *testing.T) {
 			"UPDATE wp_options SET option_value = '3' WHERE option_name = 'woocommerce_price_num_decimals'",
 		}, &catalog.Change{Posts: ids(p.badge), All: true, Kind: catalog.KindOption}},
 
+		{"a plugin adds a column to the posts table", false, []string{
+			"ALTER TABLE wp_posts ADD COLUMN plugin_flag tinyint NOT NULL DEFAULT 0",
+		}, &catalog.Change{All: true, Kind: catalog.KindTable}},
+		{"a product saved after it: the new columns are read", false, []string{
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 4', plugin_flag = 1 WHERE ID = %d", p.radar),
+		}, &catalog.Change{Products: ids(p.radar), Kind: catalog.KindProduct}},
+
 		// Nothing the catalog reads.
 		{"an order's meta (wc_update_order_meta)", false, []string{
 			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, '_order_total', '5.00')", order),
@@ -509,5 +516,52 @@ func TestBinlogFeedLag(t *testing.T) {
 		n, p50, p99, lags[n-1])
 	if p99 > 500*time.Millisecond {
 		t.Errorf("p99 lag %v, want ≤ 500 ms", p99)
+	}
+}
+
+// A table whose columns changed unseen (an ALTER kept out of the log) is
+// noticed at its first row event: everything is reported once, and the
+// columns read again.
+func TestBinlogFeedUnloggedSchemaChange(t *testing.T) {
+	h, p := newFeedShop(t)
+	h.run(t, h.dsn, BinlogOptions{}, nil)
+	ctx := context.Background()
+	conn, err := h.raw.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, s := range []string{"SET SESSION sql_log_bin = 0",
+		"ALTER TABLE wp_postmeta ADD COLUMN meta_extra int NULL FIRST", "SET SESSION sql_log_bin = 1"} {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	price := fmt.Sprintf("UPDATE wp_postmeta SET meta_value = meta_value + 1 WHERE post_id = %d AND meta_key = '_price'", p.radar)
+	h.exec(t, false, price)
+	expect(t, h.next(t), catalog.Change{All: true, Kind: catalog.KindTable})
+	h.exec(t, false, price)
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+}
+
+// Where the server has no GTID position the feed follows a file and
+// offset, and resumes from them after a disconnect.
+func TestBinlogFeedFilePosition(t *testing.T) {
+	h, p := newFeedShop(t)
+	fp, err := h.db.masterStatus(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.run(t, h.dsn, BinlogOptions{}, &binlogPosition{file: fp})
+	price := fmt.Sprintf("UPDATE wp_postmeta SET meta_value = meta_value + 1 WHERE post_id = %d AND meta_key = '_price'", p.radar)
+	h.exec(t, false, price)
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+	id := h.scalar(t, "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")
+	h.exec(t, false, fmt.Sprintf("KILL CONNECTION %d", id), price)
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+	h.marker(t)
+	expect(t, h.next(t), optionChange)
+	if pos := h.feed.Position(); strings.HasPrefix(pos, "GTID") || !strings.Contains(pos, fp.Name) {
+		t.Errorf("position %q, want one in %s", pos, fp.Name)
 	}
 }
