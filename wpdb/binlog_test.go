@@ -565,3 +565,64 @@ func TestBinlogFeedFilePosition(t *testing.T) {
 		t.Errorf("position %q, want one in %s", pos, fp.Name)
 	}
 }
+
+// lockedBuffer collects log lines from the feed's goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// No log line of the feed, go-mysql's own included (at debug level), holds
+// the password, even when the server refuses it at a reconnection.
+func TestBinlogFeedLogsNoSecret(t *testing.T) {
+	h, p := newFeedShop(t)
+	u := testdb.NewUserOn(t, testdb.BinlogServer(t), h.dsn, "SELECT ON *.*", "REPLICATION SLAVE, REPLICATION CLIENT ON *.*")
+	logs := &lockedBuffer{}
+	f, err := NewBinlog(openTest(t, u.DSN), u.DSN, catalog.ShopReads, BinlogOptions{
+		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	changes, done := make(chan catalog.Change, 100), make(chan error, 1)
+	go func() { done <- f.Run(ctx, func(c catalog.Change) { changes <- c }) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	h.exec(t, false, fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 5' WHERE ID = %d", p.radar))
+	select {
+	case <-changes:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no change within 10 s")
+	}
+	u.ChangePassword(t) // ends its sessions: the dump thread too
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), "Access denied") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no refused reconnection logged within 10 s:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition, with a deadline
+	}
+	if testing.Verbose() {
+		t.Log(logs.String())
+	}
+	if out := logs.String(); strings.Contains(out, u.Password) || strings.Contains(out, u.Hash) {
+		t.Errorf("a log line holds the password or its hash:\n%s", out)
+	}
+}
