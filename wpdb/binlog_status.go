@@ -19,9 +19,13 @@ import (
 // MariaDB 10.5+). ok is false with one sentence saying what is missing,
 // for the start-up log line that names the change mode; when ok, why says
 // what the feed will follow. It reads variables and the user's own grants,
-// which need no privilege; dsn is the one wpdb.Open took (db reads through
-// it too, but the grants are asked on a connection of dsn's user alone).
+// which need no privilege, through db; dsn is the one the feed will
+// connect with (NewBinlog's), whose user must be db's.
 func (db *DB) BinlogStatus(ctx context.Context, dsn string) (ok bool, why string) {
+	cfg, err := ParseDSN(dsn)
+	if err != nil {
+		return false, "the DSN: " + err.Error()
+	}
 	ctx, cancel := context.WithTimeout(ctx, db.timeout)
 	defer cancel()
 	conn, err := db.db.Conn(ctx)
@@ -46,6 +50,14 @@ func (db *DB) BinlogStatus(ctx context.Context, dsn string) (ok bool, why string
 		return false, fmt.Sprintf("the binary log's binlog_format is %s, not ROW", format)
 	case !strings.EqualFold(image, "FULL"):
 		return false, fmt.Sprintf("the binary log's binlog_row_image is %s, not FULL (row images would lack the IDs)", image)
+	}
+	var current string
+	db.queries.Add(1)
+	if err := conn.QueryRowContext(ctx, `SELECT CURRENT_USER()`).Scan(&current); err != nil {
+		return false, "the database user cannot be read: " + db.redact(err).Error()
+	}
+	if name, _, _ := strings.Cut(current, "@"); name != cfg.User {
+		return false, fmt.Sprintf("the database is read as user %q, not the DSN's %q", name, cfg.User)
 	}
 	var grants []string
 	db.queries.Add(1)
