@@ -148,6 +148,7 @@ func (c *Catalog) Apply(ctx context.Context, ch Change) (Applied, error) {
 	old := c.cur.Load()
 	if ch.All || old == nil {
 		s, err := c.reload(ctx)
+		c.lastLoad.Store(&loadOutcome{err: domainError(err)})
 		if err != nil {
 			return Applied{}, domainError(err)
 		}
@@ -240,4 +241,17 @@ func moves(old *Snapshot, was *item, s *Snapshot, is *item) bool {
 		return was != is // published in another language only: translation hints
 	}
 	return was.slug != is.slug || !slices.Equal(was.ttids, is.ttids) || was.wpml != is.wpml
+}
+
+// loadOutcome is how the last whole read ended.
+type loadOutcome struct{ err error }
+
+// LoadError is why the last whole read of the shop failed, nil when it
+// succeeded or none was tried: /readyz gives it while there is no
+// snapshot to serve.
+func (c *Catalog) LoadError() error {
+	if o := c.lastLoad.Load(); o != nil {
+		return o.err
+	}
+	return nil
 }

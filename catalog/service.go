@@ -54,6 +54,8 @@ type Catalog struct {
 	version atomic.Uint64
 	seen    seen
 
+	lastLoad atomic.Pointer[loadOutcome]
+
 	firstMu sync.Mutex
 	first   *firstLoad // the load requests wait for while there is no snapshot
 }

@@ -115,6 +115,8 @@ type follower struct {
 	log    *slog.Logger
 	m      *changeMetrics
 	source *changeSource
+	// version is the gauge of the snapshot served.
+	version prometheus.Gauge
 	// first is closed when the first snapshot is in.
 	first     chan struct{}
 	firstOnce sync.Once
@@ -196,7 +198,16 @@ func (f *follower) run(ctx context.Context) error {
 
 // applied drops what a change touched from the cache and counts it.
 func (f *follower) applied(a catalog.Applied) {
-	f.cache.Apply(a)
+	select {
+	case <-f.first:
+		f.cache.Apply(a)
+	default:
+		// The first snapshot: nothing was served or cached before it, so
+		// nothing is dropped and no change is logged for purging.
+	}
+	if a.Snapshot != nil {
+		f.version.Set(float64(a.Snapshot.Version))
+	}
 	if a.Change.All {
 		f.m.rebuilds.WithLabelValues(a.Change.Kind).Inc()
 	}

@@ -113,14 +113,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	snapProducts := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_products",
 		Help: "Published products in the last whole snapshot (of the language served)."})
 	snapVersion := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_version",
-		Help: "Version of the last whole snapshot built; it rises at every reload."})
+		Help: "Version of the snapshot served; it rises at every change applied."})
 	reg.MustRegister(buildSeconds, snapProducts, snapVersion)
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
 		DevelopersURL: cfg.DevelopersURL, Language: cfg.Language,
 		SitemapURL: cfg.SitemapURL, OnBuild: func(s *catalog.Snapshot, took time.Duration) {
 			buildSeconds.Set(took.Seconds())
 			snapProducts.Set(float64(s.Products()))
-			snapVersion.Set(float64(s.Version))
 			level := slog.LevelDebug // a reload at every change in the shop
 			if s.Version == 1 {
 				level = slog.LevelInfo
@@ -170,6 +169,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return err
 		}
 		if !live.Load() {
+			if err := cat.LoadError(); err != nil {
+				return fmt.Errorf("the catalog cannot be read: %w", err)
+			}
 			return errors.New("the first snapshot of the catalog is not in yet")
 		}
 		return nil
@@ -200,7 +202,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer stopFollowing()
 	errc := make(chan error, 3)
 	f := &follower{cfg: cfg, db: db, cat: cat, cache: cache, log: log, m: changes, source: source,
-		first: make(chan struct{})}
+		version: snapVersion, first: make(chan struct{})}
 	go func() {
 		if err := f.run(followCtx); err != nil {
 			errc <- err
