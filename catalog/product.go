@@ -150,8 +150,9 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post Post, postB
 	id := post.ID
 	it := &item{id: id, slug: post.Slug, name: PlainName(post.Title), typ: tax.productType(rows.Terms[id]),
 		ttids: rows.Terms[id], own: readPrices(rows.Meta, id), modified: post.ModifiedTime(), wpml: rows.WPML[id]}
-	// is_in_stock(): the stock status is not outofstock; an external
-	// product's setter keeps it in stock whatever the meta says.
+	// is_in_stock(): the stock status is not outofstock (onbackorder is in
+	// stock); an external product's setter keeps it in stock whatever the
+	// meta says.
 	it.inStock = it.own.stockStatus != "outofstock" || it.typ == typeExternal
 	switch it.typ {
 	case typeVariable:
@@ -185,6 +186,8 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post Post, postB
 			fws = append(fws, tt)
 		}
 	}
+	// The product's own categories, by name, as wp_get_object_terms gives
+	// them; the frameworks in the attribute's order (sortFrameworks).
 	slices.SortFunc(cats, func(a, b *category) int { return cmp.Compare(a.nameRank, b.nameRank) })
 	it.cats = make([]string, 0, len(cats))
 	for _, c := range cats {
@@ -206,7 +209,8 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post Post, postB
 	}
 
 	// A password-protected product is listed, priced and sold, but its
-	// texts are hidden from a visitor who has not entered the password.
+	// texts are hidden from a visitor who has not entered the password
+	// (post_password_required, woocommerce_template_single_excerpt).
 	if post.Password == "" {
 		it.summary = PlainText(post.Excerpt, false)
 		it.listSummary = Truncate(it.summary, SummaryLimit)
@@ -341,6 +345,9 @@ func (it *item) publishedChildren() []kid {
 // grouped product's purchasable published children, or its own.
 func (it *item) prepare(sh *shop) {
 	var regular string
+	// The regular price shown: a variable product's lowest among its
+	// visible variations (read_price_data), a grouped product's lowest
+	// among its published children, else its own.
 	switch it.typ {
 	case typeVariable:
 		var regs []string
