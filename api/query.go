@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -17,6 +18,9 @@ const (
 	MaxPerPage     = 50
 	MaxSlugLength  = 200 // posts.post_name and terms.slug are varchar(200), in the stored form
 )
+
+// frameworkProblem is the message for a framework not in Frameworks.
+var frameworkProblem = "framework must be one of " + strings.Join(Frameworks, ", ") + "."
 
 // ValidFramework reports whether f is one of Frameworks.
 func ValidFramework(f string) bool {
@@ -62,9 +66,9 @@ func (p Problems) First() string {
 // ParamHints say what to send instead, per parameter.
 var ParamHints = map[string]string{
 	"page":      "Send page as a plain whole number from 1 up to total_pages, or leave it out for the first page.",
-	"per_page":  "Send per_page as a plain whole number from 1 to 50 (default 20); larger pages are rejected, not clamped.",
+	"per_page":  fmt.Sprintf("Send per_page as a plain whole number from 1 to %d (default %d); larger pages are rejected, not clamped.", MaxPerPage, DefaultPerPage),
 	"category":  "Use a slug from the categories endpoint.",
-	"framework": "Use one of esx, qbcore, qbox, standalone, or leave framework out.",
+	"framework": "Use one of " + strings.Join(Frameworks, ", ") + ", or leave framework out.",
 	"slug":      "Use the product's slug as the product list shows it: lowercase letters, digits, underscores and hyphens, other characters percent-encoded (or sent as UTF-8).",
 }
 
@@ -120,7 +124,7 @@ func ParseListQuery(values map[string][]string) (ListQuery, Problems) {
 	}
 	if s, ok := one("framework"); ok {
 		if !ValidFramework(s) {
-			problems["framework"] = "framework must be one of esx, qbcore, qbox, standalone."
+			problems["framework"] = frameworkProblem
 		} else {
 			q.Framework = s
 		}
@@ -145,7 +149,7 @@ func (q ListQuery) Check() Problems {
 		problems["per_page"] = fmt.Sprintf("per_page must be a plain whole number from 1 to %d.", MaxPerPage)
 	}
 	if q.Framework != "" && !ValidFramework(q.Framework) && problems["framework"] == "" {
-		problems["framework"] = "framework must be one of esx, qbcore, qbox, standalone."
+		problems["framework"] = frameworkProblem
 	}
 	return problems
 }

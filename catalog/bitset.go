@@ -3,7 +3,7 @@ package catalog
 import "math/bits"
 
 // bitset is a set of positions in a snapshot's served products: the
-// population the list pages, filters and counts are computed on.
+// products the list pages, filters and counts are computed on.
 type bitset []uint64
 
 func newBitset(n int) bitset { return make(bitset, (n+63)/64) }

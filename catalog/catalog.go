@@ -1,9 +1,12 @@
 // Package catalog is the domain of catalogd: an immutable in-memory snapshot
 // of the shop, the rules that decide what an anonymous visitor of the
-// WooCommerce storefront sees (populations, prices, sales, stock, text,
-// URLs, paging) as pure functions of it and the clock, the Service the HTTP
-// side calls, and the error kinds. It reads the shop through a Source
-// (package wpdb implements it) and knows nothing of SQL or HTTP.
+// WooCommerce storefront sees (which products are served and listed,
+// prices, sales, stock, text, URLs, paging) as pure functions of it and the
+// clock, the Service the HTTP side calls, and the error kinds. It reads the
+// shop through a Source (package wpdb implements it) and runs no SQL; it
+// serves no HTTP either, but says what the HTTP side's caches need: how
+// long a product's answer holds (Until), when it last changed, the IDs a
+// purge names and the snapshot's version.
 package catalog
 
 import (

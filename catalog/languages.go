@@ -171,14 +171,14 @@ func (b *builder) unreadable(plugin string, err error) multilingual {
 // polylang reads Polylang's settings and languages (the `language` terms;
 // their `term_language` twins file the terms).
 func (b *builder) polylang(rows *ShopRows, sh *shop, raw string, active *activePlugins) (multilingual, error) {
-	st, err := wpopt.ParsePolylang(raw)
-	if err == nil && st.DefaultLang == "" {
+	settings, err := wpopt.ParsePolylang(raw)
+	if err == nil && settings.DefaultLang == "" {
 		err = fmt.Errorf("%s: no default_lang", wpopt.OptionPolylang)
 	}
 	if err != nil {
 		return b.unreadable(pluginPolylang, err), nil
 	}
-	ml := multilingual{plugin: pluginPolylang, language: cmp.Or(b.cfg.Language, st.DefaultLang)}
+	ml := multilingual{plugin: pluginPolylang, language: cmp.Or(b.cfg.Language, settings.DefaultLang)}
 	var codes []string
 	for _, r := range rows.Terms {
 		switch {
@@ -200,22 +200,22 @@ func (b *builder) polylang(rows *ShopRows, sh *shop, raw string, active *activeP
 	// the core types plus the settings' post_types and taxonomies, plus what
 	// the pll_get_post_types / pll_get_taxonomies filters add.
 	wc := active.has(pllWooCommerce)
-	ml.products = wc || slices.Contains(st.PostTypes, "product")
-	ml.categories = wc || slices.Contains(st.Taxonomies, "product_cat")
-	ml.langURL = polylangLink(st, sh.home, sh.plainPermalinks, ml.language)
+	ml.products = wc || slices.Contains(settings.PostTypes, "product")
+	ml.categories = wc || slices.Contains(settings.Taxonomies, "product_cat")
+	ml.langURL = polylangLink(settings, sh.home, sh.plainPermalinks, ml.language)
 	return ml, nil
 }
 
 // wpml reads WPML's settings and active languages.
 func (b *builder) wpml(rows *ShopRows, sh *shop, raw string) (multilingual, error) {
-	st, err := wpopt.ParseWPML(raw)
-	if err == nil && st.DefaultLanguage == "" {
+	settings, err := wpopt.ParseWPML(raw)
+	if err == nil && settings.DefaultLanguage == "" {
 		err = fmt.Errorf("%s: no default_language", wpopt.OptionWPML)
 	}
 	if err != nil {
 		return b.unreadable(pluginWPML, err), nil
 	}
-	ml := multilingual{plugin: pluginWPML, language: cmp.Or(b.cfg.Language, st.DefaultLanguage)}
+	ml := multilingual{plugin: pluginWPML, language: cmp.Or(b.cfg.Language, settings.DefaultLanguage)}
 	var codes []string
 	for _, l := range rows.WPMLLanguages {
 		codes = append(codes, l.Code)
@@ -229,9 +229,9 @@ func (b *builder) wpml(rows *ShopRows, sh *shop, raw string) (multilingual, erro
 	// WPML's is_translated_post_type / is_translated_taxonomy: a sync
 	// option of 1 (translatable) or 2 (translatable, default language as
 	// fallback).
-	ml.products = st.PostTypes["product"] != 0
-	ml.categories = st.Taxonomies["product_cat"] != 0
-	ml.langURL = wpmlLink(st, sh.home, ml.language)
+	ml.products = settings.PostTypes["product"] != 0
+	ml.categories = settings.Taxonomies["product_cat"] != 0
+	ml.langURL = wpmlLink(settings, sh.home, ml.language)
 	return ml, nil
 }
 
@@ -252,26 +252,26 @@ func (b *builder) translatePress(raw string) multilingual {
 // /language/de/ without rewrite), PLL_Links_Subdomain (de.host),
 // PLL_Links_Domain (the language's host from domains). hide_default leaves
 // the default language's URLs alone (except with domains, which have none).
-func polylangLink(st wpopt.PolylangSettings, home string, plain bool, lang string) func(string) string {
-	hidden := st.HideDefault && lang == st.DefaultLang
+func polylangLink(settings wpopt.PolylangSettings, home string, plain bool, lang string) func(string) string {
+	hidden := settings.HideDefault && lang == settings.DefaultLang
 	switch {
-	case st.ForceLang == 0:
+	case settings.ForceLang == 0:
 		return nil // the language is set from the content
 	case plain:
 		if hidden {
 			return nil
 		}
 		return func(u string) string { return addQueryArg(u, "lang", lang) }
-	case st.ForceLang == 1:
+	case settings.ForceLang == 1:
 		if hidden {
 			return nil
 		}
 		dir := lang + "/"
-		if !st.Rewrite {
+		if !settings.Rewrite {
 			dir = "language/" + dir
 		}
 		return inDirectory(home, dir)
-	case st.ForceLang == 2:
+	case settings.ForceLang == 2:
 		if hidden {
 			return nil
 		}
@@ -280,8 +280,8 @@ func polylangLink(st wpopt.PolylangSettings, home string, plain bool, lang strin
 			www = "://www."
 		}
 		return func(u string) string { return strings.Replace(u, www, "://"+lang+".", 1) }
-	case st.ForceLang == 3:
-		d, err := url.Parse(st.Domains[lang])
+	case settings.ForceLang == 3:
+		d, err := url.Parse(settings.Domains[lang])
 		h, herr := url.Parse(home)
 		if err != nil || herr != nil || d.Host == "" || h.Host == "" {
 			return nil
@@ -297,16 +297,16 @@ func polylangLink(st wpopt.PolylangSettings, home string, plain bool, lang strin
 // urls[directory_for_default_language]), _Domain_Strategy (the language's
 // host from language_domains; the default language keeps the home's) and
 // _Parameter_Strategy (?lang=, never for the default language).
-func wpmlLink(st wpopt.WPMLSettings, home string, lang string) func(string) string {
-	isDefault := lang == st.DefaultLanguage
-	switch st.Negotiation {
+func wpmlLink(settings wpopt.WPMLSettings, home string, lang string) func(string) string {
+	isDefault := lang == settings.DefaultLanguage
+	switch settings.Negotiation {
 	case 1:
-		if isDefault && !st.DirectoryForDefault {
+		if isDefault && !settings.DirectoryForDefault {
 			return nil
 		}
 		return inDirectory(home, lang+"/")
 	case 2:
-		host := st.Domains[lang]
+		host := settings.Domains[lang]
 		if isDefault || host == "" {
 			return nil
 		}

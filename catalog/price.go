@@ -55,8 +55,9 @@ func lowestPrice(stored []string) string {
 // in meta_id order. read_product_data takes the first row
 // (get_post_meta(..., true)), so a stray later row on a simple or external
 // product changes nothing on the storefront. A variable product carries one
-// row per distinct variation price and a grouped one its children's min and
-// max; for those the lowest counts (decisions.md; WooCommerce writes the min
+// row per distinct variation price (WC_Product_Variable_Data_Store_CPT::
+// sync_price) and a grouped one its children's min and max (the grouped data
+// store's update_prices_from_children); for those the lowest counts (decisions.md; WooCommerce writes the min
 // first, so it is also the first row as WooCommerce stores them). "" when
 // the price read holds no number.
 func storedPrice(typ string, rows []string) string {

@@ -108,14 +108,14 @@ func readPrices(m Meta, id int64) prices {
 
 // items builds the snapshot's form of the published products among the
 // rows; others (trashed, drafts) give none.
-func (b *builder) items(sh *shop, t *terms, rows *ProductRows) []*item {
-	related := make(map[int64]Post, len(rows.Related)+len(rows.Posts))
+func (b *builder) items(sh *shop, tax *terms, rows *ProductRows) []*item {
+	postByID := make(map[int64]Post, len(rows.Related)+len(rows.Posts))
 	variations := map[int64][]Post{}
 	for _, p := range rows.Posts {
-		related[p.ID] = p
+		postByID[p.ID] = p
 	}
 	for _, p := range rows.Related {
-		related[p.ID] = p
+		postByID[p.ID] = p
 		if p.Type == "product_variation" {
 			variations[p.Parent] = append(variations[p.Parent], p)
 		}
@@ -131,7 +131,7 @@ func (b *builder) items(sh *shop, t *terms, rows *ProductRows) []*item {
 			defer wg.Done()
 			for i := w; i < len(rows.Posts); i += workers {
 				if post := rows.Posts[i]; post.Type == "product" && post.Status == "publish" {
-					built[i] = b.item(sh, t, rows, post, related, variations[post.ID])
+					built[i] = b.item(sh, tax, rows, post, postByID, variations[post.ID])
 				}
 			}
 		}()
@@ -146,12 +146,13 @@ func (b *builder) items(sh *shop, t *terms, rows *ProductRows) []*item {
 	return out
 }
 
-func (b *builder) item(sh *shop, t *terms, rows *ProductRows, post Post, related map[int64]Post, variations []Post) *item {
+func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post Post, postByID map[int64]Post, variations []Post) *item {
 	id := post.ID
-	it := &item{id: id, slug: post.Slug, name: PlainName(post.Title), typ: t.productType(rows.Terms[id]),
+	it := &item{id: id, slug: post.Slug, name: PlainName(post.Title), typ: tax.productType(rows.Terms[id]),
 		ttids: rows.Terms[id], own: readPrices(rows.Meta, id), modified: post.ModifiedTime(), wpml: rows.WPML[id]}
-	// is_in_stock(): the stock status is not outofstock; an external
-	// product's setter keeps it in stock whatever the meta says.
+	// is_in_stock(): the stock status is not outofstock (onbackorder is in
+	// stock); an external product's setter keeps it in stock whatever the
+	// meta says.
 	it.inStock = it.own.stockStatus != "outofstock" || it.typ == typeExternal
 	switch it.typ {
 	case typeVariable:
@@ -163,8 +164,8 @@ func (b *builder) item(sh *shop, t *terms, rows *ProductRows, post Post, related
 	case typeGrouped:
 		it.childIDs = rows.Children[id]
 		for _, cid := range it.childIDs {
-			if c, ok := related[cid]; ok && c.Type == "product" {
-				it.kids = append(it.kids, kid{published: c.Status == "publish", typ: t.productType(rows.Terms[cid]),
+			if c, ok := postByID[cid]; ok && c.Type == "product" {
+				it.kids = append(it.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
 					modified: c.ModifiedTime(), prices: readPrices(rows.Meta, cid)})
 			}
 		}
@@ -178,25 +179,27 @@ func (b *builder) item(sh *shop, t *terms, rows *ProductRows, post Post, related
 	var cats []*category
 	var fws []int64
 	for _, tt := range it.ttids {
-		if c, ok := t.catByTT[tt]; ok {
+		if c, ok := tax.catByTT[tt]; ok {
 			cats = append(cats, c)
 		}
-		if _, ok := t.fwByTT[tt]; ok {
+		if _, ok := tax.fwByTT[tt]; ok {
 			fws = append(fws, tt)
 		}
 	}
+	// The product's own categories, by name, as wp_get_object_terms gives
+	// them; the frameworks in the attribute's order (sortFrameworks).
 	slices.SortFunc(cats, func(a, b *category) int { return cmp.Compare(a.nameRank, b.nameRank) })
 	it.cats = make([]string, 0, len(cats))
 	for _, c := range cats {
 		it.cats = append(it.cats, c.Slug)
 		it.catIDs = append(it.catIDs, c.TermID)
 	}
-	slices.SortFunc(fws, func(a, b int64) int { return cmp.Compare(t.fwByTT[a], t.fwByTT[b]) })
+	slices.SortFunc(fws, func(a, b int64) int { return cmp.Compare(tax.fwByTT[a], tax.fwByTT[b]) })
 	it.fws = make([]string, 0, len(fws))
 	for _, tt := range fws {
-		it.fws = append(it.fws, t.fwSlug[tt])
+		it.fws = append(it.fws, tax.fwSlug[tt])
 	}
-	it.url = sh.productURL(post.Slug, func() string { return productCatPath(t, cats) })
+	it.url = sh.productURL(post.Slug, func() string { return productCatPath(tax, cats) })
 
 	if th, err := strconv.ParseInt(rows.Meta.First(id, metaThumbnail), 10, 64); err == nil && th > 0 {
 		if file := rows.Meta.First(th, metaAttachedFile); file != "" {
@@ -206,7 +209,8 @@ func (b *builder) item(sh *shop, t *terms, rows *ProductRows, post Post, related
 	}
 
 	// A password-protected product is listed, priced and sold, but its
-	// texts are hidden from a visitor who has not entered the password.
+	// texts are hidden from a visitor who has not entered the password
+	// (post_password_required, woocommerce_template_single_excerpt).
 	if post.Password == "" {
 		it.summary = PlainText(post.Excerpt, false)
 		it.listSummary = Truncate(it.summary, SummaryLimit)
@@ -217,16 +221,16 @@ func (b *builder) item(sh *shop, t *terms, rows *ProductRows, post Post, related
 }
 
 // productType is the product's product_type term, simple when it has none.
-func (t *terms) productType(ttids []int64) string {
+func (tax *terms) productType(ttids []int64) string {
 	for _, tt := range ttids {
-		if typ, ok := t.typeByTT[tt]; ok {
+		if typ, ok := tax.typeByTT[tt]; ok {
 			return typ
 		}
 	}
 	return typeSimple
 }
 
-// saleWindow reads a sale date meta: a UTC Unix timestamp, as WooCommerce
+// saleBound reads a sale date meta: a UTC Unix timestamp, as WooCommerce
 // 3.0+ stores it; very old shops stored a Y-m-d date. ok is false when the
 // bound is not set.
 func saleBound(v string) (time.Time, bool) {
@@ -341,6 +345,9 @@ func (it *item) publishedChildren() []kid {
 // grouped product's purchasable published children, or its own.
 func (it *item) prepare(sh *shop) {
 	var regular string
+	// The regular price shown: a variable product's lowest among its
+	// visible variations (read_price_data), a grouped product's lowest
+	// among its published children, else its own.
 	switch it.typ {
 	case typeVariable:
 		var regs []string
@@ -420,9 +427,9 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 // productCatPath is what %product_cat% expands to (wc_product_post_type_link):
 // the deepest of the product's categories, ties kept in the storefront's
 // term order, with its ancestors; "uncategorized" when it has none.
-func productCatPath(t *terms, cats []*category) string {
+func productCatPath(tax *terms, cats []*category) string {
 	var best *category
-	for _, c := range t.categories { // storefront order
+	for _, c := range tax.categories { // storefront order
 		if !slices.Contains(cats, c) {
 			continue
 		}

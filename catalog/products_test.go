@@ -14,9 +14,9 @@ import (
 	"catalogd/wpdb/wpfixture"
 )
 
-// TestPopulations checks who is listed, who is served by slug, and the
+// TestListedAndServed checks who is listed, who is served by slug, and the
 // index's counts, for every post status and visibility WooCommerce stores.
-func TestPopulations(t *testing.T) {
+func TestListedAndServed(t *testing.T) {
 	for _, hide := range []bool{false, true} {
 		name := map[bool]string{false: "out of stock shown", true: "out of stock hidden"}[hide]
 		t.Run(name, func(t *testing.T) {

@@ -17,11 +17,11 @@ import (
 // The WooCommerce rules, table-tested through the Service on shops built
 // in Go (rowsbuilder_test.go): no database.
 
-// TestRulesPopulation: who is listed, who is found by slug, and the
+// TestRulesListedAndServed: who is listed, who is found by slug, and the
 // index's counts, for every post status and visibility WooCommerce
 // stores, with out-of-stock items shown and hidden; and with a Source that
 // hands over every product post, whatever its status.
-func TestRulesPopulation(t *testing.T) {
+func TestRulesListedAndServed(t *testing.T) {
 	tests := []struct {
 		p                         product
 		listedShown, listedHidden bool // listed while out-of-stock items are shown, hidden

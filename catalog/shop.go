@@ -129,8 +129,10 @@ func (sh *shop) link(segments ...string) string {
 	return u
 }
 
-// productURL is get_permalink() of a product; catPath is the path of the
-// product's deepest category, used when the base holds %product_cat%.
+// productURL is get_permalink() of a product: home, the product base of
+// woocommerce_permalinks (wc_get_permalink_structure), the slug; catPath is
+// the path of the product's deepest category, used when the base holds
+// %product_cat%.
 func (sh *shop) productURL(slug string, catPath func() string) string {
 	if sh.plainPermalinks {
 		return sh.inLanguage(sh.products, sh.home+"/?product="+api.SlugQueryValue(slug))

@@ -35,8 +35,8 @@ type category struct {
 	subtree  []int64 // term_taxonomy_ids of itself and every descendant
 }
 
-// terms is every term of the small taxonomies the catalog needs, read in one
-// query per response.
+// terms is every term of the small taxonomies the catalog needs, read with
+// the shop and placed once per snapshot.
 type terms struct {
 	categories []*category // in the storefront's order: "order" meta, then name
 	catByTT    map[int64]*category
@@ -51,7 +51,7 @@ type terms struct {
 // buildTerms places the terms the catalog shows and filters on.
 func buildTerms(rows *ShopRows, sh *shop) *terms {
 	inLanguage := categoriesInLanguage(rows, sh)
-	t := &terms{
+	tax := &terms{
 		catByTT:    map[int64]*category{},
 		catBySlug:  map[string]*category{},
 		visibility: map[string]int64{},
@@ -69,40 +69,40 @@ func buildTerms(rows *ShopRows, sh *shop) *terms {
 				continue // a translation's category
 			}
 			c := &category{Term: r, name: PlainName(r.Name), nameRank: i}
-			t.categories = append(t.categories, c)
-			t.catByTT[r.TTID] = c
-			t.catBySlug[r.Slug] = c
+			tax.categories = append(tax.categories, c)
+			tax.catByTT[r.TTID] = c
+			tax.catBySlug[r.Slug] = c
 			byTermID[r.TermID] = c
 		case taxVisibility:
-			t.visibility[r.Slug] = r.TTID
+			tax.visibility[r.Slug] = r.TTID
 		case taxType:
-			t.typeByTT[r.TTID] = r.Slug
+			tax.typeByTT[r.TTID] = r.Slug
 		case taxFramework:
 			fws = append(fws, r)
-			t.fwSlug[r.TTID] = r.Slug
-			t.fwBySlug[r.Slug] = r.TTID
+			tax.fwSlug[r.TTID] = r.Slug
+			tax.fwBySlug[r.Slug] = r.TTID
 		}
 	}
 
-	for _, c := range t.categories {
+	for _, c := range tax.categories {
 		c.parent = byTermID[c.Parent]
 	}
-	for _, c := range t.categories {
+	for _, c := range tax.categories {
 		// Walk up, guarding against a damaged tree that loops.
-		for p, depth := c, 0; p != nil && depth <= len(t.categories); p, depth = p.parent, depth+1 {
+		for p, depth := c, 0; p != nil && depth <= len(tax.categories); p, depth = p.parent, depth+1 {
 			c.path = append([]string{p.Slug}, c.path...)
 			p.subtree = append(p.subtree, c.TTID)
 		}
 	}
-	slices.SortStableFunc(t.categories, func(a, b *category) int {
+	slices.SortStableFunc(tax.categories, func(a, b *category) int {
 		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.nameRank, b.nameRank))
 	})
 
 	sortFrameworks(fws, sh.frameworkOrder)
 	for i, f := range fws {
-		t.fwByTT[f.TTID] = i
+		tax.fwByTT[f.TTID] = i
 	}
-	return t
+	return tax
 }
 
 // categoriesInLanguage says which product categories belong to the language

@@ -194,7 +194,8 @@ func tokenized(s string, keepLines bool) string {
 }
 
 // PlainName is a title or term name as plain text. Term names are stored
-// HTML-escaped ("UI &amp; HUD"), titles as typed; both may hold entities.
+// HTML-escaped ("UI &amp; HUD", sanitize_term_field), titles as typed; both
+// may hold entities.
 // WordPress runs no shortcodes on names, so "[ESX] Garage" keeps its
 // brackets.
 func PlainName(stored string) string {

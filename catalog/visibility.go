@@ -40,13 +40,13 @@ func (sh *shop) serves(it *item) bool {
 }
 
 // catalogExclusions are the visibility terms that keep a served product
-// out of the catalog-visible population.
-func (t *terms) catalogExclusions(hideOutOfStock bool) []int64 {
+// out of the catalog-visible ones.
+func (tax *terms) catalogExclusions(hideOutOfStock bool) []int64 {
 	var ex []int64
-	if id, ok := t.visibility[visExcludeFromCatalog]; ok {
+	if id, ok := tax.visibility[visExcludeFromCatalog]; ok {
 		ex = append(ex, id)
 	}
-	if id, ok := t.visibility[visOutOfStock]; ok && hideOutOfStock {
+	if id, ok := tax.visibility[visOutOfStock]; ok && hideOutOfStock {
 		ex = append(ex, id)
 	}
 	return ex
@@ -54,15 +54,15 @@ func (t *terms) catalogExclusions(hideOutOfStock bool) []int64 {
 
 // tracked are the terms whose members a snapshot keeps as bitsets: the
 // categories, the frameworks and the visibility terms.
-func (t *terms) tracked() map[int64]bool {
-	out := make(map[int64]bool, len(t.catByTT)+len(t.fwByTT)+len(t.visibility))
-	for tt := range t.catByTT {
+func (tax *terms) tracked() map[int64]bool {
+	out := make(map[int64]bool, len(tax.catByTT)+len(tax.fwByTT)+len(tax.visibility))
+	for tt := range tax.catByTT {
 		out[tt] = true
 	}
-	for tt := range t.fwByTT {
+	for tt := range tax.fwByTT {
 		out[tt] = true
 	}
-	for _, tt := range t.visibility {
+	for _, tt := range tax.visibility {
 		out[tt] = true
 	}
 	return out
@@ -79,7 +79,7 @@ func (s *Snapshot) union(ttids []int64) bitset {
 	return out
 }
 
-// visible is the catalog-visible population.
+// visible is the set of catalog-visible products.
 func (s *Snapshot) visible() bitset {
 	return s.every.andNot(s.union(s.t.catalogExclusions(s.sh.hideOutOfStock)))
 }

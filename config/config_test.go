@@ -3,7 +3,9 @@ package config
 import (
 	"io"
 	"net/netip"
+	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -190,5 +192,56 @@ func TestLoadRejects(t *testing.T) {
 				t.Errorf("the password shows in the error: %q", msg)
 			}
 		})
+	}
+}
+
+// TestEveryFlagHasItsVariable: each flag's help names the variable its
+// name gives, and the README's configuration table lists the same pairs,
+// no more and no fewer.
+func TestEveryFlagHasItsVariable(t *testing.T) {
+	var help strings.Builder
+	if _, err := Load([]string{"--help"}, env(), &help); err == nil {
+		t.Fatal("--help: no error")
+	}
+	// Each flag's entry: "-name [type]", then its help on the next lines.
+	helpOf := map[string]string{}
+	for _, entry := range strings.Split(help.String(), "\n  -")[1:] {
+		name, _, _ := strings.Cut(strings.Fields(entry)[0], "\n")
+		helpOf[name] = entry
+	}
+	if len(helpOf) < 30 {
+		t.Fatalf("help lists %d flags:\n%s", len(helpOf), help.String())
+	}
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := map[string]string{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `--([a-z-]+)` \\| `(CATALOG_[A-Z_]+)` \\|").FindAllStringSubmatch(string(readme), -1) {
+		table[m[1]] = m[2]
+	}
+	for name, entry := range helpOf {
+		want := envName(name)
+		if got, ok := table[name]; !ok || got != want {
+			t.Errorf("README's configuration table: --%s with %q, want %s", name, got, want)
+		}
+		delete(table, name)
+		if !strings.Contains(entry, "["+want+"]") {
+			t.Errorf("--%s's help does not name %s:\n%s", name, want, entry)
+		}
+	}
+	for name, v := range table {
+		t.Errorf("README's configuration table lists --%s (%s), which catalogd lacks", name, v)
+	}
+}
+
+func TestEnvName(t *testing.T) {
+	for flagName, want := range map[string]string{
+		"dsn": "CATALOG_DSN", "db-max-open": "CATALOG_DB_MAX_OPEN", "s-maxage": "CATALOG_S_MAXAGE",
+		"rate-limit-enforce": "CATALOG_RATE_LIMIT_ENFORCE",
+	} {
+		if got := envName(flagName); got != want {
+			t.Errorf("envName(%q) = %q, want %q", flagName, got, want)
+		}
 	}
 }

@@ -276,27 +276,25 @@ var (
 )
 
 func (cl *client) index(ctx context.Context) (*api.Index, *response, error) {
-	r, err := cl.get(ctx, "/catalog", nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	var idx api.Index
-	if err := decode(r, &idx, indexFields...); err != nil {
-		return nil, nil, err
-	}
-	return &idx, r, nil
+	return fetch[api.Index](ctx, cl, "/catalog", indexFields)
 }
 
 func (cl *client) product(ctx context.Context, slug string) (*api.Product, *response, error) {
-	r, err := cl.get(ctx, "/catalog/products/"+url.PathEscape(slug), nil)
+	return fetch[api.Product](ctx, cl, "/catalog/products/"+url.PathEscape(slug), productFields)
+}
+
+// fetch gets the resource at path, below the base URL, and decodes it into
+// a T that must have the required fields.
+func fetch[T any](ctx context.Context, cl *client, path string, required []string) (*T, *response, error) {
+	r, err := cl.get(ctx, path, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	var p api.Product
-	if err := decode(r, &p, productFields...); err != nil {
+	var v T
+	if err := decode(r, &v, required...); err != nil {
 		return nil, nil, err
 	}
-	return &p, r, nil
+	return &v, r, nil
 }
 
 // productPage is one page of the product list, decoded and raw.

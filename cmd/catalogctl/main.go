@@ -21,8 +21,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"catalogd/api"
 )
 
 // version is catalogctl's own version, sent in the User-Agent. Release
@@ -42,17 +40,15 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
 // run is catalogctl with its process environment passed in, so that tests
-// can run it in-process. No command reads stdin; it is here so that the
-// signature covers everything a process is given.
-func run(ctx context.Context, args []string, getenv func(string) string,
-	stdin io.Reader, stdout, stderr io.Writer) int {
-	_ = stdin
+// can run it in-process. No command reads stdin: a slug or a filter is an
+// argument, never a stream.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	c := &cli{getenv: getenv, stdout: stdout, stderr: stderr, sleep: sleepCtx}
 	if isTerminal(stderr) {
 		// Progress is for a person watching; every other write to stderr
@@ -60,7 +56,7 @@ func run(ctx context.Context, args []string, getenv func(string) string,
 		c.status = &statusLine{w: stderr}
 		c.stderr = c.status
 	}
-	return c.main(ctx, args)
+	return c.report(c.dispatch(ctx, args))
 }
 
 // isTerminal reports whether w is a terminal (a character device), where
@@ -129,10 +125,9 @@ func usagef(cmd, format string, a ...any) error {
 // errHelpShown says help was asked for and printed: exit 0.
 var errHelpShown = errors.New("help shown")
 
-// main runs the command line and turns its outcome into an exit code and,
-// on failure, a message on stderr.
-func (c *cli) main(ctx context.Context, args []string) int {
-	err := c.dispatch(ctx, args)
+// report tells how the command line's run ended: on failure a message on
+// stderr, and in every case the exit code.
+func (c *cli) report(err error) int {
 	if err == nil || errors.Is(err, errHelpShown) {
 		return exitOK
 	}
@@ -300,170 +295,14 @@ func parseBaseURL(raw string) (string, error) {
 	return strings.TrimRight(u.String(), "/"), nil
 }
 
-func (c *cli) catalogCmd(ctx context.Context, g *globals, args []string) error {
-	fs := newFlagSet("catalog")
-	asJSON := fs.Bool("json", false, "print the API's JSON instead of text")
-	pos, err := c.parseCommand(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("catalog", "catalog takes no arguments, got %q", pos)
-	}
-	cl, err := c.client(g)
-	if err != nil {
-		return err
-	}
-	idx, resp, err := cl.index(ctx)
-	if err != nil {
-		return err
-	}
+// print prints what a command fetched: with --json the API's JSON as it
+// came, else the text render writes.
+func (c *cli) print(asJSON bool, resp *response, render func(w io.Writer) error) error {
 	return c.output(func(w io.Writer) error {
-		if *asJSON {
+		if asJSON {
 			return writeJSON(w, resp.body)
 		}
-		return renderIndex(w, idx)
-	})
-}
-
-func (c *cli) productsCmd(ctx context.Context, g *globals, args []string) error {
-	fs := newFlagSet("products")
-	framework := fs.String("framework", "", "only products for framework `F`, one of "+strings.Join(api.Frameworks, ", "))
-	category := fs.String("category", "", "only products in category `C` (a slug) or its subcategories")
-	perPage := fs.String("per-page", "", fmt.Sprintf("`N` products per page, 1 to %d (the API's default is %d)", api.MaxPerPage, api.DefaultPerPage))
-	page := fs.String("page", "", "show page `N`, from 1")
-	all := fs.Bool("all", false, fmt.Sprintf("every product: follows the list's next links, %d a page, minding the rate limit", api.MaxPerPage))
-	asJSON := fs.Bool("json", false, "print the API's JSON; with --all one object with all products and the total")
-	pos, err := c.parseCommand(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 0 {
-		return usagef("products", "products takes no arguments, got %q (filters are options: --category, --framework)", pos)
-	}
-	if *all && (isSet(fs, "page") || isSet(fs, "per-page")) {
-		return usagef("products", "--all reads every page %d at a time; leave out --page and --per-page", api.MaxPerPage)
-	}
-	// The API's own parser checks the values, so that catalogctl rejects
-	// exactly what the server would, before sending anything.
-	// Only the options given are sent: the server's defaults stay the
-	// server's.
-	q := url.Values{}
-	flagOf := map[string]string{}
-	for _, o := range []struct {
-		param, flag string
-		value       *string
-	}{{"page", "page", page}, {"per_page", "per-page", perPage}, {"category", "category", category}, {"framework", "framework", framework}} {
-		if isSet(fs, o.flag) {
-			q.Set(o.param, *o.value)
-			flagOf[o.param] = "--" + o.flag
-		}
-	}
-	if _, problems := api.ParseListQuery(q); len(problems) > 0 {
-		return usagef("products", "%s", describeParams(problems, flagOf))
-	}
-	cl, err := c.client(g)
-	if err != nil {
-		return err
-	}
-	if *all {
-		var progress func(page, pages int)
-		if c.status != nil {
-			progress = func(page, pages int) { c.status.show(fmt.Sprintf("catalogctl: page %d/%d…", page, pages)) }
-		}
-		res, err := cl.allProducts(ctx, q, progress)
-		if c.status != nil {
-			c.status.clear() // before the table, on the same terminal
-		}
-		if err != nil {
-			return err
-		}
-		if len(res.products) != res.total {
-			fmt.Fprintf(c.stderr, "catalogctl: warning: the catalog changed while paging: %d products read, total now %d\n",
-				len(res.products), res.total)
-		}
-		return c.output(func(w io.Writer) error {
-			if *asJSON {
-				return writeAllJSON(w, res)
-			}
-			if err := renderTable(w, res.products); err != nil {
-				return err
-			}
-			_, err := fmt.Fprintln(w, countLine(res.total))
-			return err
-		})
-	}
-	pg, err := cl.products(ctx, q)
-	if err != nil {
-		return err
-	}
-	return c.output(func(w io.Writer) error {
-		if *asJSON {
-			return writeJSON(w, pg.body)
-		}
-		if err := renderTable(w, pg.list.Products); err != nil {
-			return err
-		}
-		_, err := fmt.Fprintln(w, pagingLine(&pg.list))
-		return err
-	})
-}
-
-// describeParams words the API's parameter problems in terms of the flags.
-func describeParams(problems api.Problems, flagOf map[string]string) string {
-	var msgs []string
-	for _, p := range []string{"page", "per_page", "category", "framework"} {
-		msg, ok := problems[p]
-		if !ok {
-			continue
-		}
-		name := flagOf[p]
-		if name == "" {
-			name = p
-		}
-		if rest, ok := strings.CutPrefix(msg, p+" "); ok {
-			msg = name + " " + rest
-		} else {
-			msg = name + ": " + msg
-		}
-		msgs = append(msgs, strings.TrimSuffix(msg, "."))
-	}
-	return strings.Join(msgs, "; ")
-}
-
-func (c *cli) productCmd(ctx context.Context, g *globals, args []string) error {
-	fs := newFlagSet("product")
-	asJSON := fs.Bool("json", false, "print the API's JSON instead of text")
-	pos, err := c.parseCommand(fs, args)
-	if err != nil {
-		return err
-	}
-	switch {
-	case len(pos) == 0:
-		return usagef("product", "product needs a slug, e.g. catalogctl product dispatch-system")
-	case len(pos) > 1:
-		return usagef("product", "product takes one slug, got %d arguments: %q", len(pos), pos)
-	}
-	// The server's own rule: the slug as the list shows it (other
-	// characters percent-encoded) or decoded to UTF-8; one spelling is sent.
-	slug, ok := api.CanonicalSlug(pos[0])
-	if !ok {
-		return usagef("product", "%q is not a product slug: use the slug as the product list shows it, lowercase letters, digits, underscores, hyphens and percent-encoded characters (at most %d), or decoded to UTF-8",
-			pos[0], api.MaxSlugLength)
-	}
-	cl, err := c.client(g)
-	if err != nil {
-		return err
-	}
-	p, resp, err := cl.product(ctx, slug)
-	if err != nil {
-		return err
-	}
-	return c.output(func(w io.Writer) error {
-		if *asJSON {
-			return writeJSON(w, resp.body)
-		}
-		return renderProduct(w, p)
+		return render(w)
 	})
 }
 

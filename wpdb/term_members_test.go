@@ -20,7 +20,7 @@ func TestTermMembers(t *testing.T) {
 			got[m.TTID] = append(got[m.TTID], m.ObjectID)
 		}
 		// Every relationship of the terms, unpublished posts included:
-		// the population keeps the published ones.
+		// the snapshot keeps the published ones.
 		alpha := sortedIDs(got[p.alpha])
 		for _, id := range []int64{p.radar, p.badge, p.draft, p.private, p.pending, p.trashed, p.future} {
 			if !slices.Contains(alpha, id) {
