@@ -69,7 +69,7 @@ const (
 
 // ShopRows is the whole shop as stored.
 type ShopRows struct {
-	Options   map[string]string // the Reads.Options present; a missing one is absent
+	Options map[string]string // the Reads.Options present; a missing one is absent
 	// OrderBy is attribute_orderby per registered attribute of Reads.Attributes.
 	OrderBy map[string]string
 	// NetworkPlugins are the network-activated plugin files (multisite);

@@ -119,4 +119,3 @@ func BenchmarkPollScan(b *testing.B) {
 		})
 	}
 }
-
