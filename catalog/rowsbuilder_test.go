@@ -3,6 +3,7 @@ package catalog
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"math/big"
@@ -569,11 +570,18 @@ type fakeSource struct {
 	// careless Source would: the rules must still serve published ones
 	// only.
 	every bool
+	// down fails every read, as a database away would.
+	down bool
 }
+
+var errDown = errors.New("fake source: the database is away")
 
 func (f *fakeSource) LoadShop(_ context.Context, r Reads) (*ShopRows, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.down {
+		return nil, errDown
+	}
 	f.shops++
 	rows := f.st.shopRows()
 	if f.every {
@@ -591,6 +599,9 @@ func (f *fakeSource) LoadShop(_ context.Context, r Reads) (*ShopRows, error) {
 func (f *fakeSource) LoadProducts(_ context.Context, r Reads, ids []int64) (*ProductRows, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.down {
+		return nil, errDown
+	}
 	f.products = append(f.products, slices.Clone(ids))
 	return f.st.productRows(ids), nil
 }

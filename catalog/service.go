@@ -135,24 +135,41 @@ func (c *Catalog) reload(ctx context.Context) (*Snapshot, error) {
 // listing them) and swaps in a snapshot that shares everything else with
 // the current one. Without a current snapshot it loads the whole shop.
 func (c *Catalog) Refresh(ctx context.Context, ids ...int64) error {
-	c.loadMu.Lock()
-	old := c.cur.Load()
-	if old == nil {
-		c.loadMu.Unlock()
+	if c.cur.Load() == nil {
 		return c.Reload(ctx)
 	}
-	defer c.loadMu.Unlock()
-	ids = old.Affected(ids)
-	rows, err := c.src.LoadProducts(ctx, ShopReads, ids)
-	if err != nil {
-		return domainError(err)
+	if _, _, err := c.refresh(ctx, ids); err != nil {
+		return err
 	}
-	c.swap(old.With(rows, ids, c.version.Add(1), c.cfg))
 	// The lists, counts and index may have moved with these products, with
 	// no product left on them to say so (one unpublished): their Modified
 	// is when catalogd saw the shop change. The settings did not.
 	c.sawChange(false)
 	return nil
+}
+
+// refresh swaps in a snapshot with the products re-read, and returns it and
+// the products it re-read (ids and those whose resources show them).
+func (c *Catalog) refresh(ctx context.Context, ids []int64) (*Snapshot, []int64, error) {
+	c.loadMu.Lock()
+	defer c.loadMu.Unlock()
+	old := c.cur.Load()
+	if old == nil { // invalidated meanwhile: read the whole shop
+		s, err := c.load(ctx)
+		if err != nil {
+			return nil, nil, domainError(err)
+		}
+		c.swap(s)
+		return s, nil, nil
+	}
+	ids = old.Affected(ids)
+	rows, err := c.src.LoadProducts(ctx, ShopReads, ids)
+	if err != nil {
+		return nil, nil, domainError(err)
+	}
+	s := old.With(rows, ids, c.version.Add(1), c.cfg)
+	c.swap(s)
+	return s, ids, nil
 }
 
 // Invalidate drops the current snapshot: the next request loads a new one

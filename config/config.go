@@ -44,7 +44,13 @@ type Config struct {
 	CacheMaxEntries int           // responses kept at most
 	CacheMaxMB      int           // megabytes the cached responses hold at most
 	CacheMaxEntryMB int           // the largest response cached, in megabytes; 0: a quarter of CacheMaxMB
-	PollInterval    time.Duration // how often the change signature is read
+	PollInterval    time.Duration // how often the poll source's cheap reads run
+	// Changes is the change source: binlog (follow the binary log), poll,
+	// or auto (binlog when the server and grants allow it, else poll).
+	Changes string
+	// PollBudget is the share of one database core the poll source's
+	// full product scan may use; its period adapts to its cost.
+	PollBudget float64
 	// What a 200's Cache-Control lets downstream caches do, each capped by
 	// the next sale start or end among the products shown.
 	MaxAge               time.Duration // browsers
@@ -118,7 +124,10 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	envOf["stale-if-error"] = "CATALOG_STALE_IF_ERROR"
 	fs.DurationVar(&c.StaleIfError, "stale-if-error", 24*time.Hour, "how long past its lifetime a cache may serve a response while catalogd fails [CATALOG_STALE_IF_ERROR]")
 	envOf["poll-interval"] = "CATALOG_POLL_INTERVAL"
-	fs.DurationVar(&c.PollInterval, "poll-interval", 2*time.Second, "how often the shop's change signature is read [CATALOG_POLL_INTERVAL]")
+	fs.DurationVar(&c.PollInterval, "poll-interval", 2*time.Second, "how often the poll source reads the shop's options, terms and scheduled products [CATALOG_POLL_INTERVAL]")
+	str(&c.Changes, "changes", "CATALOG_CHANGES", "auto", "where changes in the shop are seen: binlog (the binary log, needs REPLICATION SLAVE and REPLICATION CLIENT), poll, or auto (binlog when the server and grants allow it, else poll)")
+	envOf["poll-budget"] = "CATALOG_POLL_BUDGET"
+	fs.Float64Var(&c.PollBudget, "poll-budget", 0.01, "the share of one database core the poll source's product scan may use; its period adapts to its cost [CATALOG_POLL_BUDGET]")
 	envOf["rate-limit-enforce"] = "CATALOG_RATE_LIMIT_ENFORCE"
 	fs.BoolVar(&c.EnforceRate, "rate-limit-enforce", false, "answer 429 past the rate limit (the edge usually enforces) [CATALOG_RATE_LIMIT_ENFORCE]")
 	trusted := "127.0.0.1/32,::1/128"
@@ -285,6 +294,12 @@ func (c *Config) validate() error {
 	}
 	if c.PollInterval < 100*time.Millisecond || c.PollInterval > time.Hour {
 		bad("poll-interval", "CATALOG_POLL_INTERVAL", "want a duration from 100ms to 1h (like 2s), got %s", c.PollInterval)
+	}
+	if c.Changes != "auto" && c.Changes != "binlog" && c.Changes != "poll" {
+		bad("changes", "CATALOG_CHANGES", "want auto, binlog or poll, got %q", c.Changes)
+	}
+	if c.PollBudget <= 0 || c.PollBudget > 1 {
+		bad("poll-budget", "CATALOG_POLL_BUDGET", "want a share of one core above 0 and at most 1 (like 0.01), got %v", c.PollBudget)
 	}
 	if c.Language != "" && !regexp.MustCompile(`^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$`).MatchString(c.Language) {
 		bad("language", "CATALOG_LANGUAGE", "want a language code like en or pt-br, got %q", c.Language)

@@ -60,13 +60,13 @@ func TestLoad(t *testing.T) {
 			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5",
 			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug",
 			"CATALOG_CACHE_TTL", "1m", "CATALOG_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7", "CATALOG_RATE_LIMIT_ENFORCE", "true",
-			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_S_MAXAGE", "1h"),
+			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_S_MAXAGE", "1h", "CATALOG_CHANGES", "poll", "CATALOG_POLL_BUDGET", "0.05"),
 			func(t *testing.T, c *Config) {
 				want := Config{DSN: goodDSN, Listen: "127.0.0.1:8000", AdminListen: "127.0.0.1:8001",
 					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
 					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, RateLimit: 120, LogFormat: "json", LogLevel: "debug",
 					CacheTTL: time.Minute, CacheStale: 24 * time.Hour, CacheMaxEntries: 10000, CacheMaxMB: 64,
-					PollInterval: 2 * time.Second, MaxAge: 10 * time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
+					PollInterval: 2 * time.Second, Changes: "poll", PollBudget: 0.05, MaxAge: 10 * time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
 					StaleIfError: 24 * time.Hour, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
 					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")}}
 				if !reflect.DeepEqual(*c, want) {
@@ -160,6 +160,8 @@ func TestLoadRejects(t *testing.T) {
 		{"db-max-open not a number via env", nil, append(dsn, "CATALOG_DB_MAX_OPEN", "many"), []string{"CATALOG_DB_MAX_OPEN"}, ""},
 		{"log-format xml by env", nil, append(dsn, "CATALOG_LOG_FORMAT", "xml"), []string{"CATALOG_LOG_FORMAT", "--log-format"}, ""},
 		{"log-format xml by flag", []string{"--log-format", "xml"}, dsn, []string{"--log-format"}, ""},
+		{"changes sometimes", nil, append(dsn, "CATALOG_CHANGES", "sometimes"), []string{"CATALOG_CHANGES", "--changes", "auto, binlog or poll"}, ""},
+		{"poll-budget 0 by flag", []string{"--poll-budget", "0"}, dsn, []string{"--poll-budget"}, ""},
 		{"log-level loud", nil, append(dsn, "CATALOG_LOG_LEVEL", "loud"), []string{"CATALOG_LOG_LEVEL"}, ""},
 		{"max-conns 0", nil, append(dsn, "CATALOG_MAX_CONNS", "0"), []string{"CATALOG_MAX_CONNS", "--max-conns"}, ""},
 		{"idle-timeout 0 by flag", []string{"--idle-timeout", "0s"}, dsn, []string{"--idle-timeout"}, ""},

@@ -50,9 +50,12 @@ var DefaultCacheConfig = CacheConfig{TTL: 10 * time.Minute, StaleFor: 24 * time.
 // entries and bytes, and cleared (made stale) by Invalidate when the shop
 // changes. Concurrent misses for one key make one database round.
 type Cache struct {
-	cfg   CacheConfig
-	now   func() time.Time
-	gen   atomic.Uint64 // bumped by Invalidate: older entries are stale
+	cfg CacheConfig
+	now func() time.Time
+	gen atomic.Uint64 // bumped by Invalidate: older entries are stale
+	// drops is bumped by Drop, under mu: a fill begun before a drop is not
+	// kept, as it may show what the drop took out.
+	drops atomic.Uint64
 	group singleflight.Group
 
 	mu    sync.Mutex
@@ -62,6 +65,9 @@ type Cache struct {
 	// server: a change may touch any kind. Under mu.
 	kindTags []string
 	ns       string
+	// dropping is set while Drop removes entries, under mu: the eviction
+	// callback then counts no eviction and no loss (Drop names the tags).
+	dropping bool
 	// lost counts, since the last change, the responses of the current
 	// generation that were evicted or too large to keep: a CDN may hold
 	// them, and their tags are unknown here. An evicted entry of an older
@@ -89,7 +95,7 @@ type entry struct {
 	etagH, lenH []string
 	stored      time.Time
 	freshUntil  time.Time
-	gen         uint64
+	gen, drops  uint64
 	// until is when the response stops being true by the clock (a sale
 	// starts or ends); zero: not by the clock. Downstream lifetimes are
 	// capped by it at every serve.
@@ -164,6 +170,9 @@ func NewCache(cfg CacheConfig) *Cache {
 	c.lru, _ = lru.NewWithEvict(cfg.MaxEntries, func(_ string, e *entry) {
 		c.bytes -= e.counted
 		e.held = false
+		if c.dropping {
+			return
+		}
 		c.stats.evictions.Add(1)
 		if e.gen == c.gen.Load() {
 			c.lost.Add(1)
@@ -263,6 +272,9 @@ func (c *Cache) put(key string, e *entry) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if e.drops != c.drops.Load() {
+		return // begun before a Drop: it may show what was dropped
+	}
 	if old, ok := c.lru.Peek(key); ok {
 		if old.gen > e.gen {
 			// A fill begun before a change ended after one begun after
@@ -510,9 +522,9 @@ func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool,
 		// generation (stale at once), never as fresh. It is part of the
 		// flight's key, so a request after a change never joins a fill
 		// begun before it.
-		gen := c.gen.Load()
-		v, _, _ := c.group.Do(key+"\x00"+strconv.FormatUint(gen, 10), func() (any, error) {
-			return c.fill(next, r, key, gen), nil
+		gen, drops := c.gen.Load(), c.drops.Load()
+		v, _, _ := c.group.Do(key+"\x00"+strconv.FormatUint(gen, 10)+"\x00"+strconv.FormatUint(drops, 10), func() (any, error) {
+			return c.fill(next, r, key, gen, drops), nil
 		})
 		e := v.(*entry)
 		if e.status >= 500 && ok && now.Sub(cached.stored) < c.cfg.StaleFor {
@@ -528,7 +540,7 @@ func (c *Cache) middleware(next http.Handler, readsQuery func(path string) bool,
 // fill runs the handler once for the key, as a GET, and keeps the result
 // when it may be cached, as of generation gen (read before the handler
 // ran).
-func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen uint64) *entry {
+func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen, drops uint64) *entry {
 	h := &hints{}
 	// The round is shared by every waiter: it must not end when the first
 	// caller goes away, but keeps that caller's values.
@@ -542,7 +554,7 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen uint64)
 	}
 	now := c.now()
 	e := newEntry(rec.status, rec.header, rec.body.Bytes(), h.version, now)
-	e.gen = gen
+	e.gen, e.drops = gen, drops
 	e.until = h.until
 	if e.status == http.StatusOK {
 		e.describe(h, now)

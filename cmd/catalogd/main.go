@@ -133,6 +133,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			// keep them until the runtime's scavenger gets to them.
 			debug.FreeOSMemory()
 		}})
+	changes := newChangeMetrics(reg)
+	source := &changeSource{configured: cfg.Changes}
 	cache := httpapi.NewCache(httpapi.CacheConfig{TTL: cfg.CacheTTL, StaleFor: cfg.CacheStale,
 		MaxEntries: cfg.CacheMaxEntries, MaxBytes: int64(cfg.CacheMaxMB) << 20, MaxEntryBytes: int64(cfg.CacheMaxEntryMB) << 20})
 	metrics := httpapi.NewMetrics(reg, cache)
@@ -167,16 +169,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if err := db.Ready(ctx); err != nil {
 			return err
 		}
-		if err := cat.Ready(ctx); err != nil {
-			return err
-		}
 		if !live.Load() {
-			return errors.New("the catalog is loaded and its handler not installed yet")
+			return errors.New("the first snapshot of the catalog is not in yet")
 		}
 		return nil
 	}
 	admin := &http.Server{
-		Handler:           adminHandler(ready, reg, cache.ChangesHandler()),
+		Handler:           adminHandler(ready, source, reg, cache.ChangesHandler()),
 		ReadHeaderTimeout: 5 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -197,51 +196,38 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		"api", "/wp-json/"+cfg.Namespace+"/v1/catalog", "prefix", cfg.TablePrefix)
 	fmt.Fprintf(stdout, "catalogd listening on %s (admin %s)\n", pl.Addr(), al.Addr())
 
-	pollCtx, stopPoll := context.WithCancel(ctx)
-	defer stopPoll()
-	polls := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_polls_total",
-		Help: "Comparisons of the shop's change signature with the snapshot's, by outcome (error: the shop could not be read)."},
-		[]string{"outcome"})
-	reg.MustRegister(polls)
-	go cat.Watch(pollCtx, db, cfg.PollInterval, cache.Invalidate, catalog.OnPoll(func(err error) {
-		outcome := "ok"
-		if err != nil {
-			outcome = "error"
-		}
-		polls.WithLabelValues(outcome).Inc()
-	}))
-
+	followCtx, stopFollowing := context.WithCancel(ctx)
+	defer stopFollowing()
 	errc := make(chan error, 3)
+	f := &follower{cfg: cfg, db: db, cat: cat, cache: cache, log: log, m: changes, source: source,
+		first: make(chan struct{})}
 	go func() {
-		// The first snapshot: the poller loads it (and retries while the
-		// database is away); this waits for it, says what it found, and
-		// switches the API over to the catalog.
-		for attempt := 0; ; attempt++ {
-			info, err := cat.Languages(pollCtx)
-			var badLanguage *catalog.LanguageError
-			switch {
-			case err == nil:
-				logLanguages(log, info)
-				site := cfg.SiteURL
-				if site == "" {
-					site, _ = cat.SiteURL(pollCtx) // the snapshot is there: no read
-				}
-				h := apiHandler(site, cat, cache, metrics)
-				current.Store(&h)
-				live.Store(true)
-				return
-			case attempt == 0 && errors.As(err, &badLanguage):
-				// Serving it would be an empty catalog. When the database
-				// is down at start, /readyz gives this reason instead.
-				errc <- badLanguage
-				return
-			}
-			select {
-			case <-pollCtx.Done():
-				return
-			case <-time.After(cfg.PollInterval):
-			}
+		if err := f.run(followCtx); err != nil {
+			errc <- err
 		}
+	}()
+	go func() {
+		// The first snapshot is the follower's first whole read (retried
+		// while the database is away); this waits for it, says what it
+		// found, and switches the API over to the catalog.
+		select {
+		case <-followCtx.Done():
+			return
+		case <-f.first:
+		}
+		info, err := cat.Languages(followCtx) // the snapshot is there: no read
+		if err != nil {
+			errc <- err
+			return
+		}
+		logLanguages(log, info)
+		site := cfg.SiteURL
+		if site == "" {
+			site, _ = cat.SiteURL(followCtx)
+		}
+		h := apiHandler(site, cat, cache, metrics)
+		current.Store(&h)
+		live.Store(true)
 	}()
 	go func() { errc <- public.Serve(pl) }()
 	go func() { errc <- admin.Serve(al) }()
@@ -322,7 +308,7 @@ func logLevel(cfg *config.Config) slog.Level {
 // Go profiler on the private listener. The profiler is here and only here:
 // a CPU profile costs the server its time and a heap profile shows its
 // memory, which no client of the public API may ask for.
-func adminHandler(ready func(context.Context) error, reg *prometheus.Registry, changes http.Handler) http.Handler {
+func adminHandler(ready func(context.Context) error, source fmt.Stringer, reg *prometheus.Registry, changes http.Handler) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "ok")
@@ -332,11 +318,14 @@ func adminHandler(ready func(context.Context) error, reg *prometheus.Registry, c
 		// configured prefix, and the catalog loads from them; the reason
 		// goes to the operator, who is the only one who can reach this
 		// listener.
+		// The change source in use is named either way: a shop whose
+		// changes show late is first checked here.
 		if err := ready(r.Context()); err != nil {
-			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			http.Error(w, "not ready: "+err.Error()+"\n"+source.String(), http.StatusServiceUnavailable)
 			return
 		}
 		fmt.Fprintln(w, "ready")
+		fmt.Fprintln(w, source)
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.Handle("GET /changes", changes)

@@ -1,0 +1,238 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Applied is what applying a change swapped in, for whoever keeps
+// responses (the HTTP cache): what to drop, and nothing more.
+type Applied struct {
+	// Snapshot is the snapshot now current.
+	Snapshot *Snapshot
+	// Everything: the settings or the terms moved, so every response may
+	// have (a currency, a category's name).
+	Everything bool
+	// Products are the products whose own resources changed: their
+	// single-product response, and the list pages that show them.
+	Products []int64
+	// Lists: the lists, category counts and the index may have moved: a
+	// product entered or left the catalog, a filter or a slug.
+	Lists bool
+	// Change is what the feed reported (merged, when several arrived while
+	// one was applied); Took how long reading and swapping it took.
+	Change Change
+	Took   time.Duration
+}
+
+// Nothing says whether the change left every response as it was.
+func (a Applied) Nothing() bool { return !a.Everything && !a.Lists && len(a.Products) == 0 }
+
+// retryApply is how long Follow waits before trying again a change it
+// could not read (the database is away): the snapshot keeps serving.
+const retryApply = time.Second
+
+// Follow applies the feed's changes to the snapshot until ctx ends, and
+// tells applied what each swapped in. Changes that arrive while one is
+// applied are merged into the next. A change that cannot be read is kept
+// and tried again; meanwhile the current snapshot serves. The whole shop is
+// also read again when the snapshot is older than maxSnapshotAge, for
+// edits no feed sees (raw SQL on a meta key, an attachment's file); only
+// what differs is dropped from the caches then.
+//
+// It begins with a whole read of the shop (Start must have marked the
+// feed), which is the first snapshot when there is none. It returns the
+// feed's error when the feed stops, ctx's when ctx ends, and a
+// *LanguageError when the first snapshot cannot be built.
+func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) error {
+	var (
+		mu      sync.Mutex
+		pending *Change
+		wake    = make(chan struct{}, 1)
+	)
+	report := func(ch Change) {
+		mu.Lock()
+		if pending == nil {
+			pending = &ch
+		} else {
+			pending.merge(ch)
+		}
+		mu.Unlock()
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ended := make(chan error, 1)
+	go func() { ended <- feed.Run(ctx, report) }()
+	// The whole shop first: the feed has been started (its place marked),
+	// so whatever changed before is in this read and nothing after is lost.
+	report(Change{All: true, Kind: KindResync})
+
+	age := time.NewTimer(maxSnapshotAge)
+	defer age.Stop()
+	var retry <-chan time.Time
+	failing := false
+	for {
+		select {
+		case <-ctx.Done():
+			<-ended
+			return ctx.Err()
+		case err := <-ended:
+			return fmt.Errorf("change feed %s: %w", feed.Name(), err)
+		case <-wake:
+		case <-retry:
+		case <-age.C:
+			report(Change{All: true, Kind: KindResync})
+			continue
+		}
+		retry = nil
+		mu.Lock()
+		ch := pending
+		pending = nil
+		mu.Unlock()
+		if ch == nil {
+			continue
+		}
+		a, err := c.Apply(ctx, *ch)
+		if err != nil {
+			if ctx.Err() != nil {
+				continue
+			}
+			var badLanguage *LanguageError
+			if errors.As(err, &badLanguage) && c.cur.Load() == nil {
+				// Nothing to serve, ever: the configured language is
+				// not the shop's. Later, the last snapshot serves on.
+				return err
+			}
+			if !failing {
+				c.log.WarnContext(ctx, "a change in the shop cannot be read yet; serving the last snapshot and trying again",
+					"source", feed.Name(), "kind", ch.Kind, "err", err)
+				failing = true
+			}
+			report(*ch) // back in front of what came since
+			retry = time.After(retryApply)
+			continue
+		}
+		if failing {
+			c.log.InfoContext(ctx, "the shop can be read again; changes applied", "source", feed.Name())
+			failing = false
+		}
+		if a.Snapshot != nil {
+			age.Reset(max(0, maxSnapshotAge-c.cfg.Now().Sub(a.Snapshot.Built)))
+		}
+		if applied != nil {
+			applied(a)
+		}
+	}
+}
+
+// Apply reads what the change names into a new snapshot and swaps it in:
+// the whole shop for a change to everything, else only the products it
+// touches that the catalog shows (a draft's or an order's meta costs no
+// read). It reports what differs from the snapshot before.
+func (c *Catalog) Apply(ctx context.Context, ch Change) (Applied, error) {
+	start := time.Now()
+	old := c.cur.Load()
+	if ch.All || old == nil {
+		s, err := c.reload(ctx)
+		if err != nil {
+			return Applied{}, domainError(err)
+		}
+		a := diff(old, s, nil)
+		if ch.Kind != KindResync {
+			c.sawChange(ch.Kind == KindOption || ch.Kind == KindTerm || ch.Kind == KindTable)
+		}
+		a.Change, a.Took = ch, time.Since(start)
+		return a, nil
+	}
+	ids := old.relevant(ch.Posts, ch.Products)
+	if len(ids) == 0 {
+		return Applied{Snapshot: old, Change: ch, Took: time.Since(start)}, nil
+	}
+	s, ids, err := c.refresh(ctx, ids)
+	if err != nil {
+		return Applied{}, err
+	}
+	a := diff(old, s, ids)
+	if !a.Nothing() {
+		c.sawChange(false)
+	}
+	a.Change, a.Took = ch, time.Since(start)
+	return a, nil
+}
+
+// relevant returns of posts those the snapshot shows or that show in a
+// product it shows (a variation, a grouped product's child), and every one
+// of products.
+func (s *Snapshot) relevant(posts, products []int64) []int64 {
+	out := slices.Clone(products)
+	for _, id := range posts {
+		if _, ok := s.all[id]; ok {
+			out = append(out, id)
+		} else if len(s.groups[id]) > 0 {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// diff says what differs between two snapshots: for the products with the
+// IDs, or for every product when ids is nil.
+func diff(old, s *Snapshot, ids []int64) Applied {
+	a := Applied{Snapshot: s}
+	if old == nil || !reflect.DeepEqual(old.sh, s.sh) || !reflect.DeepEqual(old.t, s.t) ||
+		!reflect.DeepEqual(old.trpSlugs, s.trpSlugs) {
+		a.Everything = true
+		return a
+	}
+	if ids == nil {
+		for id := range old.all {
+			ids = append(ids, id)
+		}
+		for id := range s.all {
+			if _, ok := old.all[id]; !ok {
+				ids = append(ids, id)
+			}
+		}
+		slices.Sort(ids)
+	}
+	for _, id := range ids {
+		was, is := old.all[id], s.all[id]
+		if was == is {
+			continue // shared: untouched
+		}
+		if moves(old, was, s, is) {
+			a.Lists = true
+			a.Products = append(a.Products, id)
+			continue
+		}
+		if was != nil && is != nil && !reflect.DeepEqual(*was, *is) {
+			a.Products = append(a.Products, id)
+		}
+	}
+	return a
+}
+
+// moves says whether a product's change can move the lists, the category
+// counts or the index: it entered or left the products served, or changed
+// a term (the filters and counts) or its slug (the slug filter, a 404's
+// hints). Lists are in ID order, so no other field moves them.
+func moves(old *Snapshot, was *item, s *Snapshot, is *item) bool {
+	served := func(sn *Snapshot, it *item) bool { return it != nil && sn.sh.serves(it) }
+	if served(old, was) != served(s, is) {
+		return true
+	}
+	if was == nil || is == nil {
+		return was != is // published in another language only: translation hints
+	}
+	return was.slug != is.slug || !slices.Equal(was.ttids, is.ttids) || was.wpml != is.wpml
+}

@@ -1,0 +1,224 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestApplyReadsAndReportsOnlyWhatChanged: a change re-reads only the
+// products it touches that the catalog shows, and reports exactly what the
+// response caches must drop: a price edit drops the product (and the
+// grouped product listing it), not the lists; a product entering or
+// leaving the catalog, or changing category, moves the lists too; an
+// order's meta reads nothing; an option moves everything; a whole re-read
+// in which only one product differs drops only that one.
+func TestApplyReadsAndReportsOnlyWhatChanged(t *testing.T) {
+	ctx := context.Background()
+	edited := t0.Add(time.Minute)
+	type ids = []int64
+	tests := []struct {
+		name   string
+		change func(s *store, p map[string]int64) Change
+		// want: the Applied's fields; reads: whether LoadProducts ran,
+		// whole: whether LoadShop ran.
+		everything, lists bool
+		products          []string
+		reads, whole      bool
+	}{
+		{"a price edited", func(s *store, p map[string]int64) Change {
+			s.setMeta(p["b"], metaRegularPrice, "7")
+			s.setMeta(p["b"], metaPrice, "7")
+			s.stored[p["b"]] = "7"
+			s.update(p["b"], edited, func(*Post) {})
+			return Change{Posts: ids{p["b"]}, Kind: KindProduct}
+		}, false, false, []string{"b", "group"}, true, false},
+		{"an unpublished product", func(s *store, p map[string]int64) Change {
+			s.update(p["a"], edited, func(x *Post) { x.Status = "draft" })
+			return Change{Products: ids{p["a"]}, Kind: KindProduct}
+		}, false, true, []string{"a"}, true, false},
+		{"a product moved to another category", func(s *store, p map[string]int64) Change {
+			s.rels[p["c"]] = nil
+			s.relate(p["c"], taxCategory, "tools")
+			return Change{Posts: ids{p["c"]}, Kind: KindProduct}
+		}, false, true, []string{"c"}, true, false},
+		{"a new product published", func(s *store, p map[string]int64) Change {
+			p["d"] = s.add(product{Title: "D", Regular: "5"})
+			return Change{Products: ids{p["d"]}, Kind: KindProduct}
+		}, false, true, []string{"d"}, true, false},
+		{"an order's meta: nothing the catalog shows", func(s *store, p map[string]int64) Change {
+			return Change{Posts: ids{9999}, Kind: KindProduct}
+		}, false, false, nil, false, false},
+		{"a product saved with nothing visible changed", func(s *store, p map[string]int64) Change {
+			s.update(p["b"], t0.Add(-48*time.Hour), func(*Post) {})
+			return Change{Posts: ids{p["b"]}, Kind: KindProduct}
+		}, false, false, nil, true, false},
+		{"the currency", func(s *store, p map[string]int64) Change {
+			s.options["woocommerce_currency"] = "GBP"
+			return Change{All: true, Kind: KindOption}
+		}, true, false, nil, false, true},
+		{"a category renamed", func(s *store, p map[string]int64) Change {
+			s.terms[s.termIx[taxCategory]["jobs"]].Name = "Jobs &amp; more"
+			return Change{All: true, Kind: KindTerm}
+		}, true, false, nil, false, true},
+		{"a whole re-read where one product differs", func(s *store, p map[string]int64) Change {
+			s.setMeta(p["c"], metaStockStatus, "outofstock")
+			return Change{All: true, Kind: KindResync}
+		}, false, false, []string{"c"}, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newStore()
+			s.category("Jobs", "jobs", "", 0)
+			s.category("Tools", "tools", "", 0)
+			p := map[string]int64{}
+			p["a"] = s.add(product{Title: "A", Regular: "10", Categories: []string{"jobs"}})
+			p["b"] = s.add(product{Title: "B", Regular: "20"})
+			p["c"] = s.add(product{Title: "C", Regular: "30", Categories: []string{"jobs"}})
+			p["group"] = s.add(product{Title: "Group", Type: typeGrouped, Children: []int64{p["b"]}})
+			cat, src, clk := serve(t, s)
+			old, err := cat.Snapshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ch Change
+			src.do(func(s *store) { ch = tt.change(s, p) })
+			clk.set(edited)
+			reads, shops := len(src.products), src.shops
+			a, err := cat.Apply(ctx, ch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []int64
+			for _, name := range tt.products {
+				want = append(want, p[name])
+			}
+			slices.Sort(want)
+			slices.Sort(a.Products)
+			if a.Everything != tt.everything || a.Lists != tt.lists || !slices.Equal(a.Products, want) {
+				t.Errorf("applied: everything %v, lists %v, products %v; want %v, %v, %v",
+					a.Everything, a.Lists, a.Products, tt.everything, tt.lists, want)
+			}
+			if got := len(src.products) > reads; got != tt.reads {
+				t.Errorf("products read: %v, want %v", got, tt.reads)
+			}
+			if got := src.shops > shops; got != tt.whole {
+				t.Errorf("whole shop read: %v, want %v", got, tt.whole)
+			}
+			cur, _ := cat.Snapshot(ctx)
+			if a.Snapshot != cur {
+				t.Errorf("Applied's snapshot %v, current %v", a.Snapshot, cur)
+			}
+			// What was not reported kept its very item: the caches may
+			// keep its responses.
+			for id, it := range old.all {
+				if !slices.Contains(a.Products, id) && !a.Everything && cur.all[id] != it &&
+					!(cur.all[id] != nil && equalItems(cur.all[id], it)) {
+					t.Errorf("product %d changed but was not reported", id)
+				}
+			}
+		})
+	}
+}
+
+func equalItems(a, b *item) bool { return reflect.DeepEqual(*a, *b) }
+
+// fakeFeed reports what the test sends it.
+type fakeFeed struct{ changes chan Change }
+
+func (f fakeFeed) Name() string                    { return "fake" }
+func (f fakeFeed) Start(ctx context.Context) error { return nil }
+func (f fakeFeed) Run(ctx context.Context, report func(Change)) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case ch := <-f.changes:
+			report(ch)
+		}
+	}
+}
+
+// TestFollowAppliesAndRetries: Follow reads the whole shop first, then applies what the feed reports and
+// says what it swapped in; a change it cannot read (the database away) is
+// kept and applied once the database is back, never lost; it returns when
+// the context ends.
+func TestFollowAppliesAndRetries(t *testing.T) {
+	s := newStore()
+	b := s.add(product{Title: "B", Regular: "20"})
+	cat, src, _ := serve(t, s)
+	if _, err := cat.Snapshot(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	feed := fakeFeed{changes: make(chan Change)}
+	applied := make(chan Applied, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cat.Follow(ctx, feed, func(a Applied) { applied <- a }) }()
+
+	next := func(what string) Applied {
+		t.Helper()
+		select {
+		case a := <-applied:
+			return a
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: nothing applied in 10s", what)
+		}
+		return Applied{}
+	}
+	price := func(v string) {
+		src.do(func(s *store) {
+			s.setMeta(b, metaRegularPrice, v)
+			s.setMeta(b, metaPrice, v)
+			s.stored[b] = v
+		})
+	}
+
+	if a := next("the first whole read"); !a.Change.All || !a.Nothing() {
+		t.Errorf("Follow began with %+v, want a whole read that changed nothing", a)
+	}
+	price("7")
+	feed.changes <- Change{Posts: []int64{b}, Kind: KindProduct}
+	if a := next("a price edit"); !slices.Equal(a.Products, []int64{b}) {
+		t.Errorf("applied %v, want product %d", a.Products, b)
+	}
+	if got := deref(getProduct(t, cat, "b").Price); got != "7.00" {
+		t.Errorf("price %s after the change, want 7.00", got)
+	}
+
+	src.do(func(s *store) { src.down = true })
+	price("8")
+	feed.changes <- Change{Posts: []int64{b}, Kind: KindProduct}
+	// It cannot be read: the snapshot keeps serving the last state.
+	if got := deref(getProduct(t, cat, "b").Price); got != "7.00" {
+		t.Errorf("price %s while the database is away, want the last one, 7.00", got)
+	}
+	src.do(func(s *store) { src.down = false })
+	if a := next("the change after the database came back"); !slices.Equal(a.Products, []int64{b}) {
+		t.Errorf("applied %v, want product %d", a.Products, b)
+	}
+	if got := deref(getProduct(t, cat, "b").Price); got != "8.00" {
+		t.Errorf("price %s once the database is back, want 8.00", got)
+	}
+
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Follow returned %v, want context.Canceled", err)
+	}
+}
+
+// TestMergeKeepsEveryPostAndTheEarliestCommit: changes arriving while one
+// is applied become one, losing no post, and the lag is measured from the
+// earliest.
+func TestMergeKeepsEveryPostAndTheEarliestCommit(t *testing.T) {
+	a := Change{Posts: []int64{3, 1}, Kind: KindProduct, Committed: t0.Add(time.Second)}
+	a.merge(Change{Posts: []int64{2, 3}, Products: []int64{5}, Kind: KindProduct, Committed: t0})
+	a.merge(Change{All: true, Kind: KindOption})
+	if !slices.Equal(a.Posts, []int64{1, 2, 3}) || !slices.Equal(a.Products, []int64{5}) || !a.All ||
+		a.Kind != KindOption || !a.Committed.Equal(t0) {
+		t.Errorf("merged: %+v", a)
+	}
+}

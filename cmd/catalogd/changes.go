@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"catalogd/catalog"
+	"catalogd/config"
+	"catalogd/httpapi"
+	"catalogd/wpdb"
+)
+
+// changeMetrics are the change feed's: what it saw, how late, what it
+// cost, how often the whole shop was read.
+type changeMetrics struct {
+	seen     *prometheus.CounterVec // by source and kind
+	lag      prometheus.Histogram
+	rebuilds *prometheus.CounterVec // whole reads, by kind of change
+	polls    *prometheus.CounterVec // poll rounds, by round and outcome
+	pollDB   *prometheus.CounterVec // their database time, by round
+	period   prometheus.Gauge
+	source   *prometheus.GaugeVec
+}
+
+func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
+	m := &changeMetrics{
+		seen: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_changes_total",
+			Help: "Changes in the shop the change feed reported, by source (binlog, poll) and kind (product, term, option, table, resync)."},
+			[]string{"source", "kind"}),
+		lag: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "catalogd_change_lag_seconds",
+			Help:    "Time from a change's commit (the binary log's event time, to the second) to its snapshot being swapped in; binlog source only.",
+			Buckets: []float64{.1, .25, .5, 1, 2, 5, 10, 30}}),
+		rebuilds: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_snapshot_rebuilds_total",
+			Help: "Whole reads of the shop, by the kind of change that asked for one (resync: the first, a lost position, the safety re-read)."},
+			[]string{"kind"}),
+		polls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_polls_total",
+			Help: "Poll source rounds, by round (cheap: every --poll-interval; scan: every product) and outcome (error: the shop could not be read)."},
+			[]string{"round", "outcome"}),
+		pollDB: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_poll_db_seconds_total",
+			Help: "Database time the poll source's rounds took, by round (cheap, scan)."},
+			[]string{"round"}),
+		period: prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_change_scan_period_seconds",
+			Help: "The poll source's period between two product scans, set by their cost and --poll-budget."}),
+		source: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "catalogd_change_source",
+			Help: "The change source in use: 1 for it, 0 for the other."}, []string{"source"}),
+	}
+	reg.MustRegister(m.seen, m.lag, m.rebuilds, m.polls, m.pollDB, m.period, m.source)
+	return m
+}
+
+// onPoll counts a poll round.
+func (m *changeMetrics) onPoll(s wpdb.PollStats) {
+	round, outcome := "cheap", "ok"
+	if s.Scan {
+		round = "scan"
+		m.period.Set(s.Period.Seconds())
+	}
+	if s.Err != nil {
+		outcome = "error"
+	}
+	m.polls.WithLabelValues(round, outcome).Inc()
+	m.pollDB.WithLabelValues(round).Add(s.DBTime.Seconds())
+}
+
+// counted is a feed whose every change is counted by source and kind.
+type counted struct {
+	catalog.Feed
+	seen *prometheus.CounterVec
+}
+
+func (f counted) Run(ctx context.Context, report func(catalog.Change)) error {
+	name := f.Name()
+	return f.Feed.Run(ctx, func(ch catalog.Change) {
+		f.seen.WithLabelValues(name, ch.Kind).Inc()
+		report(ch)
+	})
+}
+
+// changeSource is the change source in use, for /readyz.
+type changeSource struct {
+	mu         sync.Mutex
+	name, why  string
+	configured string
+}
+
+func (s *changeSource) set(name, why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.name, s.why = name, why
+}
+
+// String is /readyz's line: "changes: binlog (why)".
+func (s *changeSource) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.name == "" {
+		return "changes: not started (--changes=" + s.configured + ")"
+	}
+	return "changes: " + s.name + " (" + s.why + ")"
+}
+
+// follower keeps the catalog in step with the shop: it picks the change
+// source (--changes), starts it, and applies what it reports, dropping
+// from the cache what each change touched.
+type follower struct {
+	cfg    *config.Config
+	db     *wpdb.DB
+	cat    *catalog.Catalog
+	cache  *httpapi.Cache
+	log    *slog.Logger
+	m      *changeMetrics
+	source *changeSource
+	// first is closed when the first snapshot is in.
+	first     chan struct{}
+	firstOnce sync.Once
+}
+
+// pick chooses the source: binlog when asked for, or under auto when the
+// server and the user's grants allow it; poll otherwise. It says why.
+func (f *follower) pick(ctx context.Context) (catalog.Feed, string) {
+	poll := func(why string) (catalog.Feed, string) {
+		return wpdb.NewPoller(f.db, catalog.ShopReads, wpdb.PollOptions{Interval: f.cfg.PollInterval,
+			Budget: f.cfg.PollBudget, OnPoll: f.m.onPoll}), why
+	}
+	if f.cfg.Changes == "poll" {
+		return poll("--changes=poll")
+	}
+	ok, why := f.db.BinlogStatus(ctx, f.cfg.DSN)
+	switch {
+	case ok:
+		feed, err := wpdb.NewBinlog(f.db, f.cfg.DSN, catalog.ShopReads, wpdb.BinlogOptions{Logger: f.log})
+		if err == nil {
+			return feed, "--changes=" + f.cfg.Changes + ": " + why
+		}
+		why = err.Error()
+	case f.cfg.Changes == "binlog":
+		// Asked for and not possible: say so loudly, and still see
+		// changes rather than none.
+		f.log.Error("--changes=binlog, but the binary log cannot be followed; polling instead", "why", why)
+	}
+	return poll("--changes=" + f.cfg.Changes + ": " + why)
+}
+
+// run follows the shop until ctx ends. It returns only a *LanguageError
+// (the configured language is not the shop's: nothing to serve).
+func (f *follower) run(ctx context.Context) error {
+	for ctx.Err() == nil {
+		feed, why := f.pick(ctx)
+		f.source.set(feed.Name(), why)
+		for _, s := range []string{"binlog", "poll"} {
+			v := 0.0
+			if s == feed.Name() {
+				v = 1
+			}
+			f.m.source.WithLabelValues(s).Set(v)
+		}
+		f.log.Info("following the shop's changes", "source", feed.Name(), "why", why)
+		// Start marks the feed's place before the first whole read; while
+		// the database is away, try again.
+		for {
+			err := feed.Start(ctx)
+			if err == nil {
+				break
+			}
+			f.log.Warn("the change source cannot start yet; trying again", "source", feed.Name(), "err", err)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(f.cfg.PollInterval):
+			}
+		}
+		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen}, f.applied)
+		var badLanguage *catalog.LanguageError
+		switch {
+		case ctx.Err() != nil:
+			return nil
+		case errors.As(err, &badLanguage):
+			return err
+		}
+		// The feed gave up (the binary log went away): choose again; the
+		// next Follow begins with a whole read, so nothing is missed.
+		f.log.Warn("the change source stopped; choosing again", "source", feed.Name(), "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(f.cfg.PollInterval):
+		}
+	}
+	return nil
+}
+
+// applied drops what a change touched from the cache and counts it.
+func (f *follower) applied(a catalog.Applied) {
+	f.cache.Apply(a)
+	if a.Change.All {
+		f.m.rebuilds.WithLabelValues(a.Change.Kind).Inc()
+	}
+	if !a.Change.Committed.IsZero() {
+		f.m.lag.Observe(time.Since(a.Change.Committed).Seconds())
+	}
+	if !a.Nothing() {
+		f.log.Debug("shop changed; snapshot updated", "kind", a.Change.Kind, "products", len(a.Products),
+			"lists", a.Lists, "everything", a.Everything, "took", a.Took.Round(time.Millisecond))
+	}
+	if a.Snapshot != nil {
+		f.firstOnce.Do(func() { close(f.first) })
+	}
+}

@@ -1,0 +1,59 @@
+package httpapi
+
+import (
+	"slices"
+
+	"catalogd/catalog"
+)
+
+// Apply drops from the cache what a change the catalog applied touched:
+// everything when the settings or terms moved, else only the responses
+// that show a changed product (its own, and the list pages listing it),
+// and the lists, counts, index and documents when a product entered or
+// left them. Every other response stays fresh: a stock change on one
+// product leaves the other products' responses cached.
+func (c *Cache) Apply(a catalog.Applied) {
+	switch {
+	case a.Everything:
+		c.Invalidate()
+	case !a.Nothing():
+		c.Drop(a.Products, a.Lists)
+	}
+}
+
+// listKinds are the kinds of response that a product entering or leaving
+// the catalog moves.
+var listKinds = []string{"index", "categories", "list", "docs"}
+
+// Drop removes the cached responses that show one of the products, and when
+// lists is set, every list, category list, index and document, and every
+// answer other than a 200 (a 404 for a slug just published, a 400 for a
+// category just created). The tags it names go to the change log, for a
+// CDN's purge job.
+func (c *Cache) Drop(products []int64, lists bool) {
+	c.mu.Lock()
+	tg := tagger{ns: c.ns}
+	var named tagSet
+	for _, id := range products {
+		named.add(tg.product(id))
+	}
+	if lists {
+		for _, k := range listKinds {
+			named.add(tg.kind(k))
+		}
+	}
+	c.drops.Add(1)
+	c.dropping = true
+	for _, key := range c.lru.Keys() {
+		e, ok := c.lru.Peek(key)
+		if !ok {
+			continue
+		}
+		if (lists && e.status != 200) || slices.ContainsFunc(e.tags, func(t string) bool { return named.seen[t] }) {
+			c.lru.Remove(key)
+		}
+	}
+	c.dropping = false
+	c.mu.Unlock()
+	c.changes.record(c.now(), named.list, tg.ns)
+}

@@ -1,0 +1,143 @@
+package wpdb
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"catalogd/catalog"
+	"catalogd/internal/testdb"
+)
+
+// The poller's database time on the shops wpseed makes (make bench seeds
+// them; or bin/wpseed -db wp_bench_10k -products 10000, and 100000 into
+// wp_bench_100k): per cheap round, per scan, and per second of polling at
+// the default interval and budget.
+
+var benchSizes = []string{"10k", "100k"}
+
+// openBenchShop opens the seeded shop wp_bench_<size> on the test server,
+// or skips, saying how to seed it.
+func openBenchShop(b *testing.B, size string) *DB {
+	b.Helper()
+	dsn := os.Getenv("CATALOG_TEST_DSN")
+	if dsn == "" {
+		dsn = testdb.DefaultDSN
+	}
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		b.Fatalf("CATALOG_TEST_DSN: %v", err)
+	}
+	cfg.DBName = "wp_bench_" + size
+	raw, err := sql.Open("mysql", cfg.FormatDSN())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer raw.Close()
+	var n int
+	if err := raw.QueryRow(`SELECT COUNT(*) FROM wp_posts WHERE post_type = 'product'`).Scan(&n); err != nil {
+		b.Skipf("SKIP: no seeded shop %s (make bench, or bin/wpseed -db %s -products N): %v", cfg.DBName, cfg.DBName, err)
+	}
+	db, err := Open(cfg.FormatDSN(), Options{Prefix: "wp_"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+// startBenchPoller starts a poller with the defaults, adding each poll's
+// database time to *round or *scan.
+func startBenchPoller(b *testing.B, db *DB, round, scan *time.Duration) *Poller {
+	b.Helper()
+	p := NewPoller(db, catalog.ShopReads, PollOptions{OnPoll: func(s PollStats) {
+		if s.Err != nil {
+			b.Errorf("poll: %v", s.Err)
+		}
+		if s.Scan {
+			*scan += s.DBTime
+		} else {
+			*round += s.DBTime
+		}
+	}})
+	if err := p.Start(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	*round, *scan = 0, 0
+	return p
+}
+
+func BenchmarkPollCheapRound(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(size, func(b *testing.B) {
+			var round, scan time.Duration
+			p := startBenchPoller(b, openBenchShop(b, size), &round, &scan)
+			n := 0
+			for b.Loop() {
+				if _, err := p.round(context.Background(), false); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			b.ReportMetric(float64(round.Microseconds())/1000/float64(n), "db-ms/round")
+		})
+	}
+}
+
+func BenchmarkPollScan(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(size, func(b *testing.B) {
+			var round, scan time.Duration
+			db := openBenchShop(b, size)
+			p := startBenchPoller(b, db, &round, &scan)
+			// The cheap rounds' share of the budget, as Run measures it.
+			const rounds = 20
+			for range rounds {
+				if _, err := p.round(context.Background(), false); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perRound := round / rounds
+			n := 0
+			for b.Loop() {
+				if _, err := p.scan(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			perScan := scan / time.Duration(n)
+			p.roundCost = perRound
+			period := scanPeriod(perScan, p.scanBudget(), p.o.Interval, p.o.MaxScan)
+			perSecond := perRound.Seconds()/p.o.Interval.Seconds() + perScan.Seconds()/period.Seconds()
+			b.ReportMetric(float64(perScan.Microseconds())/1000, "db-ms/scan")
+			b.ReportMetric(period.Seconds(), "period-s")
+			b.ReportMetric(perSecond*1000, "db-ms/s")
+		})
+	}
+}
+
+// BenchmarkSignature is the change signature the poller replaces, read
+// every 2 s, for comparison.
+func BenchmarkSignature(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(size, func(b *testing.B) {
+			db := openBenchShop(b, size)
+			var total time.Duration
+			n := 0
+			for b.Loop() {
+				start := time.Now()
+				if _, err := db.Signature(context.Background(), catalog.ShopReads); err != nil {
+					b.Fatal(err)
+				}
+				total += time.Since(start)
+				n++
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(n), "db-ms/poll")
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(n)/2, "db-ms/s")
+		})
+	}
+}

@@ -1,0 +1,32 @@
+package wpdb
+
+import (
+	"context"
+	"fmt"
+)
+
+// optionSums reads a digest of each named option by the options table's
+// unique option_name index: its MD5, not its value (active_plugins or an
+// SEO plugin's settings run to kilobytes), so that a round sends little.
+// A missing option is absent from the map.
+//
+// The poller never watches a transient: under a persistent object cache
+// (Redis, Memcached) WordPress keeps them in the cache, not in this table.
+func (tx *Tx) optionSums(ctx context.Context, names []string) (map[string]string, error) {
+	out := make(map[string]string, len(names))
+	if len(names) == 0 {
+		return out, nil
+	}
+	var rows []struct {
+		Name string `db:"option_name"`
+		Sum  string `db:"sum"`
+	}
+	if err := tx.selectx(ctx, &rows,
+		`SELECT option_name, MD5(option_value) AS sum FROM {options} WHERE option_name IN (?)`, names); err != nil {
+		return nil, fmt.Errorf("wpdb: read option digests: %w", err)
+	}
+	for _, r := range rows {
+		out[r.Name] = r.Sum
+	}
+	return out, nil
+}

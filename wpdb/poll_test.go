@@ -1,0 +1,381 @@
+package wpdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"catalogd/catalog"
+	"catalogd/wpdb/wpfixture"
+)
+
+// testClock is a clock the test moves by hand.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// pollShop is a shop with a simple product, a variable one with two
+// variations, and a product scheduled ten years ahead (its
+// post_modified_gmt is its date, as wp_insert_post stores it).
+type pollShop struct {
+	shop                 *wpfixture.Shop
+	radar, gun, var1     int64
+	var2, future, cuffs  int64
+	withTransientVersion bool
+}
+
+func newPollShop(withTransientVersion bool) *pollShop {
+	s := newTestShop("wp_")
+	p := &pollShop{shop: s, withTransientVersion: withTransientVersion}
+	s.Category("Alpha", "alpha", "", 0)
+	s.Category("Beta", "beta", "", 1)
+	p.radar = s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "20", Categories: []string{"alpha"}})
+	p.gun = s.Add(wpfixture.Product{Title: "Gun Shop", Type: "variable", Categories: []string{"beta"},
+		Variations: []wpfixture.Variation{{Framework: "esx", RegularPrice: "10"}, {Framework: "qbox", RegularPrice: "15"}}})
+	p.var1, p.var2 = p.gun+1, p.gun+2
+	p.future = s.Add(wpfixture.Product{Title: "Coming Soon", Status: "future", RegularPrice: "3",
+		Date: testNow.Add(10 * 365 * 24 * time.Hour)})
+	p.cuffs = s.Add(wpfixture.Product{Title: "Cuffs", RegularPrice: "5", Categories: []string{"alpha"}})
+	if withTransientVersion {
+		// Without an object cache WooCommerce keeps its cache versions here;
+		// with Redis or Memcached they never reach the table.
+		s.SetOption("_transient_product-transient-version", "1763726400")
+	}
+	return p
+}
+
+// startPoller opens the shop and starts a poller on it with the clock.
+func startPoller(t *testing.T, shop *wpfixture.Shop, clock *testClock, onPoll func(PollStats)) (*Poller, *sql.DB) {
+	t.Helper()
+	db, raw := openShop(t, shop)
+	p := NewPoller(db, catalog.ShopReads, PollOptions{Now: clock.Now, OnPoll: onPoll})
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	return p, raw
+}
+
+// exec runs the statements through the raw pool, as WordPress would.
+func exec(t *testing.T, raw *sql.DB, what string, stmts ...string) {
+	t.Helper()
+	for _, q := range stmts {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %s: %v", what, q, err)
+		}
+	}
+}
+
+// describe renders changes for comparison: "option*" for a change of
+// everything of kind option, "product[1 2]" for products.
+func describe(changes []catalog.Change) []string {
+	var out []string
+	for _, c := range changes {
+		switch {
+		case c.All:
+			out = append(out, c.Kind+"*")
+		default:
+			ids := slices.Clone(c.Products)
+			slices.Sort(ids)
+			out = append(out, fmt.Sprintf("%s%v", c.Kind, slices.Compact(ids)))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func products(ids ...int64) string {
+	slices.Sort(ids)
+	return fmt.Sprintf("product%v", ids)
+}
+
+// insertPost is the posts row wp_insert_post writes (a new ID).
+func insertPost(typ, status, slug string, parent int64) string {
+	return fmt.Sprintf(`INSERT INTO wp_posts (post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status,
+		post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_parent, post_type)
+		VALUES (1, NOW(), UTC_TIMESTAMP(), '', '%s', '', '%s', '%s', '', '', NOW(), UTC_TIMESTAMP(), '', %d, '%s')`,
+		slug, status, slug, parent, typ)
+}
+
+const bumpTransientVersion = `INSERT INTO wp_options (option_name, option_value, autoload)
+	VALUES ('_transient_product-transient-version', '1763726401', 'yes')
+	ON DUPLICATE KEY UPDATE option_value = option_value + 1`
+
+// Each change the cheap round watches shows at the next round, and only
+// those: the round reads options, terms, the attribute table, the highest
+// post ID, the scheduled products and the new drafts, never the product
+// rows as a whole. Every case runs with and without WooCommerce's
+// transient version rows in wp_options (present without an object cache,
+// absent under Redis or Memcached): nothing depends on them. The cases
+// apply one after the other.
+func TestPollRoundSees(t *testing.T) {
+	t.Parallel()
+	for _, withVersion := range []bool{true, false} {
+		t.Run(fmt.Sprintf("transient version in wp_options: %v", withVersion), func(t *testing.T) {
+			t.Parallel()
+			ps := newPollShop(withVersion)
+			clock := &testClock{t: testNow}
+			p, raw := startPoller(t, ps.shop, clock, nil)
+			var maxID int64
+			rawScalar(t, raw, &maxID, `SELECT MAX(ID) FROM wp_posts`)
+			draft, newVar := maxID+3, maxID+4 // IDs the cases below create
+
+			tests := []struct {
+				name  string
+				edits []string
+				want  []string
+			}{
+				{"nothing", nil, nil},
+				// Every product save and order bumps it; when it is in the
+				// table it is no signal of its own (the scan sees the save).
+				{"the product transient version bumped", []string{bumpTransientVersion}, nil},
+				{"the currency changed", []string{`INSERT INTO wp_options (option_name, option_value, autoload)
+					VALUES ('woocommerce_currency', 'EUR', 'yes') ON DUPLICATE KEY UPDATE option_value = 'EUR'`}, []string{"option*"}},
+				{"a translation plugin's option added", []string{`INSERT INTO wp_options (option_name, option_value, autoload)
+					VALUES ('polylang', 'a:0:{}', 'yes')`}, []string{"option*"}},
+				{"the hide-out-of-stock option deleted", []string{`DELETE FROM wp_options WHERE option_name = 'woocommerce_hide_out_of_stock_items'`}, []string{"option*"}},
+				{"a category renamed", []string{`UPDATE wp_terms SET name = 'Alpha Gear' WHERE slug = 'alpha'`}, []string{"term*"}},
+				{"a category re-parented", []string{`UPDATE wp_term_taxonomy tt JOIN wp_terms t ON t.term_id = tt.term_id
+					SET tt.parent = (SELECT term_id FROM wp_terms WHERE slug = 'alpha') WHERE t.slug = 'beta'`}, []string{"term*"}},
+				{"a category re-ordered", []string{`UPDATE wp_termmeta tm JOIN wp_terms t ON t.term_id = tm.term_id
+					SET tm.meta_value = '7' WHERE t.slug = 'beta' AND tm.meta_key = 'order'`}, []string{"term*"}},
+				// wp_update_term_count at a publish or trash: a product's
+				// change, which the posts show; not the whole shop's.
+				{"a term count updated alone", []string{`UPDATE wp_term_taxonomy SET count = count + 1 WHERE taxonomy IN ('product_cat', 'product_visibility', 'product_type')`}, nil},
+				{"an attribute's order changed", []string{`INSERT INTO wp_woocommerce_attribute_taxonomies
+					(attribute_name, attribute_label, attribute_type, attribute_orderby, attribute_public) VALUES ('color', 'Color', 'select', 'menu_order', 0)`}, []string{"table*"}},
+				// wp_publish_post from WordPress's cron: the status alone.
+				{"the scheduled product goes live", []string{`UPDATE wp_posts SET post_status = 'publish' WHERE ID = ` + fmt.Sprint(ps.future)}, []string{products(ps.future)}},
+				{"a page published", []string{insertPost("page", "publish", "about", 0)}, nil},
+				{"a product published", []string{insertPost("product", "publish", "new-radar", 0)}, []string{products(maxID + 2)}},
+				// The admin's "Add new" stores an auto-draft; publishing it
+				// later updates that row (status and modified time).
+				{"a product's auto-draft created", []string{insertPost("product", "auto-draft", "", 0)}, []string{products(draft)}},
+				{"nothing again", nil, nil},
+				{"a variation added", []string{insertPost("product_variation", "publish", "gun-shop-red", ps.gun)}, []string{products(newVar, ps.gun)}},
+				{"the auto-draft published", []string{`UPDATE wp_posts SET post_status = 'publish', post_name = 'fresh',
+					post_modified_gmt = UTC_TIMESTAMP() + INTERVAL 1 SECOND WHERE ID = ` + fmt.Sprint(draft)}, []string{products(draft)}},
+				{"a product scheduled", []string{`UPDATE wp_posts SET post_status = 'future' WHERE ID = ` + fmt.Sprint(ps.cuffs)}, []string{products(ps.cuffs)}},
+				{"the scheduled product deleted", []string{`DELETE FROM wp_posts WHERE ID = ` + fmt.Sprint(ps.cuffs)}, []string{products(ps.cuffs)}},
+				{"a settings-looking transient set", []string{`INSERT INTO wp_options (option_name, option_value, autoload)
+					VALUES ('_transient_wc_term_counts', 'a:0:{}', 'no')`}, nil},
+				{"nothing at last", nil, nil},
+			}
+			for _, tt := range tests {
+				exec(t, raw, tt.name, tt.edits...)
+				changes, err := p.round(context.Background(), false)
+				if err != nil {
+					t.Fatalf("%s: round: %v", tt.name, err)
+				}
+				if got := describe(changes); !slices.Equal(got, tt.want) {
+					t.Errorf("%s: changes %v, want %v", tt.name, got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// The full scan sees every change of a product or variation post that
+// moves its post_modified_gmt or status, and its permanent deletion, also
+// while a product scheduled ten years ahead (whose post_modified_gmt lies
+// in the future) is present. A variation's change is its parent's too.
+func TestPollScanSees(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	// A product far up the ID range: the scan reads the table in slices
+	// of the primary key.
+	const far = 3*scanSlice + 1
+	rawPost(ps.shop, far, "product", "publish", "far-away")
+	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
+	id := fmt.Sprint
+	// saved is what WC_Product_Data_Store_CPT::update() writes to the post
+	// at any save: its modified time, here a fixed instant long before the
+	// scheduled product's.
+	saved := func(post int64, at string) string {
+		return `UPDATE wp_posts SET post_modified = '` + at + `', post_modified_gmt = '` + at + `' WHERE ID = ` + id(post)
+	}
+	tests := []struct {
+		name  string
+		edits []string
+		want  []int64
+	}{
+		{"nothing", nil, nil},
+		{"a price edited in the admin", []string{
+			`UPDATE wp_postmeta SET meta_value = '25' WHERE meta_key IN ('_regular_price', '_price') AND post_id = ` + id(ps.radar),
+			saved(ps.radar, "2026-11-22 10:00:00")}, []int64{ps.radar}},
+		{"a second edit of it", []string{saved(ps.radar, "2026-11-22 10:05:00")}, []int64{ps.radar}},
+		// wc_update_product_stock on a variation that manages its stock.
+		{"a variation sold out by an order", []string{
+			`UPDATE wp_postmeta SET meta_value = 'outofstock' WHERE meta_key = '_stock_status' AND post_id = ` + id(ps.var1),
+			saved(ps.var1, "2026-11-22 10:06:00")}, []int64{ps.gun, ps.var1}},
+		{"a product three slices up edited", []string{saved(far, "2026-11-22 10:06:30")}, []int64{far}},
+		{"a product trashed", []string{`UPDATE wp_posts SET post_status = 'trash', post_name = 'radar__trashed' WHERE ID = ` + id(ps.radar),
+			saved(ps.radar, "2026-11-22 10:07:00")}, []int64{ps.radar}},
+		{"a product deleted permanently", []string{`DELETE FROM wp_postmeta WHERE post_id = ` + id(ps.radar),
+			`DELETE FROM wp_posts WHERE ID = ` + id(ps.radar)}, []int64{ps.radar}},
+		{"a variable product and its variations deleted", []string{
+			`DELETE FROM wp_posts WHERE ID IN (` + id(ps.gun) + `, ` + id(ps.var1) + `, ` + id(ps.var2) + `)`},
+			[]int64{ps.gun, ps.var1, ps.var2}},
+		{"nothing again", nil, nil},
+	}
+	for _, tt := range tests {
+		exec(t, raw, tt.name, tt.edits...)
+		got, err := p.scan(context.Background())
+		if err != nil {
+			t.Fatalf("%s: scan: %v", tt.name, err)
+		}
+		assertIDs(t, tt.name, got, sortedIDs(tt.want))
+	}
+}
+
+// A save in the very second the last scan read its row keeps the
+// modified time that scan saw (post_modified_gmt counts seconds): the
+// next scan reads that product again anyway.
+func TestPollScanSameSecondSave(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
+	exec(t, raw, "save", `UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(ps.radar))
+	got, err := p.scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertIDs(t, "first scan", got, []int64{ps.radar})
+	// The second save, in the same second: only its meta moves.
+	exec(t, raw, "save again", `UPDATE wp_postmeta SET meta_value = '30' WHERE meta_key = '_price' AND post_id = `+fmt.Sprint(ps.radar))
+	got, err = p.scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertIDs(t, "second scan", got, []int64{ps.radar})
+}
+
+// The scan waits for its period: an edit the cheap rounds cannot see
+// shows at the first round once the period is over, not before.
+func TestPollScanRunsOnItsPeriod(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	clock := &testClock{t: testNow}
+	var stats []PollStats
+	p, raw := startPoller(t, ps.shop, clock, func(s PollStats) { stats = append(stats, s) })
+	if p.period != DefaultPollInterval {
+		t.Fatalf("period after the first scan of a tiny shop = %v, want the interval %v", p.period, DefaultPollInterval)
+	}
+	exec(t, raw, "edit", `UPDATE wp_posts SET post_title = 'Radar 2', post_modified_gmt = '2026-11-22 10:00:00' WHERE ID = `+fmt.Sprint(ps.radar))
+	stats = nil
+	if got := describe(p.pollOnce(context.Background())); got != nil {
+		t.Errorf("before the period: changes %v, want none", got)
+	}
+	if len(stats) != 1 || stats[0].Scan {
+		t.Errorf("before the period: stats %+v, want one cheap round", stats)
+	}
+	clock.Add(p.period)
+	stats = nil
+	if got, want := describe(p.pollOnce(context.Background())), []string{products(ps.radar)}; !slices.Equal(got, want) {
+		t.Errorf("after the period: changes %v, want %v", got, want)
+	}
+	if len(stats) != 2 || stats[0].Scan || !stats[1].Scan || stats[1].DBTime <= 0 || stats[1].Period < DefaultPollInterval {
+		t.Errorf("after the period: stats %+v, want a round then a scan with its cost and period", stats)
+	}
+}
+
+// A round that cannot read the shop changes nothing: what changed while it
+// failed shows at the next round that can.
+func TestPollRoundFailureChangesNothing(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	var stats []PollStats
+	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, func(s PollStats) { stats = append(stats, s) })
+	exec(t, raw, "hide the options", `RENAME TABLE wp_options TO wp_options_away`)
+	exec(t, raw, "change the currency", `UPDATE wp_options_away SET option_value = 'JPY' WHERE option_name = 'woocommerce_currency'`)
+	stats = nil
+	if got := p.pollOnce(context.Background()); got != nil {
+		t.Errorf("failing round: changes %v, want none", describe(got))
+	}
+	if len(stats) != 1 || stats[0].Err == nil {
+		t.Errorf("failing round: stats %+v, want one with its error", stats)
+	}
+	exec(t, raw, "bring them back", `RENAME TABLE wp_options_away TO wp_options`)
+	if got, want := describe(p.pollOnce(context.Background())), []string{"option*"}; !slices.Equal(got, want) {
+		t.Errorf("next round: changes %v, want %v", got, want)
+	}
+}
+
+// Run reports what changed after Start, and returns when its context ends.
+func TestPollRun(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	db, raw := openShop(t, ps.shop)
+	p := NewPoller(db, catalog.ShopReads, PollOptions{Interval: 20 * time.Millisecond})
+	if p.Name() != "poll" {
+		t.Errorf("Name() = %q", p.Name())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := p.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	exec(t, raw, "publish", `UPDATE wp_posts SET post_status = 'publish' WHERE ID = `+fmt.Sprint(ps.future))
+	got := make(chan catalog.Change, 16)
+	done := make(chan error, 1)
+	go func() { done <- p.Run(ctx, func(c catalog.Change) { got <- c }) }()
+	select {
+	case c := <-got:
+		if !slices.Contains(c.Products, ps.future) {
+			t.Errorf("reported %+v, want product %d", c, ps.future)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no change reported within 10 s")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Run returned %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after its context ended")
+	}
+}
+
+// The scan's period spends at most the budget of one core on it: its cost
+// over the budget, never shorter than the interval nor longer than the cap.
+func TestScanPeriod(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		cost     time.Duration
+		budget   float64
+		interval time.Duration
+		maxScan  time.Duration
+		want     time.Duration
+	}{
+		{"100k products", 150 * time.Millisecond, 0.01, 2 * time.Second, 5 * time.Minute, 15 * time.Second},
+		{"capped", 5 * time.Second, 0.01, 2 * time.Second, 5 * time.Minute, 5 * time.Minute},
+		{"never below the interval", 5 * time.Millisecond, 0.01, 2 * time.Second, 5 * time.Minute, 2 * time.Second},
+		{"a larger budget", 150 * time.Millisecond, 0.05, 2 * time.Second, 5 * time.Minute, 3 * time.Second},
+		{"no budget", 150 * time.Millisecond, 0, 2 * time.Second, 5 * time.Minute, 5 * time.Minute},
+	}
+	for _, tt := range tests {
+		if got := scanPeriod(tt.cost, tt.budget, tt.interval, tt.maxScan); got != tt.want {
+			t.Errorf("%s: scanPeriod(%v, %v, %v, %v) = %v, want %v", tt.name, tt.cost, tt.budget, tt.interval, tt.maxScan, got, tt.want)
+		}
+	}
+}
