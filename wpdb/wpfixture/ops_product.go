@@ -180,8 +180,9 @@ func (o *Ops) EndSales(ctx context.Context) ([]int64, error) {
 // managed-stock product's stock by qty: wc_reduce_stock_levels →
 // wc_update_product_stock($product, $qty, 'decrease') →
 // WC_Product_Data_Store_CPT::update_product_stock (add_post_meta(_stock, 0,
-// unique), then "UPDATE postmeta SET meta_value = meta_value %+f", which
-// stores the quantity as "4.000000", and update_lookup_table), then the
+// unique), then "UPDATE postmeta SET meta_value = meta_value %+f" — the
+// string turned DOUBLE, so "5" minus 1.000000 is stored "4" — and
+// update_lookup_table), then the
 // product's save: WC_Product::validate_props sets the stock status from the
 // quantity (outofstock at 0 without backorders), so _stock_status, the
 // outofstock product_visibility term, the lookup row and the transients
