@@ -33,6 +33,11 @@ type Applied struct {
 // Nothing says whether the change left every response as it was.
 func (a Applied) Nothing() bool { return !a.Everything && !a.Lists && len(a.Products) == 0 }
 
+// maxSnapshotAge bounds how long a snapshot serves without a whole read:
+// edits no feed sees (raw SQL on a meta key, an attachment's file) show
+// within this.
+const maxSnapshotAge = 10 * time.Minute
+
 // retryApply is how long Follow waits before trying again a change it
 // could not read (the database is away): the snapshot keeps serving.
 const retryApply = time.Second
@@ -147,8 +152,8 @@ func (c *Catalog) Apply(ctx context.Context, ch Change) (Applied, error) {
 			return Applied{}, domainError(err)
 		}
 		a := diff(old, s, nil)
-		if ch.Kind != KindResync {
-			c.sawChange(ch.Kind == KindOption || ch.Kind == KindTerm || ch.Kind == KindTable)
+		if old != nil && !a.Nothing() {
+			c.sawChange(a.Everything) // whatever the feed said the kind was
 		}
 		a.Change, a.Took = ch, time.Since(start)
 		return a, nil

@@ -78,3 +78,42 @@ func str(p *string) string {
 	}
 	return *p
 }
+
+// follow keeps f's catalog in step with its database through the poll
+// source until the test ends; see follow.
+func (f *fixture) follow(t *testing.T, every time.Duration) <-chan catalog.Applied {
+	t.Helper()
+	return follow(t, f.cat, f.db, every)
+}
+
+// follow keeps cat in step with db through the poll source until the test
+// ends, and returns once the first whole read is in: a change made after
+// is one the poller reports. Each change applied that moved something is
+// sent on the channel returned.
+func follow(t *testing.T, cat *catalog.Catalog, db *wpdb.DB, every time.Duration) <-chan catalog.Applied {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	feed := wpdb.NewPoller(db, catalog.ShopReads, wpdb.PollOptions{Interval: every})
+	if err := feed.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first := make(chan struct{})
+	applied := make(chan catalog.Applied, 100)
+	go cat.Follow(ctx, feed, func(a catalog.Applied) {
+		select {
+		case <-first:
+			if !a.Nothing() {
+				applied <- a
+			}
+		default:
+			close(first)
+		}
+	})
+	select {
+	case <-first:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no first whole read within 10s")
+	}
+	return applied
+}

@@ -89,7 +89,7 @@ func TestModified(t *testing.T) {
 	}
 }
 
-// The poller tells a product save from a change of the shop's terms or
+// The change feed tells a product save from a change of the shop's terms or
 // settings: a save moves the list's and categories' Modified but no other
 // product's; a setting moves every product's.
 func TestModifiedFollowsWhatChanged(t *testing.T) {
@@ -101,10 +101,8 @@ func TestModifiedFollowsWhatChanged(t *testing.T) {
 	var clock atomic.Int64
 	clock.Store(t0.Unix())
 	cat := catalog.New(f.db, catalog.Config{Now: func() time.Time { return time.Unix(clock.Load(), 0) }})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	changed := make(chan struct{}, 10)
-	watch(t, ctx, cat, f.db, 20*time.Millisecond, func() { changed <- struct{}{} })
+	ctx := context.Background()
+	changed := follow(t, cat, f.db, 20*time.Millisecond)
 
 	modified := func(slug string) time.Time {
 		t.Helper()
@@ -114,7 +112,9 @@ func TestModifiedFollowsWhatChanged(t *testing.T) {
 		}
 		return p.Modified
 	}
-	edit := func(at time.Time, qs ...string) {
+	// edit runs the statements at the instant, and waits for the change
+	// that applies them: everything for a setting, else a product.
+	edit := func(at time.Time, everything bool, qs ...string) {
 		t.Helper()
 		clock.Store(at.Unix())
 		for _, q := range qs {
@@ -122,15 +122,20 @@ func TestModifiedFollowsWhatChanged(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		select {
-		case <-changed:
-		case <-time.After(5 * time.Second):
-			t.Fatal("the poller did not see the edit")
+		for {
+			select {
+			case a := <-changed:
+				if a.Everything == everything {
+					return
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the poller did not see the edit")
+			}
 		}
 	}
 
 	t1 := t0.Add(time.Hour)
-	edit(t1, `UPDATE wp_posts SET post_modified_gmt = '`+t1.UTC().Format(time.DateTime)+`' WHERE post_name = 'saved'`,
+	edit(t1, false, `UPDATE wp_posts SET post_modified_gmt = '`+t1.UTC().Format(time.DateTime)+`' WHERE post_name = 'saved'`,
 		`INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', '1', 'yes')
 		 ON DUPLICATE KEY UPDATE option_value = option_value + 1`)
 	if got := modified("untouched"); !got.Equal(t0) {
@@ -144,7 +149,7 @@ func TestModifiedFollowsWhatChanged(t *testing.T) {
 	}
 
 	t2 := t0.Add(2 * time.Hour)
-	edit(t2, `INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('woocommerce_price_num_decimals', '3', 'yes')
+	edit(t2, true, `INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('woocommerce_price_num_decimals', '3', 'yes')
 		ON DUPLICATE KEY UPDATE option_value = '3'`)
 	if got := modified("untouched"); !got.Equal(t2) {
 		t.Errorf("after a setting changed: untouched Modified = %v, want %v", got.UTC(), t2)

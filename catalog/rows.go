@@ -69,8 +69,6 @@ const (
 
 // ShopRows is the whole shop as stored.
 type ShopRows struct {
-	// Signature is the change signature of the rows, read with them.
-	Signature Signature
 	Options   map[string]string // the Reads.Options present; a missing one is absent
 	// OrderBy is attribute_orderby per registered attribute of Reads.Attributes.
 	OrderBy map[string]string

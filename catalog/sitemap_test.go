@@ -80,14 +80,19 @@ func TestSitemapFollowsTheSettings(t *testing.T) {
 	if got := sitemap(); got != "https://shop.example/sitemap_index.xml" {
 		t.Fatalf("sitemap = %q", got)
 	}
-	before, _ := f.db.Signature(ctx, catalog.ShopReads)
+	applied := f.follow(t, 50*time.Millisecond)
 	if _, err := f.raw.Exec(`UPDATE wp_options SET option_value = REPLACE(option_value, 's:18:"enable_xml_sitemap";b:1;', 's:18:"enable_xml_sitemap";b:0;') WHERE option_name = ?`, wpopt.OptionYoast); err != nil {
 		t.Fatal(err)
 	}
-	if after, _ := f.db.Signature(ctx, catalog.ShopReads); after == before {
-		t.Fatal("the signature did not see the change")
+	// The poll source reads the SEO plugin's option by name.
+	select {
+	case a := <-applied:
+		if !a.Everything {
+			t.Errorf("the switch applied as %+v, want everything", a)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the poll source did not see the SEO plugin's sitemap switched off")
 	}
-	f.cat.Invalidate() // what the change poller does
 	if got := sitemap(); got != "https://shop.example/wp-sitemap.xml" {
 		t.Errorf("after the switch: sitemap = %q, want WordPress's", got)
 	}

@@ -24,9 +24,8 @@ type Snapshot struct {
 	// overlooks (a damaged option, a plugin's leftovers), one line each.
 	Warnings []string
 
-	sh  *shop
-	t   *terms
-	sig Signature // the rows' change signature
+	sh *shop
+	t  *terms
 
 	// all is every published product, of any language, by ID; served are
 	// those of the language served, ascending by ID, and pos their
@@ -76,7 +75,7 @@ func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapsh
 		return nil, err
 	}
 	t := buildTerms(rows, sh)
-	s := &Snapshot{Version: version, Built: built, sh: sh, t: t, sig: rows.Signature,
+	s := &Snapshot{Version: version, Built: built, sh: sh, t: t,
 		all: make(map[int64]*item, len(rows.Products.Posts)), trpSlugs: make(map[string]string, len(rows.TranslatedSlugs))}
 	for k, v := range rows.TranslatedSlugs {
 		s.trpSlugs[foldSlug(k)] = v

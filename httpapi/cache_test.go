@@ -56,18 +56,28 @@ func newTestCache(clock func() time.Time) *httpapi.Cache {
 	return httpapi.NewCache(cfg)
 }
 
-// watch runs the change poller over c until the test ends, and returns once
-// it read its first signature: a change made after is one it will see.
+// watch keeps c's catalog in step with its database through the poll
+// source until the test ends, dropping what each change touched from the
+// cache, and returns once the first whole read is in: a change made after
+// is one the poller sees.
 func (c *cached) watch(t *testing.T, every time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	baseline := make(chan struct{})
-	go c.cat.Watch(ctx, c.db, every, c.cache.Invalidate, catalog.OnBaseline(func() { close(baseline) }))
+	feed := wpdb.NewPoller(c.db, catalog.ShopReads, wpdb.PollOptions{Interval: every})
+	if err := feed.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	first := make(chan struct{})
+	var once sync.Once
+	go c.cat.Follow(ctx, feed, func(a catalog.Applied) {
+		c.cache.Apply(a)
+		once.Do(func() { close(first) })
+	})
 	select {
-	case <-baseline:
+	case <-first:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the poller read no first signature within 10s")
+		t.Fatal("no first whole read within 10s")
 	}
 }
 

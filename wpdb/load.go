@@ -79,9 +79,6 @@ func classify(err error) error {
 func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
 	rows := &catalog.ShopRows{}
 	var err error
-	if rows.Signature, err = tx.signature(ctx, r); err != nil {
-		return nil, err
-	}
 	if rows.Options, err = tx.Options(ctx, r.Options); err != nil {
 		return nil, err
 	}

@@ -120,24 +120,3 @@ func BenchmarkPollScan(b *testing.B) {
 	}
 }
 
-// BenchmarkSignature is the change signature the poller replaces, read
-// every 2 s, for comparison.
-func BenchmarkSignature(b *testing.B) {
-	for _, size := range benchSizes {
-		b.Run(size, func(b *testing.B) {
-			db := openBenchShop(b, size)
-			var total time.Duration
-			n := 0
-			for b.Loop() {
-				start := time.Now()
-				if _, err := db.Signature(context.Background(), catalog.ShopReads); err != nil {
-					b.Fatal(err)
-				}
-				total += time.Since(start)
-				n++
-			}
-			b.ReportMetric(float64(total.Microseconds())/1000/float64(n), "db-ms/poll")
-			b.ReportMetric(float64(total.Microseconds())/1000/float64(n)/2, "db-ms/s")
-		})
-	}
-}
