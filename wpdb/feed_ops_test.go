@@ -215,10 +215,18 @@ var feedOps = []feedOp{
 // it.
 func runOps(t *testing.T, newFeed func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed, window func(op feedOp) time.Duration) {
 	t.Helper()
+	runOpsOn(t, testdb.Load, newFeed, window)
+}
+
+// runOpsOn is runOps on the database load creates (testdb.Load: the
+// shared test server; the binary log feed needs its private server).
+func runOpsOn(t *testing.T, load func(testing.TB, *wpfixture.Shop) (string, *sql.DB),
+	newFeed func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed, window func(op feedOp) time.Duration) {
+	t.Helper()
 	for _, objectCache := range []bool{false, true} {
 		t.Run(fmt.Sprintf("object_cache=%v", objectCache), func(t *testing.T) {
 			s := newOpsShop(objectCache)
-			dsn, raw := testdb.Load(t, s.shop)
+			dsn, raw := load(t, s.shop)
 			db, err := wpdb.Open(dsn, wpdb.Options{Prefix: s.shop.Prefix})
 			if err != nil {
 				t.Fatal(err)
@@ -356,18 +364,21 @@ func TestFeedOpsPoll(t *testing.T) {
 	})
 }
 
-// HOOK (integrator): binlog mode, once testdb.BinlogServer(t) and
-// wpdb.NewBinlog land. Every operation within 1 s on the private server:
+// HOOK (integrator): binlog mode, once fix/binlog (testdb.BinlogServer,
+// testdb.LoadOn, wpdb.NewBinlog) is on main: every operation within 1 s on
+// the private server. Uncomment:
 //
 //	func TestFeedOpsBinlog(t *testing.T) {
 //		srv := testdb.BinlogServer(t)
-//		runOpsOn(t, srv, func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed {
-//			return wpdb.NewBinlog(db, dsn, catalog.ShopReads, wpdb.BinlogOptions{})
-//		}, func(feedOp) time.Duration { return time.Second })
+//		runOpsOn(t, func(t testing.TB, s *wpfixture.Shop) (string, *sql.DB) { return testdb.LoadOn(t, srv, s) },
+//			func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed {
+//				b, err := wpdb.NewBinlog(db, dsn, catalog.ShopReads, wpdb.BinlogOptions{})
+//				if err != nil {
+//					t.Fatal(err)
+//				}
+//				return b
+//			}, func(feedOp) time.Duration { return time.Second })
 //	}
-//
-// (runOps loads the shop on the default test server with testdb.Load; the
-// binlog run needs the same on the private server's DSN.)
 
 // --- checks ---
 
