@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -212,7 +213,8 @@ var feedOps = []feedOp{
 // rows in wp_options (ObjectCache false and true), each with the feed
 // newFeed returns: Start before the catalog's first read, then Follow. Each
 // operation's check must fail before it and hold within window(op) after
-// it.
+// it; window is called once per operation, right after it is done (a test
+// may move its feed's clock there).
 func runOps(t *testing.T, newFeed func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed, window func(op feedOp) time.Duration) {
 	t.Helper()
 	runOpsOn(t, testdb.Load, newFeed, window)
@@ -342,25 +344,33 @@ func TestFeedOpsTick(t *testing.T) {
 		func(feedOp) time.Duration { return 2 * time.Second })
 }
 
-// Poll mode: a cheap round every pollInterval; the full scan at most every
-// pollMaxScan (the budget is set so low that the scan's own cost never
-// brings it sooner), so an operation only the scan sees would miss a cheap
-// operation's window.
+// Poll mode: a cheap round every pollInterval; the full scan only when the
+// poller's own clock (PollOptions.Now, which schedules the scans) says its
+// period has passed. The test holds that clock still, so a cheap operation
+// must show through the cheap rounds alone, and moves it one scan period
+// on after each operation the op table says only the scan sees: both
+// halves of the split are checked, deterministically, without waiting a
+// real scan period.
 const (
-	pollInterval = 150 * time.Millisecond
-	pollMaxScan  = 2 * time.Second
-	applySlack   = 600 * time.Millisecond // Follow reading and swapping the snapshot, and the check's own polling
+	pollInterval = 100 * time.Millisecond
+	pollScan     = time.Hour              // the scan period (MaxScan, with a budget too small to bring it sooner)
+	applySlack   = 900 * time.Millisecond // Follow reading and swapping the snapshot, on a busy machine
 )
 
 func TestFeedOpsPoll(t *testing.T) {
+	var offset atomic.Int64 // how far the poller's clock is ahead of the wall clock
+	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
 	runOps(t, func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed {
 		// HOOK (integrator): the poller, as cmd/catalogd builds it.
-		return wpdb.NewPoller(db, catalog.ShopReads, wpdb.PollOptions{Interval: pollInterval, Budget: 1e-6, MaxScan: pollMaxScan})
+		return wpdb.NewPoller(db, catalog.ShopReads, wpdb.PollOptions{Interval: pollInterval, Budget: 1e-9,
+			MaxScan: pollScan, Now: clock})
 	}, func(op feedOp) time.Duration {
-		if op.cheap {
-			return pollInterval + applySlack
+		// Called once the operation is done: the scan period passes for
+		// what only the scan sees.
+		if !op.cheap {
+			offset.Add(int64(pollScan))
 		}
-		return pollMaxScan + pollInterval + applySlack
+		return pollInterval + applySlack
 	})
 }
 
