@@ -370,9 +370,13 @@ func (o *Ops) editPost(ctx context.Context, id int64, cols []kv, taxInput map[st
 	return o.transition(ctx, id, oldStatus, newStatus)
 }
 
-// transition is wp_transition_post_status' database effects for a product.
+// transition is wp_transition_post_status' database effects for a product:
+// _update_term_count_on_transition_post_status recounts every term of the
+// post when it enters or leaves publish (since WordPress 5.7 only then),
+// and WC_Post_Data::transition_post_status bumps the product_query
+// transient version when publish is either status.
 func (o *Ops) transition(ctx context.Context, id int64, oldStatus, newStatus string) error {
-	if oldStatus != newStatus {
+	if (oldStatus == "publish") != (newStatus == "publish") {
 		tts, err := o.allObjectTerms(ctx, id)
 		if err != nil {
 			return err
