@@ -253,10 +253,9 @@ func (r *running) waitReadyz(t *testing.T, want int, within time.Duration) {
 	}
 }
 
-// waitBaseline waits until the change poller has compared the shop's
-// signature with the first snapshot's once: from then on every change in
-// the shop is seen (the snapshot carries the signature of its own rows),
-// and the poller sends nothing more until its next tick. Measuring
+// waitBaseline waits until the first snapshot is in and served: it is the
+// change follower's first whole read, made after its source marked its
+// place, so from then on every change in the shop is seen. Measuring
 // statements, or editing the shop, before that would race with it.
 func (r *running) waitBaseline(t *testing.T) {
 	t.Helper()
@@ -265,7 +264,9 @@ func (r *running) waitBaseline(t *testing.T) {
 		m := r.metricsOf(t)
 		v := m["catalogd_snapshot_version"]
 		// Ready: the catalog's handler answers too, not the loading 503.
-		if v >= 1 && m["catalogd_change_polls_total"] >= 1 && r.ready(t) == http.StatusOK {
+		// The first snapshot is the change follower's first whole read,
+		// made after its source marked its place.
+		if v >= 1 && r.ready(t) == http.StatusOK {
 			return
 		}
 		r.alive(t)
@@ -675,11 +676,11 @@ func TestFaultSlowDatabase(t *testing.T) {
 // or the complete new one, byte for byte, never a 500 or a truncated
 // body, and the reload after the cut brings the edit in.
 //
-// The poller reloads when the shop's signature changes, so each round
-// arms a cut at the next point, edits a price in the database directly
-// and waits for the edit to show. The points come from the chunks the
-// database sent for one reload, recorded the same way; the bytes of a
-// signature read or two come before the reload's in both, so the points
+// The poll source sees a price edit and the product is read again, so
+// each round arms a cut at the next point, edits a price in the database
+// directly and waits for the edit to show. The points come from the chunks
+// the database sent for one such change, recorded the same way; the bytes
+// of a poll round or two come before the read's in both, so the points
 // land at the same place give or take one of those.
 func TestFaultResetMidResultSet(t *testing.T) {
 	dsn, raw := testdb.Load(t, seed.Demo())

@@ -359,7 +359,7 @@ func TestSteadyStateRequestsRunNoStatement(t *testing.T) {
 
 // TestLogSettingsApplyToEveryLine: with CATALOG_LOG_FORMAT=json and
 // CATALOG_LOG_LEVEL=debug, every line catalogd writes is a JSON record,
-// the catalog's and the change poller's included (a log shipper parses
+// the catalog's and the change follower's included (a log shipper parses
 // them all), and the debug ones are there.
 func TestLogSettingsApplyToEveryLine(t *testing.T) {
 	dsn, raw := testdb.Load(t, newShop())
@@ -368,7 +368,7 @@ func TestLogSettingsApplyToEveryLine(t *testing.T) {
 	r.waitBaseline(t)
 	editPrice(t, raw, "police-radar", "22")
 	r.waitPrice(t, "police-radar", "22.00", 5*time.Second)
-	const reloaded = "shop changed; snapshot reloaded, cached responses cleared" // catalog.Watch's
+	const reloaded = "shop changed; snapshot updated" // the follower's, at debug level
 	msgs := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(r.stderr.String()), "\n") {
 		var rec struct {

@@ -5,6 +5,7 @@ package mysql_test
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"os"
 	"strings"
@@ -27,41 +28,8 @@ func TestReadOnlyUser(t *testing.T) {
 	s.Add(wpfixture.Product{Title: "Garage", Type: "variable", Variations: []wpfixture.Variation{{Framework: "esx", RegularPrice: "3"}}})
 	dsn, admin := testdb.Load(t, s)
 	cfg, _ := mysql.ParseDSN(dsn)
-
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	user, password := "catalogd_ro_"+hex.EncodeToString(b[:]), "pw-"+hex.EncodeToString(b[:])
 	ctx := context.Background()
-	conn, err := admin.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	t.Cleanup(func() { admin.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
-	if _, err := conn.ExecContext(ctx, "SET @db = ?, @prefix = 'shop_', @user = ?, @host = '%', @password = ?",
-		cfg.DBName, user, password); err != nil {
-		t.Fatal(err)
-	}
-	script, err := os.ReadFile("readonly-user.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.Split(string(script), "\n") {
-		if !strings.HasPrefix(l, "--") {
-			lines = append(lines, l)
-		}
-	}
-	for _, stmt := range strings.Split(strings.Join(lines, "\n"), ";") {
-		if stmt = strings.TrimSpace(stmt); stmt != "" {
-			if _, err := conn.ExecContext(ctx, stmt); err != nil {
-				t.Fatalf("readonly-user.sql: %v\n%s", err, stmt)
-			}
-		}
-	}
-
-	ro := *cfg
-	ro.User, ro.Passwd = user, password
+	ro := runScript(t, admin, cfg, false)
 	db, err := wpdb.Open(ro.FormatDSN(), wpdb.Options{Prefix: "shop_"})
 	if err != nil {
 		t.Fatal(err)
@@ -103,4 +71,85 @@ func TestReadOnlyUser(t *testing.T) {
 	if w, err := adminDB.WritePrivileges(ctx); err != nil || len(w) == 0 {
 		t.Errorf("root's write grants not seen: %v, %v", w, err)
 	}
+}
+
+// runScript runs readonly-user.sql as the README shows, for a new user of
+// cfg's database, with its optional replication grant uncommented when
+// replication is set, and returns the user's DSN.
+func runScript(t *testing.T, admin *sql.DB, cfg *mysql.Config, replication bool) mysql.Config {
+	t.Helper()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	user, password := "catalogd_ro_"+hex.EncodeToString(b[:]), "pw-"+hex.EncodeToString(b[:])
+	ctx := context.Background()
+	conn, err := admin.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	t.Cleanup(func() { admin.Exec("DROP USER IF EXISTS '" + user + "'@'%'") })
+	if _, err := conn.ExecContext(ctx, "SET @db = ?, @prefix = 'shop_', @user = ?, @host = '%', @password = ?",
+		cfg.DBName, user, password); err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile("readonly-user.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const optional = "-- SET @sql = CONCAT('GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '"
+	if !strings.Contains(string(script), optional) {
+		t.Fatal("readonly-user.sql has no commented replication grant")
+	}
+	var lines []string
+	for _, l := range strings.Split(string(script), "\n") {
+		if replication && strings.HasPrefix(l, optional) {
+			l = strings.TrimPrefix(l, "-- ")
+		}
+		if !strings.HasPrefix(l, "--") {
+			lines = append(lines, l)
+		}
+	}
+	for _, stmt := range strings.Split(strings.Join(lines, "\n"), ";") {
+		if stmt = strings.TrimSpace(stmt); stmt != "" {
+			if _, err := conn.ExecContext(ctx, stmt); err != nil {
+				t.Fatalf("readonly-user.sql: %v\n%s", err, stmt)
+			}
+		}
+	}
+	ro := *cfg
+	ro.User, ro.Passwd = user, password
+	return ro
+}
+
+// The optional grant lets the user follow the binary log, and still write
+// nothing; without it, catalogd is told why it must poll.
+func TestReadOnlyUserReplication(t *testing.T) {
+	server := testdb.BinlogServer(t)
+	s := wpfixture.New("shop_", "https://shop.example")
+	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
+	dsn, admin := testdb.LoadOn(t, server, s)
+	cfg, _ := mysql.ParseDSN(dsn)
+	ctx := context.Background()
+	for _, replication := range []bool{false, true} {
+		ro := runScript(t, admin, cfg, replication)
+		db, err := wpdb.Open(ro.FormatDSN(), wpdb.Options{Prefix: "shop_"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		ok, why := db.BinlogStatus(ctx, ro.FormatDSN())
+		t.Logf("with the replication grant %v: %v, %s", replication, ok, why)
+		if ok != replication {
+			t.Errorf("with the replication grant %v: BinlogStatus = %v, %s", replication, ok, why)
+		}
+		if w, err := db.WritePrivileges(ctx); err != nil || len(w) != 0 {
+			t.Errorf("with the replication grant %v: write grants %v (%v)", replication, w, err)
+		}
+	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testdb.StopServers()
+	os.Exit(code)
 }

@@ -25,3 +25,12 @@ SET @sql = REPLACE(@grant, '%s', 'term_relationships'); PREPARE stmt FROM @sql; 
 SET @sql = REPLACE(@grant, '%s', 'termmeta'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
 SET @sql = REPLACE(@grant, '%s', 'options'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
 SET @sql = REPLACE(@grant, '%s', 'woocommerce_attribute_taxonomies'); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;
+
+-- Optional: the binary log change feed (catalogd --changes=binlog, or auto)
+-- sees a change within a second instead of at the next poll, and spares the
+-- database the polling. It follows the log as a replica does, which needs
+-- these two privileges (they read the log and write nothing; MariaDB 10.5+
+-- shows REPLICATION CLIENT as BINLOG MONITOR) and a server started with
+-- log_bin, binlog_format=ROW and binlog_row_image=FULL. To grant them,
+-- uncomment the next line:
+-- SET @sql = CONCAT('GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO ', QUOTE(@user), '@', QUOTE(@host)); PREPARE stmt FROM @sql; EXECUTE stmt; DEALLOCATE PREPARE stmt;

@@ -30,9 +30,15 @@ func serverConfig(t testing.TB) *mysql.Config {
 	if dsn == "" {
 		dsn = DefaultDSN
 	}
-	cfg, err := mysql.ParseDSN(dsn)
+	return configOf(t, dsn)
+}
+
+// configOf parses a server DSN.
+func configOf(t testing.TB, server string) *mysql.Config {
+	t.Helper()
+	cfg, err := mysql.ParseDSN(server)
 	if err != nil {
-		t.Fatalf("CATALOG_TEST_DSN: %v", err)
+		t.Fatalf("test server DSN: %v", err)
 	}
 	cfg.MultiStatements = false
 	return cfg
@@ -59,7 +65,17 @@ func Lacking(t testing.TB, format string, args ...any) {
 // the test and its subtests end.
 func New(t testing.TB) string {
 	t.Helper()
-	cfg := serverConfig(t)
+	return newOn(t, serverConfig(t))
+}
+
+// NewOn is New on the server the DSN names (one of BinlogServer's).
+func NewOn(t testing.TB, server string) string {
+	t.Helper()
+	return newOn(t, configOf(t, server))
+}
+
+func newOn(t testing.TB, cfg *mysql.Config) string {
+	t.Helper()
 	cfg.DBName = ""
 	admin, err := sql.Open("mysql", cfg.FormatDSN())
 	if err != nil {
@@ -109,7 +125,17 @@ func Open(t testing.TB, dsn string) *sql.DB {
 // only catalogd's reads run in the strict one.
 func Load(t testing.TB, shop *wpfixture.Shop) (string, *sql.DB) {
 	t.Helper()
-	dsn := New(t)
+	return load(t, New(t), shop)
+}
+
+// LoadOn is Load on the server the DSN names (one of BinlogServer's).
+func LoadOn(t testing.TB, server string, shop *wpfixture.Shop) (string, *sql.DB) {
+	t.Helper()
+	return load(t, NewOn(t, server), shop)
+}
+
+func load(t testing.TB, dsn string, shop *wpfixture.Shop) (string, *sql.DB) {
+	t.Helper()
 	db := Open(t, dsn)
 	ctx := context.Background()
 	if err := shop.CreateSchema(ctx, db); err != nil {
@@ -174,7 +200,18 @@ type User struct {
 // dsn's database as that user.
 func NewUser(t testing.TB, dsn string, grants ...string) *User {
 	t.Helper()
-	cfg := serverConfig(t)
+	return newUser(t, serverConfig(t), dsn, grants)
+}
+
+// NewUserOn is NewUser on the server the DSN names (one of BinlogServer's),
+// for dsn, a database on it.
+func NewUserOn(t testing.TB, server, dsn string, grants ...string) *User {
+	t.Helper()
+	return newUser(t, configOf(t, server), dsn, grants)
+}
+
+func newUser(t testing.TB, cfg *mysql.Config, dsn string, grants []string) *User {
+	t.Helper()
 	cfg.DBName = ""
 	admin := Open(t, cfg.FormatDSN())
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

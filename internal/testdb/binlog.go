@@ -1,0 +1,217 @@
+package testdb
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A private MariaDB with a binary log, for the tests of the replication
+// change feed: the shared server may run without one, and turning it on
+// needs a restart. It is started once per test process, on a free port and
+// its own socket, in a temporary directory, and stopped by StopServers
+// (which the package's TestMain calls after m.Run).
+
+// binlogServer is the private server, once started.
+type binlogServer struct {
+	dir  string
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has ended
+	dsn  string
+}
+
+var servers struct {
+	sync.Mutex
+	binlog  *binlogServer
+	err     error // why it could not start: every later test is told the same
+	missing bool  // the binaries are missing: Lacking, not a failure
+}
+
+// BinlogServer returns the root DSN (root@tcp(127.0.0.1:PORT)/) of a
+// private MariaDB that writes a binary log (binlog_format=ROW, server_id 1,
+// GTIDs), started at the first call of the test process. Tests create
+// their databases on it with NewOn or LoadOn, and users with NewUserOn.
+// Without MariaDB's binaries the test stops through Lacking.
+func BinlogServer(t testing.TB) string {
+	t.Helper()
+	servers.Lock()
+	defer servers.Unlock()
+	if servers.binlog == nil && servers.err == nil {
+		servers.binlog, servers.missing, servers.err = startBinlogServer()
+	}
+	switch {
+	case servers.missing:
+		Lacking(t, "no MariaDB binaries to start a server with a binary log: %v", servers.err)
+	case servers.err != nil:
+		t.Fatalf("start a MariaDB with a binary log: %v", servers.err)
+	}
+	return servers.binlog.dsn
+}
+
+// StopServers stops the servers BinlogServer started and removes their
+// files. TestMain calls it after m.Run.
+func StopServers() {
+	servers.Lock()
+	defer servers.Unlock()
+	if s := servers.binlog; s != nil {
+		s.stop()
+		servers.binlog = nil
+	}
+}
+
+// lookBinary finds the first of the names on PATH or in /usr/sbin.
+func lookBinary(names ...string) (string, error) {
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p, nil
+		}
+		if p := filepath.Join("/usr/sbin", n); isExecutable(p) {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("none of %v on PATH or in /usr/sbin", names)
+}
+
+func isExecutable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
+}
+
+func startBinlogServer() (s *binlogServer, missing bool, err error) {
+	install, err := lookBinary("mariadb-install-db", "mysql_install_db")
+	if err != nil {
+		return nil, true, err
+	}
+	daemon, err := lookBinary("mariadbd", "mysqld")
+	if err != nil {
+		return nil, true, err
+	}
+	me, err := user.Current()
+	if err != nil {
+		return nil, false, err
+	}
+	dir, err := os.MkdirTemp("", "catalogd-binlog-")
+	if err != nil {
+		return nil, false, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(dir)
+		}
+	}()
+	data := filepath.Join(dir, "data")
+	// mariadbd refuses to run as root unless told to; as anyone else the
+	// option is ignored.
+	userOpt := "--user=" + me.Username
+	var out bytes.Buffer
+	cmd := exec.Command(install, "--no-defaults", "--datadir="+data, "--auth-root-authentication-method=normal",
+		"--skip-test-db", userOpt)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return nil, false, fmt.Errorf("%s: %v\n%s", filepath.Base(install), err, tail(out.Bytes()))
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, false, err
+	}
+	errLog := filepath.Join(dir, "error.log")
+	cmd = exec.Command(daemon, "--no-defaults", "--datadir="+data, "--socket="+filepath.Join(dir, "sock"),
+		"--port="+strconv.Itoa(port), "--bind-address=127.0.0.1", "--skip-name-resolve",
+		"--pid-file="+filepath.Join(dir, "mariadbd.pid"), "--log-error="+errLog,
+		"--log-bin="+filepath.Join(dir, "binlog"), "--binlog-format=ROW", "--binlog-row-image=FULL",
+		"--server-id=1", userOpt,
+		// A test server: small and quick, durability is not its concern.
+		"--innodb-buffer-pool-size=64M", "--innodb-flush-log-at-trx-commit=2", "--sync-binlog=0",
+		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_520_ci")
+	// The server dies with the test process, even when it is killed before
+	// TestMain can stop it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, false, fmt.Errorf("%s: %v", filepath.Base(daemon), err)
+	}
+	s = &binlogServer{dir: dir, cmd: cmd, done: make(chan struct{}),
+		dsn: fmt.Sprintf("root@tcp(127.0.0.1:%d)/", port)}
+	go func() {
+		_ = cmd.Wait()
+		close(s.done)
+	}()
+	if err := s.waitAnswering(60 * time.Second); err != nil {
+		s.stop()
+		log, _ := os.ReadFile(errLog)
+		return nil, false, fmt.Errorf("%v\n%s", err, tail(log))
+	}
+	ok = true
+	return s, false, nil
+}
+
+// waitAnswering polls the server until it answers, it ends, or the time
+// is up.
+func (s *binlogServer) waitAnswering(limit time.Duration) error {
+	db, err := sql.Open("mysql", s.dsn+"?timeout=1s")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		err = db.PingContext(ctx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-s.done:
+			return errors.New("mariadbd ended before answering")
+		case <-deadline.C:
+			return fmt.Errorf("mariadbd did not answer within %v: %v", limit, err)
+		case <-tick.C:
+		}
+	}
+}
+
+// stop ends the server (SIGTERM, SIGKILL after 20 s) and removes its files.
+func (s *binlogServer) stop() {
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(20 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.done
+	}
+	os.RemoveAll(s.dir)
+}
+
+// freePort returns a TCP port free on 127.0.0.1 a moment ago.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// tail is the end of a log, for an error message.
+func tail(b []byte) []byte {
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return b
+}

@@ -1,0 +1,235 @@
+package wpdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	gomysql "github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/go-sql-driver/mysql"
+)
+
+// BinlogStatus tells whether the server and the user of dsn can feed
+// catalogd the binary log: the log on, in ROW format with FULL images
+// (with MINIMAL an update's image lacks the post_id it needs), and the
+// grants REPLICATION SLAVE and REPLICATION CLIENT (BINLOG MONITOR on
+// MariaDB 10.5+). ok is false with one sentence saying what is missing,
+// for the start-up log line that names the change mode; when ok, why says
+// what the feed will follow. It reads variables and the user's own grants,
+// which need no privilege, through db; dsn is the one the feed will
+// connect with (NewBinlog's), whose user must be db's.
+func (db *DB) BinlogStatus(ctx context.Context, dsn string) (ok bool, why string) {
+	cfg, err := ParseDSN(dsn)
+	if err != nil {
+		return false, "the DSN: " + err.Error()
+	}
+	ctx, cancel := context.WithTimeout(ctx, db.timeout)
+	defer cancel()
+	conn, err := db.db.Conn(ctx)
+	if err != nil {
+		return false, "the database does not answer: " + db.redact(err).Error()
+	}
+	defer conn.Close()
+	db.queries.Add(1)
+	var (
+		logBin              bool
+		format, image, vers string
+	)
+	if err := conn.QueryRowContext(ctx, `SELECT @@GLOBAL.log_bin, @@GLOBAL.binlog_format, @@GLOBAL.binlog_row_image, VERSION()`).
+		Scan(&logBin, &format, &image, &vers); err != nil {
+		return false, "the binary log settings cannot be read: " + db.redact(err).Error()
+	}
+	mariadb := strings.Contains(strings.ToLower(vers), "mariadb")
+	switch {
+	case !logBin:
+		return false, "the server writes no binary log (log_bin is OFF; start it with log_bin and binlog_format=ROW)"
+	case !strings.EqualFold(format, "ROW"):
+		return false, fmt.Sprintf("the binary log's binlog_format is %s, not ROW", format)
+	case !strings.EqualFold(image, "FULL"):
+		return false, fmt.Sprintf("the binary log's binlog_row_image is %s, not FULL (row images would lack the IDs)", image)
+	}
+	var current string
+	db.queries.Add(1)
+	if err := conn.QueryRowContext(ctx, `SELECT CURRENT_USER()`).Scan(&current); err != nil {
+		return false, "the database user cannot be read: " + db.redact(err).Error()
+	}
+	if name, _, _ := strings.Cut(current, "@"); name != cfg.User {
+		return false, fmt.Sprintf("the database is read as user %q, not the DSN's %q", name, cfg.User)
+	}
+	var grants []string
+	db.queries.Add(1)
+	rows, err := conn.QueryContext(ctx, `SHOW GRANTS FOR CURRENT_USER()`)
+	if err != nil {
+		return false, "the user's grants cannot be read: " + db.redact(err).Error()
+	}
+	for rows.Next() {
+		var g string
+		if err := rows.Scan(&g); err != nil {
+			rows.Close()
+			return false, "the user's grants cannot be read: " + db.redact(err).Error()
+		}
+		grants = append(grants, g)
+	}
+	rows.Close()
+	if missing := missingReplicationGrants(grants, mariadb); len(missing) > 0 {
+		return false, fmt.Sprintf("the database user lacks %s ON *.* (see deploy/mysql)", strings.Join(missing, " and "))
+	}
+	return true, fmt.Sprintf("the server's binary log (binlog_format=ROW, binlog_row_image=FULL, %s)", vers)
+}
+
+// globalGrantRE is a SHOW GRANTS line on *.*: the privileges it gives.
+var globalGrantRE = regexp.MustCompile(`(?i)^GRANT (.+?) ON \*\.\* TO `)
+
+// missingReplicationGrants names the replication privileges the grants
+// lack.
+func missingReplicationGrants(grants []string, mariadb bool) []string {
+	var have []string
+	for _, g := range grants {
+		if m := globalGrantRE.FindStringSubmatch(g); m != nil {
+			for _, p := range strings.Split(m[1], ",") {
+				have = append(have, strings.ToUpper(strings.TrimSpace(p)))
+			}
+		}
+	}
+	has := func(names ...string) bool {
+		for _, h := range have {
+			for _, n := range names {
+				if h == n || h == "ALL PRIVILEGES" || h == "ALL" {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var missing []string
+	if !has("REPLICATION SLAVE", "REPLICATION REPLICA") {
+		missing = append(missing, "REPLICATION SLAVE")
+	}
+	// MariaDB 10.5 renamed REPLICATION CLIENT to BINLOG MONITOR, and shows
+	// the new name for a grant of the old one.
+	if !has("REPLICATION CLIENT", "BINLOG MONITOR") {
+		if mariadb {
+			missing = append(missing, "REPLICATION CLIENT (BINLOG MONITOR)")
+		} else {
+			missing = append(missing, "REPLICATION CLIENT")
+		}
+	}
+	return missing
+}
+
+// binlogPosition is where the binary log stands: a GTID set where the
+// server has one, else a file and offset.
+type binlogPosition struct {
+	gtid gomysql.GTIDSet // nil: file/pos
+	file gomysql.Position
+}
+
+func (p binlogPosition) String() string {
+	if p.gtid != nil {
+		return "GTID " + p.gtid.String()
+	}
+	return fmt.Sprintf("%s:%d", p.file.Name, p.file.Pos)
+}
+
+// clone copies the position, so that the stream's updates do not move a
+// copy handed out.
+func (p binlogPosition) clone() binlogPosition {
+	if p.gtid != nil {
+		p.gtid = p.gtid.Clone()
+	}
+	return p
+}
+
+// serverFlavor is "mariadb" or "mysql".
+func (db *DB) serverFlavor(ctx context.Context) (string, error) {
+	var vers string
+	db.queries.Add(1)
+	if err := db.db.QueryRowContext(ctx, `SELECT VERSION()`).Scan(&vers); err != nil {
+		return "", db.redact(fmt.Errorf("wpdb: server version: %w", err))
+	}
+	if strings.Contains(strings.ToLower(vers), "mariadb") {
+		return gomysql.MariaDBFlavor, nil
+	}
+	return gomysql.MySQLFlavor, nil
+}
+
+// binlogPosition reads where the server's binary log stands now: MariaDB's
+// @@gtid_binlog_pos, MySQL's @@gtid_executed when gtid_mode is ON, else the
+// file and offset of SHOW MASTER STATUS (SHOW BINARY LOG STATUS on MySQL
+// 8.4, which dropped the former).
+func (db *DB) binlogPosition(ctx context.Context, flavor string) (binlogPosition, error) {
+	ctx, cancel := context.WithTimeout(ctx, db.timeout)
+	defer cancel()
+	var gtid sql.NullString
+	db.queries.Add(1)
+	if flavor == gomysql.MariaDBFlavor {
+		if err := db.db.QueryRowContext(ctx, `SELECT @@gtid_binlog_pos`).Scan(&gtid); err != nil {
+			return binlogPosition{}, db.redact(fmt.Errorf("wpdb: binary log position: %w", err))
+		}
+	} else {
+		var mode sql.NullString
+		if err := db.db.QueryRowContext(ctx, `SELECT @@gtid_mode, @@gtid_executed`).Scan(&mode, &gtid); err != nil {
+			return binlogPosition{}, db.redact(fmt.Errorf("wpdb: binary log position: %w", err))
+		}
+		if !strings.EqualFold(mode.String, "ON") {
+			gtid.String = ""
+		}
+	}
+	// An empty set (a server that has logged nothing yet) cannot say where
+	// to start: MariaDB would send the whole log. The file and offset can.
+	if s := strings.TrimSpace(gtid.String); s != "" {
+		set, err := gomysql.ParseGTIDSet(flavor, s)
+		if err != nil {
+			return binlogPosition{}, fmt.Errorf("wpdb: binary log position %q: %w", s, err)
+		}
+		return binlogPosition{gtid: set}, nil
+	}
+	p, err := db.masterStatus(ctx)
+	if err != nil {
+		return binlogPosition{}, err
+	}
+	return binlogPosition{file: p}, nil
+}
+
+// masterStatus reads the current binary log file and offset.
+func (db *DB) masterStatus(ctx context.Context) (gomysql.Position, error) {
+	var p gomysql.Position
+	for _, stmt := range []string{`SHOW MASTER STATUS`, `SHOW BINARY LOG STATUS`} {
+		db.queries.Add(1)
+		rows, err := db.db.QueryContext(ctx, stmt)
+		var me *mysql.MySQLError
+		if errors.As(err, &me) && me.Number == 1064 { // syntax: MySQL 8.4
+			continue
+		}
+		if err != nil {
+			return p, db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		var file string
+		var pos uint32
+		vals[0], vals[1] = &file, &pos
+		for i := 2; i < len(vals); i++ {
+			vals[i] = new(sql.RawBytes)
+		}
+		found := rows.Next()
+		if found {
+			err = rows.Scan(vals...)
+		}
+		if err == nil {
+			err = rows.Err()
+		}
+		rows.Close()
+		if err != nil {
+			return p, db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
+		}
+		if !found {
+			return p, errors.New("wpdb: the server writes no binary log (SHOW MASTER STATUS is empty)")
+		}
+		return gomysql.Position{Name: file, Pos: pos}, nil
+	}
+	return p, errors.New("wpdb: the server shows no binary log status")
+}

@@ -1,0 +1,628 @@
+package wpdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"catalogd/catalog"
+	"catalogd/internal/testdb"
+)
+
+// feedHarness runs a binary log feed on a shop of the private server and
+// collects what it reports.
+type feedHarness struct {
+	raw      *sql.DB // the shop's database, as an admin: WordPress's writes
+	db       *DB
+	dsn      string
+	feed     *Binlog
+	changes  chan catalog.Change
+	stop     func()
+	reconn   atomic.Int64
+	resyncs  atomic.Int64
+	runError chan error
+}
+
+// testLogger writes the feed's log lines to the test's log.
+func testLogger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
+}
+
+// newFeedShop loads the product shop on the private server with a binary
+// log and returns the harness, the feed not yet started.
+func newFeedShop(t *testing.T) (*feedHarness, *productShop) {
+	t.Helper()
+	server := testdb.BinlogServer(t)
+	p := newProductShop()
+	p.shop.AddNoise(p.radar, "Radar")
+	dsn, raw := testdb.LoadOn(t, server, p.shop)
+	db, err := Open(dsn, Options{Prefix: "wp_"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return &feedHarness{raw: raw, db: db, dsn: dsn}, p
+}
+
+// run makes a feed with o, starts it and runs it until the test ends (or
+// h.stop is called).
+func (h *feedHarness) run(t *testing.T, dsn string, o BinlogOptions, at *binlogPosition) {
+	t.Helper()
+	o.Logger = testLogger(t)
+	o.OnReconnect = func() { h.reconn.Add(1) }
+	o.OnResync = func() { h.resyncs.Add(1) }
+	f, err := NewBinlog(h.db, dsn, catalog.ShopReads, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if at != nil {
+		err = f.startAt(ctx, *at)
+	} else {
+		err = f.Start(ctx)
+	}
+	if err != nil {
+		cancel()
+		t.Fatalf("start: %v", err)
+	}
+	h.feed, h.changes, h.runError = f, make(chan catalog.Change, 1000), make(chan error, 1)
+	go func() {
+		h.runError <- f.Run(ctx, func(c catalog.Change) { h.changes <- c })
+	}()
+	var once sync.Once
+	h.stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-h.runError:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("Run ended with %v, want context.Canceled", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Error("Run did not end within 10 s of its context")
+			}
+		})
+	}
+	t.Cleanup(h.stop)
+}
+
+// exec runs WordPress's statements, each committed on its own (WordPress
+// runs without transactions), or in one transaction when tx.
+func (h *feedHarness) exec(t *testing.T, tx bool, stmts ...string) {
+	t.Helper()
+	ctx := context.Background()
+	if !tx {
+		for _, s := range stmts {
+			if _, err := h.raw.ExecContext(ctx, s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+		return
+	}
+	txn, err := h.raw.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stmts {
+		if _, err := txn.ExecContext(ctx, s); err != nil {
+			txn.Rollback()
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	if err := txn.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// next waits for the next change, 10 s at most.
+func (h *feedHarness) next(t *testing.T) catalog.Change {
+	t.Helper()
+	select {
+	case c := <-h.changes:
+		return c
+	case err := <-h.runError:
+		t.Fatalf("the feed ended: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no change reported within 10 s")
+	}
+	return catalog.Change{}
+}
+
+// marker is a change the feed reports (the site's tagline edited): the
+// change after a write that must report none is the marker's.
+func (h *feedHarness) marker(t *testing.T) {
+	t.Helper()
+	h.exec(t, false, fmt.Sprintf("UPDATE wp_options SET option_value = 'marker %d' WHERE option_name = 'blogdescription'",
+		time.Now().UnixNano()))
+}
+
+// expect fails unless c is want (Committed aside, which must be set).
+func expect(t *testing.T, c, want catalog.Change) {
+	t.Helper()
+	if c.Committed.IsZero() {
+		t.Errorf("change %+v has no commit time", c)
+	}
+	if time.Since(c.Committed) > time.Minute || time.Until(c.Committed) > 2*time.Second {
+		t.Errorf("commit time %v is not now", c.Committed)
+	}
+	c.Committed = time.Time{}
+	if !slices.Equal(c.Posts, want.Posts) || !slices.Equal(c.Products, want.Products) || c.All != want.All || c.Kind != want.Kind {
+		t.Errorf("change = %+v\nwant     %+v", c, want)
+	}
+}
+
+var optionChange = catalog.Change{All: true, Kind: catalog.KindOption}
+
+// ids is a sorted list.
+func ids(v ...int64) []int64 {
+	slices.Sort(v)
+	return slices.Compact(v)
+}
+
+func (h *feedHarness) scalar(t *testing.T, q string, args ...any) int64 {
+	t.Helper()
+	var v int64
+	if err := h.raw.QueryRow(q, args...).Scan(&v); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return v
+}
+
+// Each write WordPress and WooCommerce make on what the catalog reads is
+// reported as what it touches, once per transaction; writes on what it
+// does not read are reported not at all.
+func TestBinlogFeedMapsWordPressWrites(t *testing.T) {
+	h, p := newFeedShop(t)
+	thumb := h.scalar(t, "SELECT meta_value FROM wp_postmeta WHERE post_id = ? AND meta_key = '_thumbnail_id'", p.bundle)
+	alphaTerm := h.scalar(t, "SELECT term_id FROM wp_term_taxonomy WHERE term_taxonomy_id = ?", p.alpha)
+	order := h.scalar(t, "SELECT ID FROM wp_posts WHERE post_type = 'shop_order'")
+	h.run(t, h.dsn, BinlogOptions{}, nil)
+
+	tests := []struct {
+		name  string
+		tx    bool
+		stmts []string
+		want  *catalog.Change // nil: none (the marker's comes next)
+	}{
+		{"admin price edit (update_post_meta _price, _regular_price)", false, []string{
+			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '12' WHERE post_id = %d AND meta_key = '_regular_price'", p.radar),
+		}, &catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct}},
+		{"product saved (wp_update_post)", false, []string{
+			fmt.Sprintf("UPDATE wp_posts SET post_excerpt = 'New short', post_modified = NOW(), post_modified_gmt = UTC_TIMESTAMP() WHERE ID = %d", p.radar),
+		}, &catalog.Change{Products: ids(p.radar), Kind: catalog.KindProduct}},
+		{"variation saved: the variation and its parent", false, []string{
+			fmt.Sprintf("UPDATE wp_posts SET menu_order = 5 WHERE ID = %d", p.varESX),
+		}, &catalog.Change{Products: ids(p.varESX, p.bundle), Kind: catalog.KindProduct}},
+		{"product trashed (wp_trash_post)", false, []string{
+			fmt.Sprintf("UPDATE wp_posts SET post_status = 'trash' WHERE ID = %d", p.cuffs),
+		}, &catalog.Change{Products: ids(p.cuffs), Kind: catalog.KindProduct}},
+		{"draft deleted for good (wp_delete_post's last statement)", false, []string{
+			fmt.Sprintf("DELETE FROM wp_posts WHERE ID = %d", p.draft),
+		}, &catalog.Change{Products: ids(p.draft), Kind: catalog.KindProduct}},
+		{"featured image edited (an attachment)", false, []string{
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'New image' WHERE ID = %d", thumb),
+		}, &catalog.Change{Posts: ids(thumb), Kind: catalog.KindProduct}},
+		{"product moved to another category (wp_set_object_terms)", false, []string{
+			fmt.Sprintf("INSERT INTO wp_term_relationships (object_id, term_taxonomy_id, term_order) VALUES (%d, %d, 0)", p.radar, p.beta),
+		}, &catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct}},
+		{"category renamed (wp_update_term)", false, []string{
+			fmt.Sprintf("UPDATE wp_terms SET name = 'Alpha renamed' WHERE term_id = %d", alphaTerm),
+		}, &catalog.Change{All: true, Kind: catalog.KindTerm}},
+		{"category re-parented", false, []string{
+			fmt.Sprintf("UPDATE wp_term_taxonomy SET parent = %d WHERE term_taxonomy_id = %d", alphaTerm, p.beta),
+		}, &catalog.Change{All: true, Kind: catalog.KindTerm}},
+		{"category re-ordered (update_term_meta order)", false, []string{
+			fmt.Sprintf("UPDATE wp_termmeta SET meta_value = '7' WHERE term_id = %d AND meta_key = 'order'", alphaTerm),
+		}, &catalog.Change{All: true, Kind: catalog.KindTerm}},
+		{"currency changed (update_option)", false, []string{
+			"UPDATE wp_options SET option_value = 'JPY' WHERE option_name = 'woocommerce_currency'",
+		}, &optionChange},
+		{"attribute's sort order changed", false, []string{
+			"UPDATE wp_woocommerce_attribute_taxonomies SET attribute_orderby = 'name' WHERE attribute_name = 'framework'",
+		}, &catalog.Change{All: true, Kind: catalog.KindTable}},
+		{"WPML installed: its table created", false, []string{
+			"CREATE TABLE wp_icl_translations (translation_id bigint(20) NOT NULL AUTO_INCREMENT PRIMARY KEY, element_id bigint(20))",
+		}, &catalog.Change{All: true, Kind: catalog.KindTable}},
+		{"a row of WPML's table", false, []string{
+			"INSERT INTO wp_icl_translations (element_id) VALUES (1)",
+		}, &catalog.Change{All: true, Kind: catalog.KindTable}},
+		{"a save in one transaction: one change", true, []string{
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 3' WHERE ID = %d", p.radar),
+			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '2' WHERE post_id = %d AND meta_key = '_price'", p.badge),
+			fmt.Sprintf("DELETE FROM wp_term_relationships WHERE object_id = %d AND term_taxonomy_id = %d", p.radar, p.beta),
+		}, &catalog.Change{Posts: ids(p.badge, p.radar), Products: ids(p.radar), Kind: catalog.KindProduct}},
+		{"a transaction with an option: everything", true, []string{
+			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '3' WHERE post_id = %d AND meta_key = '_price'", p.badge),
+			"UPDATE wp_options SET option_value = '3' WHERE option_name = 'woocommerce_price_num_decimals'",
+		}, &catalog.Change{Posts: ids(p.badge), All: true, Kind: catalog.KindOption}},
+
+		{"a plugin adds a column to the posts table", false, []string{
+			"ALTER TABLE wp_posts ADD COLUMN plugin_flag tinyint NOT NULL DEFAULT 0",
+		}, &catalog.Change{All: true, Kind: catalog.KindTable}},
+		{"a product saved after it: the new columns are read", false, []string{
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 4', plugin_flag = 1 WHERE ID = %d", p.radar),
+		}, &catalog.Change{Products: ids(p.radar), Kind: catalog.KindProduct}},
+
+		// Nothing the catalog reads.
+		{"an order's meta (wc_update_order_meta)", false, []string{
+			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, '_order_total', '5.00')", order),
+			fmt.Sprintf("UPDATE wp_posts SET post_status = 'wc-refunded' WHERE ID = %d", order),
+		}, nil},
+		{"a product's stock count, sales and edit lock", false, []string{
+			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, '_edit_lock', '1763900000:1')", p.radar),
+			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, 'total_sales', '4')", p.radar),
+			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, '_stock', '9')", p.radar),
+		}, nil},
+		{"a transient (product-transient-version)", false, []string{
+			"INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', '1763900000', 'yes')",
+			"UPDATE wp_options SET option_value = '1763900001' WHERE option_name = '_transient_product-transient-version'",
+		}, nil},
+		{"a term recount (wp_update_term_count)", false, []string{
+			fmt.Sprintf("UPDATE wp_term_taxonomy SET count = count + 1 WHERE term_taxonomy_id = %d", p.alpha),
+		}, nil},
+		{"a page and a revision", false, []string{
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'About' WHERE ID = %d", p.page),
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar' WHERE post_parent = %d AND post_type = 'revision'", p.radar),
+		}, nil},
+		{"a product tag created (terms then term_taxonomy)", false, []string{
+			"INSERT INTO wp_terms (term_id, name, slug, term_group) VALUES (7001, 'Sale', 'sale', 0)",
+			"INSERT INTO wp_term_taxonomy (term_id, taxonomy, description, parent, count) VALUES (7001, 'product_tag', '', 0, 0)",
+			"UPDATE wp_terms SET name = 'Sales' WHERE term_id = 7001",
+		}, nil},
+		{"a table of another site's prefix", false, []string{
+			"CREATE TABLE other_options (option_id bigint(20) unsigned NOT NULL AUTO_INCREMENT PRIMARY KEY, option_name varchar(191), option_value longtext, autoload varchar(20))",
+			"INSERT INTO other_options (option_name, option_value, autoload) VALUES ('home', 'x', 'yes')",
+		}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h.exec(t, tt.tx, tt.stmts...)
+			if tt.want != nil {
+				expect(t, h.next(t), *tt.want)
+			}
+			// Nothing more: the next change is the marker's.
+			h.marker(t)
+			expect(t, h.next(t), optionChange)
+		})
+	}
+}
+
+// The feed resumes after its replication connection is killed, and a
+// change made while it was away is reported.
+func TestBinlogFeedResumesAfterDisconnect(t *testing.T) {
+	h, p := newFeedShop(t)
+	h.run(t, h.dsn, BinlogOptions{}, nil)
+	h.marker(t)
+	expect(t, h.next(t), optionChange) // the stream is up
+
+	for i := range 2 {
+		var id int64
+		err := h.raw.QueryRow("SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%' AND USER = 'root'").Scan(&id)
+		if err != nil {
+			t.Fatalf("the feed's dump thread: %v", err)
+		}
+		h.exec(t, false, fmt.Sprintf("KILL CONNECTION %d", id),
+			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '%d' WHERE post_id = %d AND meta_key = '_price'", 20+i, p.radar))
+		expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+		h.marker(t)
+		expect(t, h.next(t), optionChange) // and nothing twice
+	}
+	if n := h.reconn.Load(); n < 2 {
+		t.Errorf("OnReconnect called %d times, want 2 or more", n)
+	}
+}
+
+// A feed whose position the server purged reports one resync, then the
+// changes after it.
+func TestBinlogFeedResyncsWhenPositionPurged(t *testing.T) {
+	h, p := newFeedShop(t)
+	h.run(t, h.dsn, BinlogOptions{}, nil)
+	h.marker(t)
+	expect(t, h.next(t), optionChange)
+	h.stop()
+	old := h.feed.pos.clone()
+
+	// Changed while no feed ran, then purged.
+	h.exec(t, false, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '30' WHERE post_id = %d AND meta_key = '_price'", p.radar),
+		"FLUSH BINARY LOGS")
+	var newest, size string
+	rows, err := h.raw.Query("SHOW BINARY LOGS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		cols, _ := rows.Columns()
+		vals := []any{&newest, &size}
+		for len(vals) < len(cols) {
+			vals = append(vals, new(sql.RawBytes))
+		}
+		if err := rows.Scan(vals...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows.Close()
+	// A log a replica still reads is not purged: wait for the stopped
+	// feed's dump thread to end.
+	deadline := time.Now().Add(10 * time.Second)
+	for h.scalar(t, "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'") > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the stopped feed's dump thread is still there after 10 s")
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition, with a deadline
+	}
+	// MariaDB keeps a log until the engine's checkpoint has passed its
+	// transactions (binlog checkpoint): purge until it is gone.
+	for {
+		h.exec(t, false, "PURGE BINARY LOGS TO '"+newest+"'")
+		var oldest string
+		if err := h.raw.QueryRow("SHOW BINARY LOGS").Scan(&oldest, &size); err != nil {
+			t.Fatal(err)
+		}
+		if oldest == newest {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the oldest binary log is still %s after PURGE BINARY LOGS TO '%s'", oldest, newest)
+		}
+		time.Sleep(50 * time.Millisecond) // polling a condition, with a deadline
+	}
+
+	h.run(t, h.dsn, BinlogOptions{}, &old)
+	c := h.next(t)
+	if !c.All || c.Kind != catalog.KindResync {
+		t.Fatalf("first change from a purged position = %+v, want a resync", c)
+	}
+	if n := h.resyncs.Load(); n != 1 {
+		t.Errorf("OnResync called %d times, want 1", n)
+	}
+	h.exec(t, false, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '31' WHERE post_id = %d AND meta_key = '_price'", p.radar))
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+}
+
+// BinlogStatus says why a server or a user cannot feed catalogd, in a
+// sentence without the password, and accepts one that can; a user with
+// exactly the grants deploy/mysql gives follows the log.
+func TestBinlogStatus(t *testing.T) {
+	ctx := context.Background()
+	t.Run("the shared server", func(t *testing.T) {
+		p := newProductShop()
+		dsn, raw := testdb.Load(t, p.shop)
+		var logBin bool
+		if err := raw.QueryRow("SELECT @@GLOBAL.log_bin").Scan(&logBin); err != nil {
+			t.Fatal(err)
+		}
+		db := openTest(t, dsn)
+		ok, why := db.BinlogStatus(ctx, dsn)
+		t.Logf("status: %v, %s", ok, why)
+		if logBin {
+			t.Logf("the shared server writes a binary log: only its grants are checked")
+			return
+		}
+		if ok || !strings.Contains(why, "log_bin is OFF") {
+			t.Errorf("BinlogStatus = %v, %q; want false, no binary log", ok, why)
+		}
+	})
+
+	h, p := newFeedShop(t)
+	server := testdb.BinlogServer(t)
+	cfgDB := strings.TrimPrefix(h.dsn[strings.LastIndex(h.dsn, "/"):], "/")
+	cfgDB, _, _ = strings.Cut(cfgDB, "?")
+	selects := []string{}
+	for _, tb := range []string{"posts", "postmeta", "terms", "term_taxonomy", "term_relationships", "termmeta",
+		"options", "woocommerce_attribute_taxonomies"} {
+		selects = append(selects, "SELECT ON `"+cfgDB+"`.`wp_"+tb+"`")
+	}
+	tests := []struct {
+		name   string
+		grants []string
+		global string // SET GLOBAL for the case, undone after
+		ok     bool
+		want   string
+	}{
+		{"SELECT alone", selects, "", false, "lacks REPLICATION SLAVE and REPLICATION CLIENT (BINLOG MONITOR)"},
+		{"REPLICATION SLAVE alone", append(slices.Clone(selects), "REPLICATION SLAVE ON *.*"), "", false,
+			"lacks REPLICATION CLIENT (BINLOG MONITOR)"},
+		{"the grants deploy/mysql gives", append(slices.Clone(selects), "REPLICATION SLAVE, REPLICATION CLIENT ON *.*"), "", true, "binlog_format=ROW"},
+		{"MINIMAL row images", append(slices.Clone(selects), "REPLICATION SLAVE, REPLICATION CLIENT ON *.*"),
+			"binlog_row_image = 'MINIMAL'", false, "binlog_row_image is MINIMAL"},
+		{"MIXED format", append(slices.Clone(selects), "REPLICATION SLAVE, REPLICATION CLIENT ON *.*"),
+			"binlog_format = 'MIXED'", false, "binlog_format is MIXED, not ROW"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.global != "" {
+				name, _, _ := strings.Cut(tt.global, " ")
+				var was string
+				if err := h.raw.QueryRow("SELECT @@GLOBAL." + name).Scan(&was); err != nil {
+					t.Fatal(err)
+				}
+				h.exec(t, false, "SET GLOBAL "+tt.global)
+				t.Cleanup(func() { h.raw.Exec("SET GLOBAL " + name + " = '" + was + "'") })
+			}
+			u := testdb.NewUserOn(t, server, h.dsn, tt.grants...)
+			db := openTest(t, u.DSN)
+			ok, why := db.BinlogStatus(ctx, u.DSN)
+			t.Logf("status: %v, %s", ok, why)
+			if ok != tt.ok || !strings.Contains(why, tt.want) {
+				t.Errorf("BinlogStatus = %v, %q; want %v, %q", ok, why, tt.ok, tt.want)
+			}
+			if strings.Contains(why, u.Password) || strings.Contains(why, u.Hash) {
+				t.Errorf("the sentence holds the password or its hash: %q", why)
+			}
+			if !ok || tt.global != "" {
+				return
+			}
+			// This user follows the log.
+			uh := &feedHarness{raw: h.raw, db: db}
+			uh.run(t, u.DSN, BinlogOptions{}, nil)
+			h.exec(t, false, fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar by replica' WHERE ID = %d", p.radar))
+			expect(t, uh.next(t), catalog.Change{Products: ids(p.radar), Kind: catalog.KindProduct})
+		})
+	}
+}
+
+func openTest(t *testing.T, dsn string) *DB {
+	t.Helper()
+	db, err := Open(dsn, Options{Prefix: "wp_"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// The lag from a single-row update's COMMIT to its change being reported,
+// over 200 updates, one at a time.
+func TestBinlogFeedLag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("SKIP: lag measurement in -short mode")
+	}
+	h, p := newFeedShop(t)
+	h.run(t, h.dsn, BinlogOptions{}, nil)
+	// The server sends the event as it commits, before the client has its
+	// OK: the lag is taken from the statement sent (an upper bound, the
+	// statement's own time included).
+	const n = 200
+	lags := make([]time.Duration, 0, n)
+	for i := range n {
+		sent := time.Now()
+		if _, err := h.raw.Exec("UPDATE wp_postmeta SET meta_value = ? WHERE post_id = ? AND meta_key = '_price'", 100+i, p.radar); err != nil {
+			t.Fatal(err)
+		}
+		c := h.next(t)
+		lags = append(lags, time.Since(sent))
+		if !slices.Equal(c.Posts, []int64{p.radar}) {
+			t.Fatalf("change %d = %+v", i, c)
+		}
+	}
+	slices.Sort(lags)
+	p50, p99 := lags[n/2], lags[n*99/100]
+	t.Logf("binlog feed lag, autocommit UPDATE sent → change reported, %d single-row updates: p50 %v, p99 %v, max %v",
+		n, p50, p99, lags[n-1])
+	if p99 > 500*time.Millisecond {
+		t.Errorf("p99 lag %v, want ≤ 500 ms", p99)
+	}
+}
+
+// A table whose columns changed unseen (an ALTER kept out of the log) is
+// noticed at its first row event: everything is reported once, and the
+// columns read again.
+func TestBinlogFeedUnloggedSchemaChange(t *testing.T) {
+	h, p := newFeedShop(t)
+	h.run(t, h.dsn, BinlogOptions{}, nil)
+	ctx := context.Background()
+	conn, err := h.raw.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, s := range []string{"SET SESSION sql_log_bin = 0",
+		"ALTER TABLE wp_postmeta ADD COLUMN meta_extra int NULL FIRST", "SET SESSION sql_log_bin = 1"} {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	price := fmt.Sprintf("UPDATE wp_postmeta SET meta_value = meta_value + 1 WHERE post_id = %d AND meta_key = '_price'", p.radar)
+	h.exec(t, false, price)
+	expect(t, h.next(t), catalog.Change{All: true, Kind: catalog.KindTable})
+	h.exec(t, false, price)
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+}
+
+// Where the server has no GTID position the feed follows a file and
+// offset, and resumes from them after a disconnect.
+func TestBinlogFeedFilePosition(t *testing.T) {
+	h, p := newFeedShop(t)
+	fp, err := h.db.masterStatus(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.run(t, h.dsn, BinlogOptions{}, &binlogPosition{file: fp})
+	price := fmt.Sprintf("UPDATE wp_postmeta SET meta_value = meta_value + 1 WHERE post_id = %d AND meta_key = '_price'", p.radar)
+	h.exec(t, false, price)
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+	id := h.scalar(t, "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")
+	h.exec(t, false, fmt.Sprintf("KILL CONNECTION %d", id), price)
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+	h.marker(t)
+	expect(t, h.next(t), optionChange)
+	if pos := h.feed.Position(); strings.HasPrefix(pos, "GTID") || !strings.Contains(pos, fp.Name) {
+		t.Errorf("position %q, want one in %s", pos, fp.Name)
+	}
+}
+
+// lockedBuffer collects log lines from the feed's goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// No log line of the feed, go-mysql's own included (at debug level), holds
+// the password, even when the server refuses it at a reconnection.
+func TestBinlogFeedLogsNoSecret(t *testing.T) {
+	h, p := newFeedShop(t)
+	u := testdb.NewUserOn(t, testdb.BinlogServer(t), h.dsn, "SELECT ON *.*", "REPLICATION SLAVE, REPLICATION CLIENT ON *.*")
+	logs := &lockedBuffer{}
+	f, err := NewBinlog(openTest(t, u.DSN), u.DSN, catalog.ShopReads, BinlogOptions{
+		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	changes, done := make(chan catalog.Change, 100), make(chan error, 1)
+	go func() { done <- f.Run(ctx, func(c catalog.Change) { changes <- c }) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	h.exec(t, false, fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 5' WHERE ID = %d", p.radar))
+	select {
+	case <-changes:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no change within 10 s")
+	}
+	u.ChangePassword(t) // ends its sessions: the dump thread too
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), "Access denied") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no refused reconnection logged within 10 s:\n%s", logs.String())
+		}
+		time.Sleep(20 * time.Millisecond) // polling a condition, with a deadline
+	}
+	if testing.Verbose() {
+		t.Log(logs.String())
+	}
+	if out := logs.String(); strings.Contains(out, u.Password) || strings.Contains(out, u.Hash) {
+		t.Errorf("a log line holds the password or its hash:\n%s", out)
+	}
+}
