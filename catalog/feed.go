@@ -31,6 +31,11 @@ type Change struct {
 	// Committed is when the change was committed, when the feed knows it
 	// (the binary log's event time): the lag is measured from it.
 	Committed time.Time
+	// Confirm, when set, has the change read again that long after: the
+	// feed may report a change before its commit is visible to other
+	// sessions (a server sends a transaction's binary log events before
+	// the storage engine's commit ends), so the first read may miss it.
+	Confirm time.Duration
 }
 
 // Kinds of change.
@@ -63,6 +68,7 @@ func (a *Change) merge(b Change) {
 	a.Posts = append(a.Posts, b.Posts...)
 	a.Products = append(a.Products, b.Products...)
 	a.All = a.All || b.All
+	a.Confirm = max(a.Confirm, b.Confirm)
 	if a.Kind == "" || b.All {
 		a.Kind = b.Kind
 	}

@@ -106,6 +106,11 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 		if ch == nil {
 			continue
 		}
+		if ch.Confirm > 0 {
+			again := *ch
+			again.Confirm, again.Committed = 0, time.Time{}
+			time.AfterFunc(ch.Confirm, func() { report(again) })
+		}
 		a, err := c.Apply(ctx, *ch)
 		if err != nil {
 			if ctx.Err() != nil {

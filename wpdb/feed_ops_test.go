@@ -367,7 +367,6 @@ func TestFeedOpsPoll(t *testing.T) {
 	var offset atomic.Int64 // how far the poller's clock is ahead of the wall clock
 	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
 	runOps(t, func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed {
-		// HOOK (integrator): the poller, as cmd/catalogd builds it.
 		return wpdb.NewPoller(db, catalog.ShopReads, wpdb.PollOptions{Interval: pollInterval, Budget: 1e-9,
 			MaxScan: pollScan, Now: clock})
 	}, func(op feedOp) time.Duration {
@@ -380,21 +379,21 @@ func TestFeedOpsPoll(t *testing.T) {
 	})
 }
 
-// HOOK (integrator): binlog mode, once fix/binlog (testdb.BinlogServer,
-// testdb.LoadOn, wpdb.NewBinlog) is on main: every operation within 1 s on
-// the private server. Uncomment:
-//
-//	func TestFeedOpsBinlog(t *testing.T) {
-//		srv := testdb.BinlogServer(t)
-//		runOpsOn(t, func(t testing.TB, s *wpfixture.Shop) (string, *sql.DB) { return testdb.LoadOn(t, srv, s) },
-//			func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed {
-//				b, err := wpdb.NewBinlog(db, dsn, catalog.ShopReads, wpdb.BinlogOptions{})
-//				if err != nil {
-//					t.Fatal(err)
-//				}
-//				return b
-//			}, func(feedOp) time.Duration { return time.Second })
-//	}
+// Binlog mode, on the private server with a binary log: every operation
+// within 1 s. The feed has each change read again a moment later
+// (BinlogOptions.Confirm), as MariaDB streams a transaction before its
+// commit is visible to other sessions.
+func TestFeedOpsBinlog(t *testing.T) {
+	srv := testdb.BinlogServer(t)
+	runOpsOn(t, func(t testing.TB, s *wpfixture.Shop) (string, *sql.DB) { return testdb.LoadOn(t, srv, s) },
+		func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed {
+			b, err := wpdb.NewBinlog(db, dsn, catalog.ShopReads, wpdb.BinlogOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}, func(feedOp) time.Duration { return time.Second })
+}
 
 // --- checks ---
 
