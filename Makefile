@@ -62,7 +62,7 @@ bench: build demo-load
 	$(BIN)/wpseed -dsn '$(BENCH_DSN)' -db wp_bench_10k -products 10000
 	$(BIN)/wpseed -dsn '$(BENCH_DSN)' -db wp_bench_100k -products 100000
 	$(BIN)/catalogbench -catalogd $(BIN)/catalogd -dsn '$(BENCH_DSN)' -demo-db $(DEMO_DB) \
-	  -sizes $(BENCH_SIZES) -out docs/benchmarks.md
+	  -sizes $(BENCH_SIZES) -wpseed $(BIN)/wpseed -out docs/benchmarks.md
 	$(GO) test -run '^$$' -bench . -benchmem ./httpapi/
 
 seed:

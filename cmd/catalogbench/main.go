@@ -64,6 +64,8 @@ func run(args []string, stdout io.Writer) error {
 	accessLog := fs.String("access-log", "both", `catalogd's access log during the throughput runs: "on" (the default configuration), "off", or "both"`)
 	loader := fs.String("loader", "auto", `load generator for throughput: "wrk", "go" (built in), or "auto" (wrk when on PATH)`)
 	out := fs.String("out", "docs/benchmarks.md", "report file")
+	changeSizes := fs.String("changes-sizes", "10k,100k", `shops the change feed is measured on (issue 12), comma-separated; "" skips it`)
+	wpseed := fs.String("wpseed", "bin/wpseed", "wpseed binary, which seeds the shops into the private server with a binary log")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -105,8 +107,22 @@ func run(args []string, stdout io.Writer) error {
 		}
 		results = append(results, res)
 	}
+	var sizesOfChanges []string
+	for _, s := range strings.Split(*changeSizes, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			sizesOfChanges = append(sizesOfChanges, s)
+		}
+	}
+	var changes []*changesResult
+	if len(sizesOfChanges) > 0 {
+		var err error
+		if changes, err = benchChanges(o, sizesOfChanges, *wpseed); err != nil {
+			return fmt.Errorf("change feed: %w", err)
+		}
+	}
 	var r bytes.Buffer
 	writeReport(&r, o, results)
+	writeChanges(&r, changes)
 	if err := os.WriteFile(*out, r.Bytes(), 0o644); err != nil {
 		return err
 	}

@@ -89,7 +89,20 @@ func isExecutable(p string) bool {
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
 }
 
-func startBinlogServer() (s *binlogServer, missing bool, err error) {
+// StartBinlogServer starts a private MariaDB with a binary log, as
+// BinlogServer does, outside a test (make bench measures the binlog feed
+// on it): extra are mariadbd options added last, so they win (a larger
+// buffer pool). It returns the root DSN and the function that stops the
+// server and removes its files.
+func StartBinlogServer(extra ...string) (dsn string, stop func(), err error) {
+	s, _, err := startBinlogServer(extra...)
+	if err != nil {
+		return "", nil, err
+	}
+	return s.dsn, s.stop, nil
+}
+
+func startBinlogServer(extra ...string) (s *binlogServer, missing bool, err error) {
 	install, err := lookBinary("mariadb-install-db", "mysql_install_db")
 	if err != nil {
 		return nil, true, err
@@ -136,6 +149,7 @@ func startBinlogServer() (s *binlogServer, missing bool, err error) {
 		// A test server: small and quick, durability is not its concern.
 		"--innodb-buffer-pool-size=64M", "--innodb-flush-log-at-trx-commit=2", "--sync-binlog=0",
 		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_520_ci")
+	cmd.Args = append(cmd.Args, extra...)
 	// The server dies with the test process, even when it is killed before
 	// TestMain can stop it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
