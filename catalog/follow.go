@@ -235,8 +235,10 @@ func diff(old, s *Snapshot, ids []int64) Applied {
 
 // moves says whether a product's change can move the lists, the category
 // counts or the index: it entered or left the products served, or changed
-// a term (the filters and counts) or its slug (the slug filter, a 404's
-// hints). Lists are in ID order, so no other field moves them.
+// a term that places it in the lists (listTerms) or its slug (the slug
+// filter, a 404's hints). Lists are in ID order, so no other field moves
+// them: a price, a text, an image or, on a shop that shows out-of-stock
+// products, the stock change only the pages that show the product.
 func moves(old *Snapshot, was *item, s *Snapshot, is *item) bool {
 	served := func(sn *Snapshot, it *item) bool { return it != nil && sn.sh.serves(it) }
 	if served(old, was) != served(s, is) {
@@ -245,7 +247,24 @@ func moves(old *Snapshot, was *item, s *Snapshot, is *item) bool {
 	if was == nil || is == nil {
 		return was != is // published in another language only: translation hints
 	}
-	return was.slug != is.slug || !slices.Equal(was.ttids, is.ttids) || was.wpml != is.wpml
+	return was.slug != is.slug || !slices.Equal(old.listTerms(was), s.listTerms(is)) || was.wpml != is.wpml
+}
+
+// listTerms are the terms of a product that place it in the lists: its
+// categories and frameworks (the filters and counts) and the visibility
+// terms that keep it out of the catalog. Stock going out is one of them
+// only where the shop hides out-of-stock products.
+func (s *Snapshot) listTerms(it *item) []int64 {
+	ex := s.t.catalogExclusions(s.sh.hideOutOfStock)
+	var out []int64
+	for _, tt := range it.ttids {
+		_, cat := s.t.catByTT[tt]
+		_, fw := s.t.fwByTT[tt]
+		if cat || fw || slices.Contains(ex, tt) {
+			out = append(out, tt)
+		}
+	}
+	return out
 }
 
 // loadOutcome is how the last whole read ended.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,6 +46,16 @@ func TestApplyReadsAndReportsOnlyWhatChanged(t *testing.T) {
 			s.relate(p["c"], taxCategory, "tools")
 			return Change{Posts: ids{p["c"]}, Kind: KindProduct}
 		}, false, true, []string{"c"}, true, false},
+		{"out of stock, on a shop that lists out-of-stock products", func(s *store, p map[string]int64) Change {
+			s.setMeta(p["c"], metaStockStatus, "outofstock")
+			s.relate(p["c"], taxVisibility, "outofstock")
+			return Change{Posts: ids{p["c"]}, Kind: KindProduct}
+		}, false, false, []string{"c"}, true, false},
+		{"out of stock, on a shop that hides them", func(s *store, p map[string]int64) Change {
+			s.setMeta(p["c"], metaStockStatus, "outofstock")
+			s.relate(p["c"], taxVisibility, "outofstock")
+			return Change{Posts: ids{p["c"]}, Kind: KindProduct}
+		}, false, true, []string{"c"}, true, false},
 		{"a new product published", func(s *store, p map[string]int64) Change {
 			p["d"] = s.add(product{Title: "D", Regular: "5"})
 			return Change{Products: ids{p["d"]}, Kind: KindProduct}
@@ -72,6 +83,9 @@ func TestApplyReadsAndReportsOnlyWhatChanged(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newStore()
+			if strings.Contains(tt.name, "hides") {
+				s.options["woocommerce_hide_out_of_stock_items"] = "yes"
+			}
 			s.category("Jobs", "jobs", "", 0)
 			s.category("Tools", "tools", "", 0)
 			p := map[string]int64{}
