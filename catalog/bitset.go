@@ -8,7 +8,8 @@ type bitset []uint64
 
 func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
 
-func (b bitset) set(i int) { b[i/64] |= 1 << (uint(i) % 64) }
+func (b bitset) set(i int)   { b[i/64] |= 1 << (uint(i) % 64) }
+func (b bitset) clear(i int) { b[i/64] &^= 1 << (uint(i) % 64) }
 func (b bitset) count() (n int) {
 	for _, w := range b {
 		n += bits.OnesCount64(w)

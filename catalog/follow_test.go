@@ -3,8 +3,10 @@ package catalog
 import (
 	"context"
 	"errors"
+	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -235,4 +237,120 @@ func TestMergeKeepsEveryPostAndTheEarliestCommit(t *testing.T) {
 		a.Kind != KindOption || !a.Committed.Equal(t0) {
 		t.Errorf("merged: %+v", a)
 	}
+}
+
+// BenchmarkApplyOneProduct is what one product's change costs the catalog
+// on a large shop: the read (from memory here) and the new snapshot that
+// shares every other product. It sets the CPU a stream of changes takes.
+func BenchmarkApplyOneProduct(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := newStore()
+			s.category("Jobs", "jobs", "", 0)
+			var last int64
+			for i := range n {
+				last = s.add(product{Title: "P" + strconv.Itoa(i), Regular: "10", Categories: []string{"jobs"}})
+			}
+			src := &fakeSource{st: s}
+			cat := New(src, Config{Now: func() time.Time { return t0 }})
+			if _, err := cat.Snapshot(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			ch := Change{Posts: []int64{last}, Kind: KindProduct}
+			for b.Loop() {
+				if _, err := cat.Apply(context.Background(), ch); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestPatchedLookupsEqualRebuiltOnes: a change that keeps every product in
+// place patches the snapshot's lookups instead of rebuilding them; what it
+// patches must equal what a rebuild makes — the list's filters and counts
+// read them.
+func TestPatchedLookupsEqualRebuiltOnes(t *testing.T) {
+	ctx := context.Background()
+	s := newStore()
+	s.category("Jobs", "jobs", "", 0)
+	s.category("Tools", "tools", "", 0)
+	var ids []int64
+	for i := range 40 {
+		cat := []string{"jobs", "tools"}[i%2]
+		ids = append(ids, s.add(product{Title: "P" + strconv.Itoa(i), Regular: "10", Categories: []string{cat}}))
+	}
+	cat, src, _ := serve(t, s)
+	if _, err := cat.Snapshot(ctx); err != nil {
+		t.Fatal(err)
+	}
+	changes := []struct {
+		name string
+		do   func(s *store, id int64)
+	}{
+		{"price", func(s *store, id int64) { s.setMeta(id, metaRegularPrice, "12"); s.setMeta(id, metaPrice, "12") }},
+		{"category moved", func(s *store, id int64) { s.rels[id] = nil; s.relate(id, taxCategory, "tools") }},
+		{"category added", func(s *store, id int64) { s.relate(id, taxCategory, "jobs") }},
+		{"out of stock", func(s *store, id int64) {
+			s.setMeta(id, metaStockStatus, "outofstock")
+			s.relate(id, taxVisibility, "outofstock")
+		}},
+	}
+	for i, ch := range changes {
+		id := ids[(i*7)%len(ids)]
+		prev, _ := cat.Snapshot(ctx)
+		src.do(func(s *store) { ch.do(s, id) })
+		if _, err := cat.Apply(ctx, Change{Posts: []int64{id}, Kind: KindProduct}); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := cat.Snapshot(ctx)
+		if reflect.ValueOf(got.slugs).UnsafePointer() != reflect.ValueOf(prev.slugs).UnsafePointer() {
+			t.Fatalf("%s: the lookups were rebuilt, not patched: the test checks nothing", ch.name)
+		}
+		want := *got
+		want.index()
+		if !slices.Equal(idsOf(got.served), idsOf(want.served)) || !slices.EqualFunc(got.served, want.served,
+			func(a, b *item) bool { return a == b }) {
+			t.Errorf("%s: served products differ from a rebuild", ch.name)
+		}
+		for tt := range maps.Keys(want.members) {
+			if !equalBits(got.members[tt], want.members[tt]) {
+				t.Errorf("%s: term %d's members %v, a rebuild has %v", ch.name, tt, got.members[tt], want.members[tt])
+			}
+		}
+		for tt := range maps.Keys(got.members) {
+			if !equalBits(got.members[tt], want.members[tt]) {
+				t.Errorf("%s: term %d's members %v, a rebuild has %v", ch.name, tt, got.members[tt], want.members[tt])
+			}
+		}
+		if !reflect.DeepEqual(got.slugs, want.slugs) || !reflect.DeepEqual(got.groups, want.groups) ||
+			!reflect.DeepEqual(got.wpmlServed, want.wpmlServed) || !equalBits(got.every, want.every) {
+			t.Errorf("%s: the slug, group, translation or population lookups differ from a rebuild", ch.name)
+		}
+	}
+}
+
+func idsOf(items []*item) []int64 {
+	out := make([]int64, len(items))
+	for i, it := range items {
+		out[i] = it.id
+	}
+	return out
+}
+
+// equalBits compares two sets, a missing one being empty.
+func equalBits(a, b bitset) bool {
+	for i := range max(len(a), len(b)) {
+		var x, y uint64
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }

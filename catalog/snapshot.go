@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -32,9 +33,10 @@ type Snapshot struct {
 	// positions in it.
 	all    map[int64]*item
 	served []*item
-	// slugs are the published products of any language by folded slug,
-	// lowest ID first.
-	slugs map[string][]*item
+	// slugs are the IDs of the published products of any language by
+	// folded slug, lowest first: IDs, not items, so that a change to a
+	// product that keeps its slug leaves the map as it is.
+	slugs map[string][]int64
 	// members holds, for every term the catalog filters on, which served
 	// products carry it; every is the whole served population.
 	members map[int64]bitset
@@ -47,7 +49,7 @@ type Snapshot struct {
 	// Translation hints: WPML's groups (trid → the served language's
 	// product), Polylang's (term_taxonomy_id → language → post ID), and
 	// TranslatePress's translated slugs.
-	wpmlServed map[int64]*item
+	wpmlServed map[int64]int64 // trid → product ID
 	pllGroups  map[int64]map[string]int64
 	trpSlugs   map[string]string
 }
@@ -97,10 +99,7 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 	b := &builder{cfg: cfg.withDefaults()}
 	n := *s
 	n.Version = version
-	n.all = make(map[int64]*item, len(s.all)+len(rows.Posts))
-	for id, it := range s.all {
-		n.all[id] = it
-	}
+	n.all = maps.Clone(s.all)
 	for _, id := range ids {
 		delete(n.all, id)
 	}
@@ -117,8 +116,88 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 		}
 	}
 	n.Warnings = append(slices.Clip(s.Warnings), b.warnings...)
-	n.index()
+	if !n.patch(s, ids) {
+		n.index()
+	}
 	return &n
+}
+
+// patch updates n's lookups, copied from s, for the products with the IDs,
+// when none of them changes place: each is served in both or neither, and
+// keeps its slug, its translation group, its children and variations. The
+// served products keep their positions, so only the served list's changed
+// pointers and the term bitsets their terms moved in are copied; every
+// other lookup is shared with s. A stock or price change takes this path:
+// on a shop of 100 000 products it costs a few milliseconds where index
+// costs a hundred. It reports false, changing nothing, when some product
+// changes place: index rebuilds everything then.
+func (n *Snapshot) patch(s *Snapshot, ids []int64) bool {
+	type swap struct {
+		pos     int // in served; -1 when not served
+		was, is *item
+	}
+	var swaps []swap
+	for _, id := range ids {
+		was, is := s.all[id], n.all[id]
+		switch {
+		case was == nil && is == nil:
+			continue
+		case was == nil || is == nil, was.slug != is.slug, was.wpml != is.wpml,
+			!slices.Equal(was.childIDs, is.childIDs), !slices.Equal(was.varIDs, is.varIDs),
+			s.sh.serves(was) != n.sh.serves(is):
+			return false
+		}
+		pos := -1
+		if n.sh.serves(is) {
+			p, found := slices.BinarySearchFunc(s.served, id, func(it *item, id int64) int { return cmpID(it.id, id) })
+			if !found {
+				return false
+			}
+			pos = p
+		}
+		swaps = append(swaps, swap{pos, was, is})
+	}
+	n.served = slices.Clone(s.served)
+	tracked := n.t.tracked()
+	copied := map[int64]bool{} // bitsets already copied for n
+	member := func(tt int64, pos int, in bool) {
+		if !tracked[tt] {
+			return
+		}
+		if !copied[tt] {
+			if len(copied) == 0 {
+				n.members = maps.Clone(s.members)
+			}
+			if b := n.members[tt]; b != nil {
+				n.members[tt] = slices.Clone(b)
+			} else {
+				n.members[tt] = newBitset(len(n.served))
+			}
+			copied[tt] = true
+		}
+		if in {
+			n.members[tt].set(pos)
+		} else {
+			n.members[tt].clear(pos)
+		}
+	}
+	for _, sw := range swaps {
+		if sw.pos < 0 {
+			continue
+		}
+		n.served[sw.pos] = sw.is
+		for _, tt := range sw.was.ttids {
+			if !slices.Contains(sw.is.ttids, tt) {
+				member(tt, sw.pos, false)
+			}
+		}
+		for _, tt := range sw.is.ttids {
+			if !slices.Contains(sw.was.ttids, tt) {
+				member(tt, sw.pos, true)
+			}
+		}
+	}
+	return true
 }
 
 // Affected returns the products whose resources a change to the posts with
@@ -137,14 +216,14 @@ func (s *Snapshot) Affected(ids []int64) []int64 {
 // the slug index, term membership, grouped parents, translation groups.
 func (s *Snapshot) index() {
 	s.served = s.served[:0:0]
-	s.slugs = make(map[string][]*item, len(s.all))
+	s.slugs = make(map[string][]int64, len(s.all))
 	s.groups = map[int64][]int64{}
-	s.wpmlServed = map[int64]*item{}
+	s.wpmlServed = map[int64]int64{}
 	for _, it := range s.all {
 		if s.sh.serves(it) {
 			s.served = append(s.served, it)
 			if it.wpml.TRID != 0 {
-				s.wpmlServed[it.wpml.TRID] = it
+				s.wpmlServed[it.wpml.TRID] = it.id
 			}
 		}
 		for _, k := range it.childIDs {
@@ -163,7 +242,7 @@ func (s *Snapshot) index() {
 	for _, id := range ids {
 		it := s.all[id]
 		k := foldSlug(it.slug)
-		s.slugs[k] = append(s.slugs[k], it)
+		s.slugs[k] = append(s.slugs[k], id)
 	}
 
 	s.members = map[int64]bitset{}
@@ -205,8 +284,8 @@ func foldSlug(s string) string {
 // bySlug returns the served product with the slug, the lowest ID first as
 // the storefront's query orders them.
 func (s *Snapshot) bySlug(slug string) (*item, bool) {
-	for _, it := range s.slugs[foldSlug(slug)] {
-		if s.sh.serves(it) {
+	for _, id := range s.slugs[foldSlug(slug)] {
+		if it := s.all[id]; s.sh.serves(it) {
 			return it, true
 		}
 	}

@@ -10,16 +10,18 @@ func (s *Snapshot) translationOf(slug string) (string, bool) {
 	others := s.slugs[foldSlug(slug)]
 	switch {
 	case sh.plugin == pluginWPML && sh.products:
-		for _, it := range others {
+		for _, id := range others {
+			it := s.all[id]
 			if it.wpml.Language == sh.language || it.wpml.TRID == 0 {
 				continue
 			}
 			if served, ok := s.wpmlServed[it.wpml.TRID]; ok {
-				return served.slug, true
+				return s.all[served].slug, true
 			}
 		}
 	case sh.plugin == pluginPolylang && sh.products:
-		for _, it := range others {
+		for _, id := range others {
+			it := s.all[id]
 			if sh.serves(it) {
 				continue
 			}
