@@ -157,22 +157,35 @@ func (b *Binlog) Position() string {
 // Start marks the binary log's current position, from which Run follows
 // it, and reads the column positions of the tables it maps.
 func (b *Binlog) Start(ctx context.Context) error {
-	flavor, err := b.db.serverFlavor(ctx)
+	pos, err := b.mark(ctx)
 	if err != nil {
 		return err
 	}
-	pos, err := b.db.binlogPosition(ctx, flavor)
-	if err != nil {
-		return b.redact(err)
-	}
-	if err := b.m.load(ctx, b.db); err != nil {
-		return b.redact(err)
-	}
 	b.mu.Lock()
-	b.flavor, b.pos, b.started = flavor, pos, true
+	b.started = true
 	b.mu.Unlock()
 	b.log.Info("binlog feed: starting", "position", pos.String(), "server_id", b.o.ServerID)
 	return nil
+}
+
+// mark takes the server's current position and reads the columns and
+// terms (again, after a failover: the new server's may differ).
+func (b *Binlog) mark(ctx context.Context) (binlogPosition, error) {
+	flavor, err := b.db.serverFlavor(ctx)
+	if err != nil {
+		return binlogPosition{}, err
+	}
+	pos, err := b.db.binlogPosition(ctx, flavor)
+	if err != nil {
+		return binlogPosition{}, b.redact(err)
+	}
+	if err := b.m.load(ctx, b.db); err != nil {
+		return binlogPosition{}, b.redact(err)
+	}
+	b.mu.Lock()
+	b.flavor, b.pos = flavor, pos
+	b.mu.Unlock()
+	return pos, nil
 }
 
 // startAt is Start from a position given (the tests' purged position).
@@ -242,23 +255,12 @@ func (b *Binlog) Run(ctx context.Context, report func(catalog.Change)) error {
 	}
 }
 
-// resync takes the server's current position, and reads the columns and
-// terms again (a failover's server may differ).
+// resync takes the server's current position: the one followed is gone.
 func (b *Binlog) resync(ctx context.Context) error {
-	flavor, err := b.db.serverFlavor(ctx)
+	pos, err := b.mark(ctx)
 	if err != nil {
 		return err
 	}
-	pos, err := b.db.binlogPosition(ctx, flavor)
-	if err != nil {
-		return b.redact(err)
-	}
-	if err := b.m.load(ctx, b.db); err != nil {
-		return b.redact(err)
-	}
-	b.mu.Lock()
-	b.flavor, b.pos = flavor, pos
-	b.mu.Unlock()
 	b.log.Info("binlog feed: following again", "position", pos.String())
 	return nil
 }
