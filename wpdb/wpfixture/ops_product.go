@@ -133,15 +133,20 @@ func (o *Ops) StartSales(ctx context.Context) ([]int64, error) {
 			return nil, err
 		}
 	}
-	if len(ids) > 0 {
-		if err := o.transientVersion(ctx, "product"); err != nil {
-			return nil, err
-		}
-		if err := o.deleteTransient(ctx, "wc_products_onsale"); err != nil {
-			return nil, err
-		}
+	return ids, o.salesDone(ctx, ids)
+}
+
+// salesDone is what wc_scheduled_sales does after saving the products whose
+// sale it started or ended, if any: the product transient version bumped,
+// and the on-sale list's transient deleted.
+func (o *Ops) salesDone(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
 	}
-	return ids, nil
+	if err := o.transientVersion(ctx, "product"); err != nil {
+		return err
+	}
+	return o.deleteTransient(ctx, "wc_products_onsale")
 }
 
 // EndSales is the second half of wc_scheduled_sales: the products whose
@@ -165,15 +170,7 @@ func (o *Ops) EndSales(ctx context.Context) ([]int64, error) {
 			return nil, err
 		}
 	}
-	if len(ids) > 0 {
-		if err := o.transientVersion(ctx, "product"); err != nil {
-			return nil, err
-		}
-		if err := o.deleteTransient(ctx, "wc_products_onsale"); err != nil {
-			return nil, err
-		}
-	}
-	return ids, nil
+	return ids, o.salesDone(ctx, ids)
 }
 
 // OrderReducesStock is an order (checkout, or "processing") reducing a
