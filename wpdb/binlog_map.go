@@ -66,12 +66,8 @@ func newBinlogMapper(schema, prefix string, r catalog.Reads) *binlogMapper {
 	m := &binlogMapper{schema: schema, tables: map[string]tableRole{},
 		options: setOf(r.Options), metaKeys: setOf(r.MetaKeys),
 		taxonomies: setOf(append(slices.Clone(r.Taxonomies), r.MemberTaxonomies...))}
-	for name, role := range map[string]tableRole{
-		"posts": rolePosts, "postmeta": rolePostmeta, "term_relationships": roleRelationships,
-		"term_taxonomy": roleTermTaxonomy, "terms": roleTerms, "termmeta": roleTermmeta,
-		"options": roleOptions, "woocommerce_attribute_taxonomies": roleTable,
-	} {
-		m.tables[strings.ToLower(prefix+name)] = role
+	for _, t := range readTables {
+		m.tables[strings.ToLower(prefix+t.name)] = t.role
 	}
 	for _, t := range r.Tables {
 		m.tables[strings.ToLower(prefix+t)] = roleTable

@@ -206,7 +206,7 @@ func TestLoadShopWithoutGrantsOnPluginTables(t *testing.T) {
 	}
 	var grants []string
 	for _, table := range readTables {
-		grants = append(grants, "SELECT ON `"+cfg.DBName+"`.`wp_"+table+"`")
+		grants = append(grants, "SELECT ON `"+cfg.DBName+"`.`wp_"+table.name+"`")
 	}
 	u := testdb.NewUser(t, dsn, grants...)
 	tests := []struct {
