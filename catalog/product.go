@@ -28,9 +28,15 @@ const (
 	metaSaleFrom     = "_sale_price_dates_from"
 	metaSaleTo       = "_sale_price_dates_to"
 	metaStockStatus  = "_stock_status"
-	metaThumbnail    = "_thumbnail_id"
-	metaChildren     = "_children"
-	metaAttachedFile = "_wp_attached_file"
+)
+
+// Meta keys that name other posts a product shows (its image, a grouped
+// product's children) and an image's file: the Source follows them to read
+// those posts too.
+const (
+	MetaThumbnail    = "_thumbnail_id"
+	MetaChildren     = "_children"
+	MetaAttachedFile = "_wp_attached_file"
 )
 
 // item is one product as a snapshot keeps it: what the storefront shows
@@ -201,8 +207,8 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post Post, postB
 	}
 	it.url = sh.productURL(post.Slug, func() string { return productCatPath(tax, cats) })
 
-	if th, err := strconv.ParseInt(rows.Meta.First(id, metaThumbnail), 10, 64); err == nil && th > 0 {
-		if file := rows.Meta.First(th, metaAttachedFile); file != "" {
+	if th, err := strconv.ParseInt(rows.Meta.First(id, MetaThumbnail), 10, 64); err == nil && th > 0 {
+		if file := rows.Meta.First(th, MetaAttachedFile); file != "" {
 			img := sh.imageURL(file)
 			it.image = &img
 		}

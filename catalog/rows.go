@@ -54,7 +54,7 @@ var ShopReads = Reads{
 	Taxonomies:       []string{taxCategory, taxVisibility, taxType, taxFramework, taxLanguage, taxTermLanguage},
 	MemberTaxonomies: []string{taxTermLanguage},
 	MetaKeys: []string{metaPrice, metaRegularPrice, metaSalePrice, metaSaleFrom, metaSaleTo,
-		metaStockStatus, metaThumbnail, metaChildren, metaAttachedFile},
+		metaStockStatus, MetaThumbnail, MetaChildren, MetaAttachedFile},
 	Attributes: []string{attrFramework},
 	Tables:     []string{TableWPMLTranslations, TableWPMLLanguages, TableTRPSlugOriginals, TableTRPSlugTranslations},
 }

@@ -347,7 +347,7 @@ func (s *store) add(p product) int64 {
 			}
 		}
 	case typeGrouped:
-		s.setMeta(id, metaChildren, phpIDs(p.Children))
+		s.setMeta(id, MetaChildren, phpIDs(p.Children))
 		price = s.syncGrouped(id)
 	default:
 		price = s.priceMeta(id, p.Regular, p.Sale, p.From, p.To, p.Stored)
@@ -378,8 +378,8 @@ func (s *store) add(p product) int64 {
 	}
 	if p.Image != "" {
 		att := s.post(Post{Type: "attachment", Status: "inherit", Parent: id, Slug: "image-" + strconv.FormatInt(id, 10)}, time.Time{})
-		s.setMeta(att, metaAttachedFile, p.Image)
-		s.setMeta(id, metaThumbnail, strconv.FormatInt(att, 10))
+		s.setMeta(att, MetaAttachedFile, p.Image)
+		s.setMeta(id, MetaThumbnail, strconv.FormatInt(att, 10))
 	}
 	return id
 }
@@ -388,7 +388,7 @@ func (s *store) add(p product) int64 {
 // grouped sync does: the min and the max of its children's prices (every
 // child, a draft too; "" and "0" dropped by array_filter).
 func (s *store) syncGrouped(id int64) string {
-	kids, _ := wpopt.ParseIDList(s.meta[id][metaChildren][0])
+	kids, _ := wpopt.ParseIDList(s.meta[id][MetaChildren][0])
 	var prices []string
 	for _, c := range kids {
 		if pr := s.stored[c]; pr != "" && pr != "0" {
@@ -522,7 +522,7 @@ func (s *store) productRows(ids []int64) *ProductRows {
 		}
 	}
 	for _, id := range ids {
-		raw := Meta(s.meta).First(id, metaChildren)
+		raw := Meta(s.meta).First(id, MetaChildren)
 		if raw == "" {
 			continue
 		}
@@ -540,7 +540,7 @@ func (s *store) productRows(ids []int64) *ProductRows {
 		}
 	}
 	for _, id := range ids {
-		if th, err := strconv.ParseInt(Meta(s.meta).First(id, metaThumbnail), 10, 64); err == nil && th > 0 {
+		if th, err := strconv.ParseInt(Meta(s.meta).First(id, MetaThumbnail), 10, 64); err == nil && th > 0 {
 			s.copyMeta(rows.Meta, th)
 		}
 	}

@@ -1041,7 +1041,7 @@ func TestRulesImages(t *testing.T) {
 			}
 			s.add(product{Title: "Radar", Regular: "1", Image: tt.file})
 			id := s.add(product{Title: "Dangling", Regular: "1"})
-			s.setMeta(id, metaThumbnail, "999") // the attachment was deleted
+			s.setMeta(id, MetaThumbnail, "999") // the attachment was deleted
 			c, _, _ := serve(t, s)
 			if got := deref(getProduct(t, c, "radar").Image); got != tt.want {
 				t.Errorf("image %s, want %s", got, tt.want)

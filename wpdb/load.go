@@ -20,7 +20,7 @@ var _ catalog.Source = (*DB)(nil)
 func (tx *Tx) children(ctx context.Context, r catalog.Reads, ids []int64, known map[int64]bool, rows *catalog.ProductRows) error {
 	var more []int64
 	for _, id := range ids {
-		raw := rows.Meta.First(id, "_children")
+		raw := rows.Meta.First(id, catalog.MetaChildren)
 		if raw == "" {
 			continue
 		}
@@ -50,9 +50,6 @@ func (tx *Tx) children(ctx context.Context, r catalog.Reads, ids []int64, known 
 	}
 	return nil
 }
-
-// metaAttachedFile is the meta an image's file is stored in.
-const metaAttachedFile = "_wp_attached_file"
 
 // LoadShop reads the whole shop in one consistent read (a read-only
 // transaction under the load deadline, each statement under the query
@@ -161,14 +158,14 @@ func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[str
 		known[p.ID] = true
 	}
 	meta, err := tx.MetaByKey(ctx, r.MetaKeys, func(id int64, key string) bool {
-		return known[id] || key == metaAttachedFile
+		return known[id] || key == catalog.MetaAttachedFile
 	})
 	if err != nil {
 		return nil, err
 	}
 	images := map[int64]bool{}
 	for _, p := range rows.Posts {
-		if th, err := strconv.ParseInt(meta.First(p.ID, "_thumbnail_id"), 10, 64); err == nil && th > 0 {
+		if th, err := strconv.ParseInt(meta.First(p.ID, catalog.MetaThumbnail), 10, 64); err == nil && th > 0 {
 			images[th] = true
 		}
 	}

@@ -90,7 +90,7 @@ func (tx *Tx) loadProducts(ctx context.Context, r catalog.Reads, ids []int64, ta
 			}
 		}
 		for _, id := range part {
-			if th, err := strconv.ParseInt(rows.Meta.First(id, "_thumbnail_id"), 10, 64); err == nil && th > 0 {
+			if th, err := strconv.ParseInt(rows.Meta.First(id, catalog.MetaThumbnail), 10, 64); err == nil && th > 0 {
 				images = append(images, th)
 			}
 		}
