@@ -57,6 +57,7 @@ func (tx *Tx) children(ctx context.Context, r catalog.Reads, ids []int64, known 
 func (db *DB) LoadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
 	var rows *catalog.ShopRows
 	err := db.view(ctx, db.load, func(ctx context.Context, tx *Tx) error {
+		tx.stmt = db.load // one deadline for the one consistent read
 		var err error
 		rows, err = tx.loadShop(ctx, r)
 		return err

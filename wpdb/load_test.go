@@ -296,14 +296,16 @@ func TestLoadTimeout(t *testing.T) {
 	assertUnavailable(t, "LoadProducts", err)
 }
 
-// Every statement of a load has the statement deadline, not only the
-// load's (minutes): a table another session holds locked stops the load
-// after QueryTimeout. Each table is first read by a statement of another
-// kind: term_relationships by PublishedRelationships (streamed), posts and
-// postmeta by TranslatedSlugs (a slice of rows).
-func TestLoadStatementDeadline(t *testing.T) {
+// A whole load has one deadline, the load's, for all its statements: a
+// table another session holds locked stops it then, naming the statement
+// that waited — not QueryTimeout, which a streamed read of a million meta
+// rows on a busy server would exceed at every try. Each table is first
+// read by a statement of another kind: term_relationships by
+// PublishedRelationships (streamed), posts and postmeta by TranslatedSlugs
+// (a slice of rows).
+func TestLoadDeadline(t *testing.T) {
 	t.Parallel()
-	const query, load = 300 * time.Millisecond, 20 * time.Second
+	const query, load = 100 * time.Millisecond, 1500 * time.Millisecond
 	for _, tt := range []struct{ table, read string }{
 		{"posts", "read TranslatePress slugs"},
 		{"term_relationships", "read term relationships"},
@@ -337,9 +339,8 @@ func TestLoadStatementDeadline(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.read) {
 				t.Errorf("LoadShop on a locked %s: %v; want the statement that reads it first (%s) stopped", table, err, tt.read)
 			}
-			// Far from both: a loaded machine is slow, not 20 s slow.
-			if elapsed > load/2 {
-				t.Errorf("LoadShop returned after %v: the load's deadline (%v) stopped it, not the statement's (%v)",
+			if elapsed < load || elapsed > 5*load {
+				t.Errorf("LoadShop returned after %v: want the load's deadline (%v) to stop it, not the statement's (%v)",
 					elapsed, load, query)
 			}
 		})
