@@ -39,7 +39,7 @@ func stubCache(t *testing.T, cfg CacheConfig, h http.Handler) (*Cache, func(path
 	t.Helper()
 	c := NewCache(cfg)
 	c.setNamespace("shop")
-	mw := c.middleware(h, func(string) bool { return false }, newCacheControl(DefaultFreshness))
+	mw := c.middleware(h, pathKey, newCacheControl(DefaultFreshness))
 	return c, func(path string) *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
 		mw.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))

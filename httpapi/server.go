@@ -175,8 +175,7 @@ func NewServer(d Deps) http.Handler {
 	r.NotFoundHandler = s.handle(s.notFound)
 	api.NotFoundHandler = r.NotFoundHandler
 	list := s.base + "/catalog/products" // the one operation that reads the query
-	return s.middleware(canonicalSlugs(list+"/", d.Cache.middleware(r, func(path string) bool { return path == list },
-		newCacheControl(fresh))))
+	return s.middleware(canonicalSlugs(list+"/", d.Cache.middleware(r, apiKey(list), newCacheControl(fresh))))
 }
 
 // middleware wraps every response: panics become a JSON 500, a trailing
