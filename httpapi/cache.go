@@ -20,9 +20,9 @@ type CacheConfig struct {
 	// headers, keys and bookkeeping, counted as the heap holds them.
 	MaxBytes int64
 	// MaxEntryBytes is the largest response kept (its plain body and
-	// bookkeeping); 0 is a quarter of MaxBytes. A larger one is answered
-	// from the database at every request, and is never gzipped, so one
-	// such request costs at most its own encoding and hash.
+	// bookkeeping); 0 is a quarter of MaxBytes. A larger one is computed
+	// again (from the catalog's snapshot) at every request, and is never
+	// gzipped, so one such request costs at most its own encoding and hash.
 	MaxEntryBytes int64
 	// Now is the cache's clock (freshness, stale age, the lifetimes left
 	// before a sale boundary, the change log's times); nil is time.Now.
@@ -305,7 +305,7 @@ func (c *Cache) recount(key string, e *entry) {
 	}
 }
 
-// fresh reports whether e may be served without asking the database.
+// fresh reports whether e may be served without running the handler.
 func (c *Cache) fresh(e *entry, now time.Time) bool {
 	return e.gen == c.gen.Load() && now.Before(e.freshUntil)
 }

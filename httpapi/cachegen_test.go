@@ -47,19 +47,26 @@ func stubCache(t *testing.T, cfg CacheConfig, h http.Handler) (*Cache, func(path
 	}
 }
 
+// fillAcrossChange starts a request for path whose fill reads the shop (v0)
+// and is held there, then changes the shop (v1) and invalidates the cache;
+// the request answers on done once shop.release is closed.
+func fillAcrossChange(shop *shopStub, c *Cache, get func(string) *httptest.ResponseRecorder, path string) (done <-chan *httptest.ResponseRecorder) {
+	shop.hold.Store(true)
+	answer := make(chan *httptest.ResponseRecorder, 1)
+	go func() { answer <- get(path) }()
+	<-shop.entered // the fill has read v0
+	shop.version.Store(1)
+	c.Invalidate()
+	return answer
+}
+
 // A fill that read the shop before a change and finished after it is no
 // fresh answer: the next request asks the shop again, and a request made
 // after the change does not wait for (and take) the older fill's answer.
 func TestFillOverlappingChange(t *testing.T) {
 	shop := newShopStub()
 	c, get := stubCache(t, CacheConfig{TTL: time.Hour}, shop)
-
-	shop.hold.Store(true)
-	done := make(chan *httptest.ResponseRecorder)
-	go func() { done <- get("/radar") }()
-	<-shop.entered // the fill has read v0
-	shop.version.Store(1)
-	c.Invalidate()
+	done := fillAcrossChange(shop, c, get, "/radar")
 
 	joined := make(chan *httptest.ResponseRecorder)
 	go func() { joined <- get("/radar") }()
@@ -90,12 +97,7 @@ func TestFillOverlappingChange(t *testing.T) {
 func TestFillOverlappingChangeNotCachedFresh(t *testing.T) {
 	shop := newShopStub()
 	c, get := stubCache(t, CacheConfig{TTL: time.Hour}, shop)
-	shop.hold.Store(true)
-	done := make(chan *httptest.ResponseRecorder)
-	go func() { done <- get("/radar") }()
-	<-shop.entered
-	shop.version.Store(1)
-	c.Invalidate()
+	done := fillAcrossChange(shop, c, get, "/radar")
 	close(shop.release)
 	<-done
 	if w := get("/radar"); w.Body.String() != "v1" || w.Header().Get("X-Cache") != "MISS" {

@@ -35,8 +35,8 @@ type Deps struct {
 	EnforceRateLimit bool
 	// TrustedProxies are the peers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
-	// Cache is the origin cache; nil serves every request from the
-	// database (still with ETag, 304 and gzip).
+	// Cache is the origin cache; nil computes every response from the
+	// catalog's snapshot (still with ETag, 304 and gzip).
 	Cache   *Cache
 	Metrics *Metrics // nil: none
 	Logger  *slog.Logger
@@ -327,7 +327,7 @@ func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
 
 func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
 	// Products reports the problems the parse found together with those only
-	// the database can tell (an unknown category), in the contract's order.
+	// the catalog can tell (an unknown category), in the contract's order.
 	v := queryValues(r.URL.RawQuery)
 	q, _ := api.ParseListQuery(v)
 	list, err := s.cat.Products(r.Context(), q)
