@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,9 +19,13 @@ func apiKey(listPath string) func(*http.Request) string {
 // pathKey keys a request by its path alone: a handler that reads no query.
 func pathKey(r *http.Request) string { return r.URL.Path }
 
-// listParamNames are the query parameters the product list reads, in the
-// order its cache key names them (sorted).
-var listParamNames = [...]string{"category", "framework", "page", "per_page"}
+// listParamNames are the query parameters the product list reads
+// (listParams), in the order its cache key names them (sorted).
+var listParamNames = func() []string {
+	names := paramNames(listParams)
+	slices.Sort(names)
+	return names
+}()
 
 // cacheKey is what a request means, so that requests meaning the same share
 // one entry and no spelling makes a fresh miss: the path, and, for the one
@@ -83,8 +88,8 @@ func listQuery(q api.ListQuery, has func(name string) bool, problems map[string]
 // so the hit path need not parse it: only parameters the list reads, each
 // once, sorted, page and per_page as plain numbers without leading zeros
 // (per_page within its range), a known framework, and a plain category slug
-// (api.PlainSlug: QueryEscape leaves it as it is). Anything else takes the long way through cacheKey; a
-// fuzz test checks both ways give the same key.
+// (api.PlainSlug: QueryEscape leaves it as it is). Anything else takes the
+// long way through cacheKey; FuzzCacheKey checks both ways give one key.
 func canonicalQuery(raw string) bool {
 	prev := ""
 	for raw != "" {

@@ -13,10 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"catalogd/api"
-
 	"github.com/gorilla/mux"
 
+	"catalogd/api"
 	"catalogd/catalog"
 )
 
@@ -98,8 +97,8 @@ func (s *server) routes() []route {
 		{name: "listProducts", path: "/catalog/products", handler: s.listProducts, body: "ProductList",
 			summary: "One page of the catalog-visible products, by ascending post ID.", params: listParams,
 			headers: []string{"X-WP-Total", "X-WP-TotalPages"},
-			errors: map[string]string{"400": "A parameter is invalid; code names the first (" + ns + "_invalid_page, " +
-				ns + "_invalid_per_page, " + ns + "_invalid_category, " + ns + "_invalid_framework), data.params each one."}},
+			errors: map[string]string{"400": "A parameter is invalid; code names the first (" + ns + "_invalid_" +
+				strings.Join(paramNames(listParams), ", "+ns+"_invalid_") + "), data.params each one."}},
 		{name: "getProduct", path: "/catalog/products/{slug}", handler: s.getProduct, body: "Product",
 			summary: "One published product by its English slug, with its whole summary and description.",
 			params:  []param{slugParam},
