@@ -44,6 +44,17 @@ func (c *Cache) gzipped(key string, e *entry) []byte {
 // every serve: its lifetimes shrink as the response's expiry nears. A stale
 // copy gets no-store: the change that made it stale has been logged for
 // purging, and no cache downstream may keep what is known to be outdated.
+//
+// It follows http.ServeContent where the rules are the same: If-None-Match
+// wins over If-Modified-Since, which is read with http.ParseTime and
+// compared to the second; a 304 drops Content-Encoding; HEAD gets the
+// headers of GET. It is not ServeContent, which serves 200s only (a cached
+// 400 or 404 is served here too), compares If-None-Match with the exact
+// tag (here the bytes' part of either encoding's tag matches, whatever the
+// snapshot: matchesETag), answers Range (206, Accept-Ranges) and If-Match
+// (412), which the contract does not have, leaves out Content-Length when
+// the body is gzipped, and strips Content-Type and Last-Modified from a
+// 304.
 func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state cacheState, cc *cacheControl) {
 	h := w.Header()
 	for k, v := range e.header {
