@@ -142,28 +142,55 @@ var routeNames = func() []string {
 // routeOf names the operation whose path template, in the route table, a
 // request's path matches, as the router would. It runs on every request,
 // and a cache hit never reaches the router (whose matching walks regexps
-// and allocates), so the templates are matched here, segment by segment.
+// and allocates), so the templates are matched here.
 func (s *server) routeOf(path string) routeID {
 	rest, ok := strings.CutPrefix(path, s.base)
 	if !ok {
 		return routeOther
 	}
-	for i, rt := range s.table {
-		if matchesTemplate(rt.path, rest) {
+	for i := range s.paths {
+		if s.paths[i].matches(rest) {
 			return firstOperation + routeID(i)
 		}
 	}
 	return routeNone
 }
 
-// matchesTemplate reports whether path has the segments of a route's path
-// template, where "{name}" stands for any non-empty segment, as the router
-// reads it.
-func matchesTemplate(template, path string) bool {
+// pathTemplate is a route's path template, split at its first variable:
+// the literal part is compared whole, the rest segment by segment.
+type pathTemplate struct {
+	literal string // up to the first "{"
+	rest    string // from it; "" when the template has no variable
+}
+
+// pathTemplates are the templates of the routes, in their order.
+func pathTemplates(routes []route) []pathTemplate {
+	out := make([]pathTemplate, len(routes))
+	for i, rt := range routes {
+		if j := strings.IndexByte(rt.path, '{'); j >= 0 {
+			out[i] = pathTemplate{literal: rt.path[:j], rest: rt.path[j:]}
+		} else {
+			out[i] = pathTemplate{literal: rt.path}
+		}
+	}
+	return out
+}
+
+// matches reports whether path has the template's segments, a "{name}"
+// standing for any non-empty segment, as the router reads it.
+func (t *pathTemplate) matches(path string) bool {
+	if t.rest == "" {
+		return path == t.literal
+	}
+	path, ok := strings.CutPrefix(path, t.literal)
+	if !ok {
+		return false
+	}
+	template := t.rest
 	for {
-		t, tRest, tMore := strings.Cut(template, "/")
-		p, pRest, pMore := strings.Cut(path, "/")
-		if tMore != pMore || t != p && (!strings.HasPrefix(t, "{") || p == "") {
+		ts, tRest, tMore := strings.Cut(template, "/")
+		ps, pRest, pMore := strings.Cut(path, "/")
+		if tMore != pMore || ts != ps && (!strings.HasPrefix(ts, "{") || ps == "") {
 			return false
 		}
 		if !tMore {

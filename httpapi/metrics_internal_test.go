@@ -89,7 +89,7 @@ func routeByName(t *testing.T, name string) routeID {
 // no operation has, "other" outside it.
 func TestRouteOf(t *testing.T) {
 	s := &server{base: "/wp-json/shop/v1"}
-	s.table = s.routes()
+	s.paths = pathTemplates(s.routes())
 	for _, tt := range []struct{ path, want string }{
 		{"/wp-json/shop/v1/catalog", "getCatalogIndex"},
 		{"/wp-json/shop/v1/catalog/categories", "listCategories"},
@@ -109,5 +109,20 @@ func TestRouteOf(t *testing.T) {
 		if got := routeNames[s.routeOf(tt.path)]; got != tt.want {
 			t.Errorf("routeOf(%q) = %s, want %s", tt.path, got, tt.want)
 		}
+	}
+}
+
+// BenchmarkRouteOf is the route label's cost on every request, cache hits
+// included: tens of nanoseconds, no allocation.
+func BenchmarkRouteOf(b *testing.B) {
+	s := &server{base: "/wp-json/shop/v1"}
+	s.paths = pathTemplates(s.routes())
+	for _, p := range []string{"/wp-json/shop/v1/catalog/products", "/wp-json/shop/v1/catalog/products/police-radar"} {
+		b.Run(p[len(s.base):], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.routeOf(p)
+			}
+		})
 	}
 }

@@ -55,9 +55,9 @@ type Deps struct {
 }
 
 type server struct {
-	table      []route  // the operations, as routes() gives them
-	link       []string // the Link header's value
-	openapi    []byte   // the OpenAPI document served
+	paths      []pathTemplate // the operations' paths, in routes() order
+	link       []string       // the Link header's value
+	openapi    []byte         // the OpenAPI document served
 	developers string
 	cat        catalog.Service
 	ns         string
@@ -154,8 +154,9 @@ func NewServer(d Deps) http.Handler {
 	// JSON should never have to follow one.
 	r.SkipClean(true)
 	api := r.PathPrefix(s.base).Subrouter()
-	s.table = s.routes()
-	for _, rt := range s.table {
+	table := s.routes()
+	s.paths = pathTemplates(table)
+	for _, rt := range table {
 		api.Handle(rt.path, s.handle(rt.handler)).Methods(http.MethodGet, http.MethodHead).Name(rt.name)
 		api.Handle(rt.path, http.HandlerFunc(s.preflight)).Methods(http.MethodOptions)
 		// Any other method on a served path is a 405. gorilla/mux's own
