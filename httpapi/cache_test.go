@@ -269,13 +269,15 @@ func TestETagAndGzip(t *testing.T) {
 }
 
 // A cached response expires at the next sale start among its products,
-// with no edit at all.
+// with no edit at all. The catalog's and the cache's clock is moved past
+// the start, not waited for.
 func TestCachedResponseExpiresAtSaleStart(t *testing.T) {
+	var clock atomic.Int64 // Unix nanoseconds
+	clock.Store(now.UnixNano())
 	s := newShop()
-	start := time.Now().Add(1500 * time.Millisecond).Truncate(time.Second).Add(time.Second)
-	s.Now = time.Now()
+	start := now.Add(time.Minute) // well within the cache's ten minutes
 	s.Add(wpfixture.Product{Title: "Flash Sale", RegularPrice: "10", SalePrice: "5", SaleFrom: start})
-	c := serveCached(t, s, time.Now)
+	c := serveCached(t, s, func() time.Time { return time.Unix(0, clock.Load()).UTC() })
 	path := base + "/catalog/products/flash-sale"
 	if got := price(t, get(t, c.srv, path)); got != "10.00 on_sale=false" {
 		t.Fatalf("before the sale: %s", got)
@@ -283,7 +285,7 @@ func TestCachedResponseExpiresAtSaleStart(t *testing.T) {
 	if r := get(t, c.srv, path); r.header.Get("X-Cache") != "HIT" {
 		t.Fatalf("not cached before the sale: %s", r.header.Get("X-Cache"))
 	}
-	time.Sleep(time.Until(start) + 100*time.Millisecond)
+	clock.Store(start.Add(100 * time.Millisecond).UnixNano())
 	// _price still holds the regular price (the sale job has not run):
 	// on_sale flips by the clock, as on the storefront.
 	if got := price(t, get(t, c.srv, path)); got != "10.00 on_sale=true" {
