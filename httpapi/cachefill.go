@@ -11,10 +11,13 @@ import (
 	"time"
 )
 
-// hintsKey carries what a handler knows of its response to the cache.
-type hintsKey struct{}
+// descriptionKey carries a description from the handler to the cache, in
+// the request's context.
+type descriptionKey struct{}
 
-type hints struct {
+// description is what a handler knows of its response and tells the cache
+// (describe): what the response bytes alone do not say.
+type description struct {
 	version         uint64
 	until, modified time.Time
 	tags            []string
@@ -26,8 +29,8 @@ type hints struct {
 // not by the clock), was last modified at modified (zero: unknown), and
 // shows what the purge tags name.
 func describe(r *http.Request, version uint64, until, modified time.Time, tags []string) {
-	if h, ok := r.Context().Value(hintsKey{}).(*hints); ok {
-		h.version, h.until, h.modified, h.tags = version, until, modified, tags
+	if d, ok := r.Context().Value(descriptionKey{}).(*description); ok {
+		d.version, d.until, d.modified, d.tags = version, until, modified, tags
 	}
 }
 
@@ -100,10 +103,10 @@ func (c *Cache) middleware(next http.Handler, key func(*http.Request) string, cc
 // when it may be cached, as of generation gen (read before the handler
 // ran).
 func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen, drops uint64) *entry {
-	h := &hints{}
-	// The round is shared by every waiter: it must not end when the first
+	d := &description{}
+	// The fill is shared by every waiter: it must not end when the first
 	// caller goes away, but keeps that caller's values.
-	ctx := context.WithValue(context.WithoutCancel(r.Context()), hintsKey{}, h)
+	ctx := context.WithValue(context.WithoutCancel(r.Context()), descriptionKey{}, d)
 	req := r.Clone(ctx)
 	req.Method = http.MethodGet
 	rec := &recorder{header: http.Header{}}
@@ -112,15 +115,15 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen, drops 
 		rec.status = http.StatusOK
 	}
 	now := c.now()
-	e := newEntry(rec.status, rec.header, rec.body.Bytes(), h.version, now)
+	e := newEntry(rec.status, rec.header, rec.body.Bytes(), d.version, now)
 	e.gen, e.drops = gen, drops
-	e.until = h.until
+	e.until = d.until
 	if e.status == http.StatusOK {
-		e.describe(h, now)
+		e.describe(d, now)
 	}
 	e.freshUntil = now.Add(c.cfg.TTL)
-	if !h.until.IsZero() && h.until.Before(e.freshUntil) {
-		e.freshUntil = h.until
+	if !d.until.IsZero() && d.until.Before(e.freshUntil) {
+		e.freshUntil = d.until
 	}
 	if c.cfg.TTL > 0 && cacheable(e.status) && now.Before(e.freshUntil) {
 		c.put(key, e)
@@ -149,18 +152,18 @@ func newEntry(status int, header http.Header, body []byte, version uint64, now t
 }
 
 // describe prepares a 200's Last-Modified and purge tag headers.
-func (e *entry) describe(h *hints, now time.Time) {
-	if !h.modified.IsZero() {
-		e.lastMod = h.modified
+func (e *entry) describe(d *description, now time.Time) {
+	if !d.modified.IsZero() {
+		e.lastMod = d.modified
 		if e.lastMod.After(now) {
 			e.lastMod = now // never in the future (RFC 9110 §8.8.2.1)
 		}
 		e.lastMod = e.lastMod.Truncate(time.Second)
 		e.lastModH = []string{e.lastMod.UTC().Format(http.TimeFormat)}
 	}
-	if len(h.tags) > 0 {
-		e.tags = h.tags
-		e.cacheTagH = []string{strings.Join(h.tags, ",")}
-		e.surrogateKeyH = []string{strings.Join(h.tags, " ")}
+	if len(d.tags) > 0 {
+		e.tags = d.tags
+		e.cacheTagH = []string{strings.Join(d.tags, ",")}
+		e.surrogateKeyH = []string{strings.Join(d.tags, " ")}
 	}
 }
