@@ -1,8 +1,10 @@
 package api_test
 
 import (
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,102 +17,102 @@ import (
 // error's code names the first offending one.
 var listParams = []string{"page", "per_page", "category", "framework"}
 
-var plainNumber = regexp.MustCompile(`^[0-9]+$`)
-
-// FuzzParseListQuery: whatever the raw query string, the parse returns a
-// query within the contract's ranges or an invalid-parameter error naming
-// exactly the offending parameters, and agrees with a plain reading of
-// the rules.
+// FuzzParseListQuery checks properties of the parse, whatever the raw query
+// string, rather than a second copy of its rules: it never panics; every
+// problem names a list parameter, with a message and a hint for the first;
+// a parameter not sent is no problem and leaves its default, one sent twice
+// always is; parameters the list does not read change nothing; a valid
+// query is within the contract's ranges, and its canonical form (the values
+// canonical encodes) parses back to the same query, and encodes again to the
+// same form.
 func FuzzParseListQuery(f *testing.F) {
 	for _, s := range []string{"", "page=2&per_page=10", "per_page=50&category=police&framework=esx", "page=0",
 		"page=-1", "page=%2B1", "page=1&page=1", "per_page=51", "category=", "framework=ESX", "page=%zz",
-		"page=99999999999999999999", "category=%ff", "a=b&&c", ";", "page=1;per_page=2", "category=jobs%00"} {
+		"page=99999999999999999999", "category=%ff", "a=b&&c", ";", "page=1;per_page=2", "category=jobs%00",
+		"page=007", "category=%E6%9D%B1", "category=Police", "category=a%2Fb", "utm=1&framework=qbox"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		values, _ := url.ParseQuery(raw) // keeps what it could parse
-		q, got := api.ParseListQuery(values)
-		// What each parameter should come to, by the rules.
-		problems := map[string]bool{}
-		one := func(name string) (string, bool) {
-			v, ok := values[name]
-			if !ok {
-				return "", false
-			}
-			if len(v) != 1 {
-				problems[name] = true
-				return "", false
-			}
-			return v[0], true
-		}
-		wantPage, wantPer := 1, api.DefaultPerPage
-		if s, ok := one("page"); ok {
-			n, err := strconv.Atoi(s)
-			if err != nil || !plainNumber.MatchString(s) || n < 1 {
-				problems["page"] = true
-			} else {
-				wantPage = n
+		q, problems := api.ParseListQuery(values)
+		for name, msg := range problems {
+			if !slices.Contains(listParams, name) || msg == "" || !utf8.ValidString(msg) {
+				t.Fatalf("ParseListQuery(%q): problem %q: %q", raw, name, msg)
 			}
 		}
-		if s, ok := one("per_page"); ok {
-			n, err := strconv.Atoi(s)
-			if err != nil || !plainNumber.MatchString(s) || n < 1 || n > api.MaxPerPage {
-				problems["per_page"] = true
-			} else {
-				wantPer = n
+		if first := problems.First(); len(problems) > 0 && api.ParamHints[first] == "" {
+			t.Fatalf("ParseListQuery(%q): first problem %q has no hint", raw, first)
+		}
+		if got := q.Check(); !maps.Equal(got, problems) {
+			t.Fatalf("ParseListQuery(%q): problems %v, but the query checks %v", raw, problems, got)
+		}
+		defaults := api.ListQuery{Page: 1, PerPage: api.DefaultPerPage}
+		for _, name := range listParams {
+			switch v, sent := values[name]; {
+			case !sent && problems[name] != "":
+				t.Fatalf("ParseListQuery(%q): %s not sent, but a problem: %v", raw, name, problems)
+			case !sent && field(q, name) != field(defaults, name):
+				t.Fatalf("ParseListQuery(%q): %s not sent, but %q", raw, name, field(q, name))
+			case len(v) > 1 && problems[name] == "":
+				t.Fatalf("ParseListQuery(%q): %s sent %d times, but no problem", raw, name, len(v))
 			}
 		}
-		wantCat := ""
-		if s, ok := one("category"); ok {
-			if s == "" || len(s) > api.MaxSlugLength || !utf8.ValidString(s) {
-				problems["category"] = true
-			} else {
-				wantCat = s
+		known := url.Values{}
+		for _, name := range listParams {
+			if v, ok := values[name]; ok {
+				known[name] = v
 			}
 		}
-		wantFw := ""
-		if s, ok := one("framework"); ok {
-			if !api.ValidFramework(s) {
-				problems["framework"] = true
-			} else {
-				wantFw = s
-			}
+		if kq, kp := api.ParseListQuery(known); !sameQuery(kq, q) || !maps.Equal(kp, problems) {
+			t.Fatalf("ParseListQuery(%q) = %+v %v, but without the other parameters %+v %v", raw, q, problems, kq, kp)
 		}
-
-		if len(problems) == 0 {
-			if len(got) > 0 {
-				t.Fatalf("ParseListQuery(%q) = %v, want no problem", raw, got)
-			}
-			if q.Page != wantPage || q.PerPage != wantPer || q.Category != wantCat || q.Framework != wantFw {
-				t.Fatalf("ParseListQuery(%q) = %+v, want page %d per_page %d category %q framework %q",
-					raw, q, wantPage, wantPer, wantCat, wantFw)
-			}
-			if q.Page < 1 || q.PerPage < 1 || q.PerPage > api.MaxPerPage {
-				t.Fatalf("ParseListQuery(%q) = %+v: out of range", raw, q)
-			}
+		if len(problems) > 0 {
 			return
 		}
-		first := ""
-		for _, p := range listParams {
-			if problems[p] && first == "" {
-				first = p
-			}
-			if problems[p] != (got[p] != "") {
-				t.Fatalf("ParseListQuery(%q): params %v, want messages for exactly %v", raw, got, problems)
-			}
+		if q.Page < 1 || q.PerPage < 1 || q.PerPage > api.MaxPerPage || q.Framework != "" && !api.ValidFramework(q.Framework) {
+			t.Fatalf("ParseListQuery(%q) = %+v: out of range", raw, q)
 		}
-		if len(got) != len(problems) {
-			t.Fatalf("ParseListQuery(%q): params %v, want messages for exactly %v", raw, got, problems)
+		form := canonical(q)
+		again, p := api.ParseListQuery(form)
+		if len(p) > 0 || !sameQuery(again, q) {
+			t.Fatalf("ParseListQuery(%q) = %+v, canonical %v parses to %+v %v", raw, q, form, again, p)
 		}
-		if got.First() != first || api.ParamHints[first] == "" {
-			t.Fatalf("ParseListQuery(%q): first %q, want %s with a hint", raw, got.First(), first)
-		}
-		for _, m := range got {
-			if !utf8.ValidString(m) {
-				t.Fatalf("ParseListQuery(%q): message %q is not valid UTF-8", raw, m)
-			}
+		if twice := canonical(again); !maps.EqualFunc(twice, form, slices.Equal) {
+			t.Fatalf("ParseListQuery(%q): canonical form %v, then %v", raw, form, twice)
 		}
 	})
+}
+
+// canonical is the values a valid query encodes: page and per_page always,
+// category and framework when they restrict.
+func canonical(q api.ListQuery) url.Values {
+	v := url.Values{"page": {strconv.Itoa(q.Page)}, "per_page": {strconv.Itoa(q.PerPage)}}
+	if q.Category != "" {
+		v.Set("category", q.Category)
+	}
+	if q.Framework != "" {
+		v.Set("framework", q.Framework)
+	}
+	return v
+}
+
+// field is a list parameter's value in q, as text.
+func field(q api.ListQuery, name string) string {
+	switch name {
+	case "page":
+		return strconv.Itoa(q.Page)
+	case "per_page":
+		return strconv.Itoa(q.PerPage)
+	case "category":
+		return q.Category
+	}
+	return q.Framework
+}
+
+// sameQuery compares the parameters of two queries (not the problems they
+// carry, compared through Check).
+func sameQuery(a, b api.ListQuery) bool {
+	return a.Page == b.Page && a.PerPage == b.PerPage && a.Category == b.Category && a.Framework == b.Framework
 }
 
 // FuzzValidSlug: ValidSlug accepts exactly the valid UTF-8 strings made of

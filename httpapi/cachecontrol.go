@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"net/http"
 	"strconv"
 	"time"
 )
@@ -83,23 +82,4 @@ func (cc *cacheControl) format(ma, sma, swr, sie time.Duration) string {
 		b = strconv.AppendInt(b, int64(sie/time.Second), 10)
 	}
 	return string(b)
-}
-
-// notModified reports whether a GET or HEAD may be answered 304 (RFC 9110
-// §13.2.2): If-None-Match decides when sent, whatever If-Modified-Since
-// says; otherwise If-Modified-Since against the response's Last-Modified, to
-// the second (an unparseable date is ignored, as the RFC asks).
-func notModified(r *http.Request, e *entry) bool {
-	if inm := r.Header.Get("If-None-Match"); inm != "" {
-		return matchesETag(inm, e.etag, e.gzEtag)
-	}
-	if e.lastModH == nil || r.Method != http.MethodGet && r.Method != http.MethodHead {
-		return false
-	}
-	ims := r.Header.Get("If-Modified-Since")
-	if ims == "" {
-		return false
-	}
-	t, err := http.ParseTime(ims)
-	return err == nil && !e.lastMod.After(t)
 }

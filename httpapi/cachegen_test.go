@@ -39,12 +39,25 @@ func stubCache(t *testing.T, cfg CacheConfig, h http.Handler) (*Cache, func(path
 	t.Helper()
 	c := NewCache(cfg)
 	c.setNamespace("shop")
-	mw := c.middleware(h, func(string) bool { return false }, newCacheControl(DefaultFreshness))
+	mw := c.middleware(h, pathKey, newCacheControl(DefaultFreshness))
 	return c, func(path string) *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
 		mw.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
 		return w
 	}
+}
+
+// fillAcrossChange starts a request for path whose fill reads the shop (v0)
+// and is held there, then changes the shop (v1) and invalidates the cache;
+// the request answers on done once shop.release is closed.
+func fillAcrossChange(shop *shopStub, c *Cache, get func(string) *httptest.ResponseRecorder, path string) (done <-chan *httptest.ResponseRecorder) {
+	shop.hold.Store(true)
+	answer := make(chan *httptest.ResponseRecorder, 1)
+	go func() { answer <- get(path) }()
+	<-shop.entered // the fill has read v0
+	shop.version.Store(1)
+	c.Invalidate()
+	return answer
 }
 
 // A fill that read the shop before a change and finished after it is no
@@ -53,13 +66,7 @@ func stubCache(t *testing.T, cfg CacheConfig, h http.Handler) (*Cache, func(path
 func TestFillOverlappingChange(t *testing.T) {
 	shop := newShopStub()
 	c, get := stubCache(t, CacheConfig{TTL: time.Hour}, shop)
-
-	shop.hold.Store(true)
-	done := make(chan *httptest.ResponseRecorder)
-	go func() { done <- get("/radar") }()
-	<-shop.entered // the fill has read v0
-	shop.version.Store(1)
-	c.Invalidate()
+	done := fillAcrossChange(shop, c, get, "/radar")
 
 	joined := make(chan *httptest.ResponseRecorder)
 	go func() { joined <- get("/radar") }()
@@ -90,12 +97,7 @@ func TestFillOverlappingChange(t *testing.T) {
 func TestFillOverlappingChangeNotCachedFresh(t *testing.T) {
 	shop := newShopStub()
 	c, get := stubCache(t, CacheConfig{TTL: time.Hour}, shop)
-	shop.hold.Store(true)
-	done := make(chan *httptest.ResponseRecorder)
-	go func() { done <- get("/radar") }()
-	<-shop.entered
-	shop.version.Store(1)
-	c.Invalidate()
+	done := fillAcrossChange(shop, c, get, "/radar")
 	close(shop.release)
 	<-done
 	if w := get("/radar"); w.Body.String() != "v1" || w.Header().Get("X-Cache") != "MISS" {

@@ -9,7 +9,7 @@ import (
 // Requests that mean the same share a cache entry whether or not their
 // query is already canonical; requests that differ never do.
 func TestCacheKey(t *testing.T) {
-	key := func(target string) string { return cacheKey(httptest.NewRequest("GET", target, nil), true) }
+	key := func(target string) string { return apiKey("/p")(httptest.NewRequest("GET", target, nil)) }
 	same := [][]string{
 		{"/p?page=2&per_page=5", "/p?per_page=5&page=2", "/p?per_page=5&utm_source=x&page=2", "/p?page=2&per_page=%35",
 			"/p?page=02&per_page=005", "/p?page=%302&per_page=0005"},
@@ -34,7 +34,7 @@ func TestCacheKey(t *testing.T) {
 		}
 	}
 	// An operation that reads no query is keyed by its path alone.
-	if k := cacheKey(httptest.NewRequest("GET", "/catalog?page=2", nil), false); k != "/catalog" {
+	if k := key("/catalog?page=2"); k != "/catalog" {
 		t.Errorf("key of /catalog?page=2 = %q, want /catalog", k)
 	}
 }

@@ -35,7 +35,7 @@ func fillCache(t testing.TB, cfg CacheConfig, n int) *Cache {
 		hd.Set("Content-Length", strconv.Itoa(b.Len()))
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write([]byte(b.String()))
-	}), func(string) bool { return true }, newCacheControl(DefaultFreshness))
+	}), apiKey("/wp-json/shop/v1/catalog/products"), newCacheControl(DefaultFreshness))
 	for i := 0; i < n; i++ {
 		r := httptest.NewRequest(http.MethodGet, fmt.Sprintf("/wp-json/shop/v1/catalog/products?page=%d&per_page=20", i+1), nil)
 		if i%2 == 0 {
@@ -90,7 +90,7 @@ func TestElevenMegabyteResponseCached(t *testing.T) {
 		built++
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 		_, _ = w.Write(body)
-	}), func(string) bool { return false }, newCacheControl(DefaultFreshness))
+	}), pathKey, newCacheControl(DefaultFreshness))
 	for i := 0; i < 4; i++ {
 		r := httptest.NewRequest(http.MethodGet, "/wp-json/shop/v1/catalog/products/manual", nil)
 		r.Header.Set("Accept-Encoding", "gzip")

@@ -5,6 +5,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -68,18 +69,20 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	b.WriteString("## API\n\n")
 	fmt.Fprintf(&b, "- %s: shop name, currency, counts and links to every operation\n", mdLink("Catalog index", apiURL+"/catalog"))
 	fmt.Fprintf(&b, "- %s: categories with their product counts\n", mdLink("Categories", apiURL+"/catalog/categories"))
-	fmt.Fprintf(&b, "- %s: the catalog, paged; `page` (from 1), `per_page` (1 to 50, default 20), "+
-		"`category` (a category slug, descendants included), `framework` (esx, qbcore, qbox or standalone); filters combine with AND\n",
-		mdLink("Products", apiURL+"/catalog/products?per_page=50"))
+	fmt.Fprintf(&b, "- %s: the catalog, paged; `page` (from 1), `per_page` (1 to %d, default %d), "+
+		"`category` (a category slug, descendants included), `framework` (%s); filters combine with AND\n",
+		mdLink("Products", apiURL+"/catalog/products?per_page="+strconv.Itoa(api.MaxPerPage)), api.MaxPerPage,
+		api.DefaultPerPage, orList(api.Frameworks))
 	one := "One product"
 	if u, ok := mdURL(apiURL + "/catalog/products/"); ok {
 		one = "[One product](" + u + "{slug})" // a URI template: the braces stay
 	}
 	fmt.Fprintf(&b, "- %s: one product by its slug as listed, with its full description\n", one)
 	fmt.Fprintf(&b, "- %s: the machine-readable contract\n", mdLink("OpenAPI description", s.site+"/openapi.json"))
-	b.WriteString("\nLimits: per_page is at most 50 (more is rejected, not clamped); a page beyond total_pages is an error naming the last page. " +
-		"Ask about one request per second and prefer a larger per_page over more pages; the RateLimit-* headers on every response show the window. " +
-		"Errors are JSON with a stable `code`, a `message` and usually a `data.hint` saying what to do instead.\n\n")
+	fmt.Fprintf(&b, "\nLimits: per_page is at most %d (more is rejected, not clamped); a page beyond total_pages is an error naming the last page. "+
+		"Ask about one request per second and prefer a larger per_page over more pages; the RateLimit-* headers on every response show the window. "+
+		"Errors are JSON with a stable `code`, a `message` and usually a `data.hint` saying what to do instead.\n\n",
+		api.MaxPerPage)
 	b.WriteString("## Categories\n\n")
 	for _, c := range cats.Categories {
 		noun := "products"
@@ -93,8 +96,8 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n## Frameworks\n\n")
-	b.WriteString("- esx, qbcore, qbox, standalone: filter with `framework=`; a product's `frameworks` lists what it declares " +
-		"(an empty list means none declared, not standalone)\n")
+	fmt.Fprintf(&b, "- %s: filter with `framework=`; a product's `frameworks` lists what it declares "+
+		"(an empty list means none declared, not standalone)\n", strings.Join(api.Frameworks, ", "))
 	b.WriteString("\n## Optional\n\n")
 	if idx.Sitemap != "" { // none when the shop serves none
 		fmt.Fprintf(&b, "- %s: the shop's indexable pages\n", mdLink("Sitemap", idx.Sitemap))
@@ -111,6 +114,14 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	}
 	_, err = w.Write([]byte(b.String()))
 	return err
+}
+
+// orList joins items as a sentence lists them: "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
 // mdEscaper backslash-escapes the ASCII punctuation that gives Markdown

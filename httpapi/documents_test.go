@@ -105,39 +105,6 @@ func TestLLMsTxt(t *testing.T) {
 	}
 }
 
-func TestWantsJSON(t *testing.T) {
-	tests := []struct {
-		name, accept, ua string
-		want             bool
-	}{
-		{"API client", "application/json", "curl/8", true},
-		{"problem+json", "application/problem+json", "", true},
-		{"browser", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "Mozilla/5.0 Firefox/130", false},
-		{"browser listing json low", "text/html, application/json;q=0.5", "Mozilla/5.0", false},
-		{"json preferred", "application/json, text/html;q=0.5", "", true},
-		{"wildcard only", "*/*", "curl/8", false},
-		{"json refused", "application/json;q=0", "", false},
-		{"no headers", "", "", false},
-		{"GPTBot", "text/html", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)", true},
-		{"ClaudeBot", "*/*", "Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)", true},
-		{"PerplexityBot", "", "Mozilla/5.0 (compatible; PerplexityBot/1.0)", true},
-		{"CCBot", "", "CCBot/2.0 (https://commoncrawl.org/faq/)", true},
-		{"Googlebot is a search crawler", "text/html", "Mozilla/5.0 (compatible; Googlebot/2.1)", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := httptest.NewRequest(http.MethodGet, "/missing", nil)
-			if tt.accept != "" {
-				r.Header.Set("Accept", tt.accept)
-			}
-			r.Header.Set("User-Agent", tt.ua)
-			if got := httpapi.WantsJSON(r); got != tt.want {
-				t.Errorf("WantsJSON = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
 // The index links every companion document.
 func TestIndexLinksDocuments(t *testing.T) {
 	srv := serve(t, openDB(t, loadShop(t), "wp_", 5*time.Second), "shop")

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,8 +18,8 @@ type Metrics struct {
 	// then read by index: the hit path hashes no label values and takes no
 	// lock. A series is only made when first used, so /metrics lists what
 	// was answered, as the vectors alone would.
-	routes [numRoutes]routeSeries
-	others sync.Map // routeStatus → prometheus.Counter, for the statuses outside commonStatuses
+	routes []routeSeries // by routeID
+	others sync.Map      // routeStatus → prometheus.Counter, for the statuses outside commonStatuses
 }
 
 // routeSeries are one route's resolved series.
@@ -52,6 +51,7 @@ type routeStatus struct {
 // series read c when scraped.
 func NewMetrics(reg prometheus.Registerer, c *Cache) *Metrics {
 	m := &Metrics{
+		routes: make([]routeSeries, len(routeNames)),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "catalogd_http_requests_total", Help: "Requests answered, by route and status.",
 		}, []string{"route", "status"}),
@@ -119,57 +119,83 @@ func (m *Metrics) observe(route routeID, status int, d time.Duration) {
 	(*o).Observe(d.Seconds())
 }
 
-// routeID is an operation, for labels that stay few.
+// routeID is a route label: an operation of the route table, or one of the
+// two labels of requests no operation serves. The labels stay few.
 type routeID int
 
 const (
-	routeOther routeID = iota
-	routeIndex
-	routeCategories
-	routeProducts
-	routeProduct
-	routeNone
-	numRoutes
+	routeOther     routeID = iota // outside the API's base path
+	routeNone                     // under it, on no operation's path
+	firstOperation                // the route table's first; the others follow in its order
 )
 
-// routeNames are the route label values.
-var routeNames = [numRoutes]string{routeOther: "other", routeIndex: "getCatalogIndex",
-	routeCategories: "listCategories", routeProducts: "listProducts", routeProduct: "getProduct", routeNone: "noRoute"}
+// routeNames are the route label values: the operations' names (their
+// operationId) as the route table gives them, after "other" and "noRoute".
+var routeNames = func() []string {
+	names := []string{routeOther: "other", routeNone: "noRoute"}
+	for _, rt := range (&server{}).routes() { // only the names are read
+		names = append(names, rt.name)
+	}
+	return names
+}()
 
-// routeOf names the operation a path belongs to.
+// routeOf names the operation whose path template, in the route table, a
+// request's path matches, as the router would. It runs on every request,
+// and a cache hit never reaches the router (whose matching walks regexps
+// and allocates), so the templates are matched here.
 func (s *server) routeOf(path string) routeID {
 	rest, ok := strings.CutPrefix(path, s.base)
-	switch {
-	case !ok:
+	if !ok {
 		return routeOther
-	case rest == "/catalog":
-		return routeIndex
-	case rest == "/catalog/categories":
-		return routeCategories
-	case rest == "/catalog/products":
-		return routeProducts
-	case strings.HasPrefix(rest, "/catalog/products/") && !strings.Contains(rest[len("/catalog/products/"):], "/"):
-		return routeProduct
+	}
+	for i := range s.paths {
+		if s.paths[i].matches(rest) {
+			return firstOperation + routeID(i)
+		}
 	}
 	return routeNone
 }
 
-// statusWriter remembers the status written.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
+// pathTemplate is a route's path template, split at its first variable:
+// the literal part is compared whole, the rest segment by segment.
+type pathTemplate struct {
+	literal string // up to the first "{"
+	rest    string // from it; "" when the template has no variable
 }
 
-func (w *statusWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
+// pathTemplates are the templates of the routes, in their order.
+func pathTemplates(routes []route) []pathTemplate {
+	out := make([]pathTemplate, len(routes))
+	for i, rt := range routes {
+		if j := strings.IndexByte(rt.path, '{'); j >= 0 {
+			out[i] = pathTemplate{literal: rt.path[:j], rest: rt.path[j:]}
+		} else {
+			out[i] = pathTemplate{literal: rt.path}
+		}
 	}
-	w.ResponseWriter.WriteHeader(status)
+	return out
 }
 
-func (w *statusWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
+// matches reports whether path has the template's segments, a "{name}"
+// standing for any non-empty segment, as the router reads it.
+func (t *pathTemplate) matches(path string) bool {
+	if t.rest == "" {
+		return path == t.literal
 	}
-	return w.ResponseWriter.Write(p)
+	path, ok := strings.CutPrefix(path, t.literal)
+	if !ok {
+		return false
+	}
+	template := t.rest
+	for {
+		ts, tRest, tMore := strings.Cut(template, "/")
+		ps, pRest, pMore := strings.Cut(path, "/")
+		if tMore != pMore || ts != ps && (!strings.HasPrefix(ts, "{") || ps == "") {
+			return false
+		}
+		if !tMore {
+			return true
+		}
+		template, path = tRest, pRest
+	}
 }

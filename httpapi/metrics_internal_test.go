@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 func TestMetricsCountByRouteAndStatus(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m := NewMetrics(reg, nil)
+	routeProducts, routeProduct := routeByName(t, "listProducts"), routeByName(t, "getProduct")
 	answered := []struct {
 		route  routeID
 		status int
@@ -69,5 +71,58 @@ func TestMetricsCountByRouteAndStatus(t *testing.T) {
 		if latency[k] != v {
 			t.Errorf("latency{route=%q} count = %d, want %d", k, latency[k], v)
 		}
+	}
+}
+
+// routeByName is the route label of the operation named name.
+func routeByName(t *testing.T, name string) routeID {
+	t.Helper()
+	i := slices.Index(routeNames, name)
+	if i < 0 {
+		t.Fatalf("no route %q in %v", name, routeNames)
+	}
+	return routeID(i)
+}
+
+// Every request is labelled with the operation the router would give it,
+// by the route table's templates: "noRoute" under the base path for paths
+// no operation has, "other" outside it.
+func TestRouteOf(t *testing.T) {
+	s := &server{base: "/wp-json/shop/v1"}
+	s.paths = pathTemplates(s.routes())
+	for _, tt := range []struct{ path, want string }{
+		{"/wp-json/shop/v1/catalog", "getCatalogIndex"},
+		{"/wp-json/shop/v1/catalog/categories", "listCategories"},
+		{"/wp-json/shop/v1/catalog/products", "listProducts"},
+		{"/wp-json/shop/v1/catalog/products/police-radar", "getProduct"},
+		{"/wp-json/shop/v1/catalog/products/%d1%81", "getProduct"},
+		{"/wp-json/shop/v1/catalog/products/a/b", "noRoute"},
+		{"/wp-json/shop/v1/catalog/products/", "noRoute"},
+		{"/wp-json/shop/v1/catalog/categories/jobs", "noRoute"},
+		{"/wp-json/shop/v1/catalogue", "noRoute"},
+		{"/wp-json/shop/v1", "noRoute"},
+		{"/wp-json/shop/v1x", "noRoute"},
+		{"/wp-json/shop/v2/catalog", "other"},
+		{"/openapi.json", "other"},
+		{"/", "other"},
+	} {
+		if got := routeNames[s.routeOf(tt.path)]; got != tt.want {
+			t.Errorf("routeOf(%q) = %s, want %s", tt.path, got, tt.want)
+		}
+	}
+}
+
+// BenchmarkRouteOf is the route label's cost on every request, cache hits
+// included: tens of nanoseconds, no allocation.
+func BenchmarkRouteOf(b *testing.B) {
+	s := &server{base: "/wp-json/shop/v1"}
+	s.paths = pathTemplates(s.routes())
+	for _, p := range []string{"/wp-json/shop/v1/catalog/products", "/wp-json/shop/v1/catalog/products/police-radar"} {
+		b.Run(p[len(s.base):], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.routeOf(p)
+			}
+		})
 	}
 }

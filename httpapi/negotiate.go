@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// Content negotiation: the one reader of q-values (RFC 9110 §12.4.2), used
-// for Accept (WantsJSON) and Accept-Encoding (the gzip copy).
+// Content negotiation: the one reader of q-values (RFC 9110 §12.4.2), for
+// Accept-Encoding (whether the gzip copy may be sent).
 
 // parseQ reads a qvalue: "0" or "1", optionally followed by a dot and
 // digits, at most 1. More than the three decimals the grammar allows are

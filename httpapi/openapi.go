@@ -44,6 +44,15 @@ var (
 		schema: map[string]any{"type": "string", "pattern": api.SlugPattern, "maxLength": api.MaxSlugLength}}
 )
 
+// paramNames are the names of params, in their order.
+func paramNames(params []param) []string {
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.name
+	}
+	return names
+}
+
 // schema variants of the catalog's types: the list's Product has no
 // description; the single product always has one.
 type variant struct {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"catalogd/api"
-
 	"catalogd/catalog"
 )
 
@@ -20,8 +19,9 @@ import (
 // The links are absolute, on the site URL, and carry the request's list
 // parameters in the canonical form and order the cache key uses
 // (listQuery), page always: every link to a page is one spelling, so one
-// cache entry (a request that left page out is another entry, once). With total 0 no page holds a product, and, as WordPress
-// does, no link is given. prev is omitted on page 1, next on the last.
+// cache entry (a request that left page out is another entry, once). With
+// total 0 no page holds a product, and, as WordPress does, no link is
+// given. prev is omitted on page 1, next on the last.
 //
 // The headers depend on the query only, so they are kept in the cached
 // entry with the body; the common rel="service-desc" Link is combined with

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"catalogd/api"
 	"catalogd/catalog"
@@ -31,10 +30,6 @@ var statusOf = map[string]int{
 	eMethod:              http.StatusMethodNotAllowed,
 	eRateLimited:         http.StatusTooManyRequests,
 }
-
-// eMethod is the kind of a request with a method the API does not serve;
-// it is an HTTP matter, not the catalog's.
-const eMethod = "method_not_allowed"
 
 // eRateLimited is the kind of a request over the enforced rate limit.
 const eRateLimited = "rate_limited"
@@ -122,28 +117,4 @@ func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
-}
-
-// notFound answers a path no operation serves: inside the namespace with
-// {ns}_no_route, elsewhere with {ns}_not_found (the site-wide JSON 404 the
-// reverse proxy hands JSON-wanting clients to).
-func (s *server) notFound(w http.ResponseWriter, r *http.Request) error {
-	if r.URL.Path == s.base || strings.HasPrefix(r.URL.Path, s.base+"/") ||
-		r.URL.Path == "/wp-json/"+s.ns || strings.HasPrefix(r.URL.Path, "/wp-json/"+s.ns+"/") {
-		return &catalog.Error{Kind: catalog.ENOTFOUND, Reason: "no_route",
-			Message: "No API operation serves this path.",
-			Hint:    "Start at " + s.site + s.base + "/catalog, which links every operation."}
-	}
-	return &catalog.Error{Kind: catalog.ENOTFOUND, Reason: "not_found",
-		Message: "Nothing exists at this path.",
-		Hint: "The shop's catalog API starts at " + s.site + s.base + "/catalog; " + s.site +
-			"/llms.txt describes the shop and its API."}
-}
-
-// methodNotAllowed answers a method other than GET, HEAD and OPTIONS.
-func (s *server) methodNotAllowed(w http.ResponseWriter, r *http.Request) error {
-	w.Header().Set("Allow", allowed)
-	return &catalog.Error{Kind: eMethod, Reason: "method_not_allowed",
-		Message: "The catalog API is read-only; " + r.Method + " is not served.",
-		Hint:    "Use GET."}
 }

@@ -13,10 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"catalogd/api"
-
 	"github.com/gorilla/mux"
 
+	"catalogd/api"
 	"catalogd/catalog"
 )
 
@@ -35,8 +34,8 @@ type Deps struct {
 	EnforceRateLimit bool
 	// TrustedProxies are the peers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
-	// Cache is the origin cache; nil serves every request from the
-	// database (still with ETag, 304 and gzip).
+	// Cache is the origin cache; nil computes every response from the
+	// catalog's snapshot (still with ETag, 304 and gzip).
 	Cache   *Cache
 	Metrics *Metrics // nil: none
 	Logger  *slog.Logger
@@ -56,8 +55,9 @@ type Deps struct {
 }
 
 type server struct {
-	link       []string // the Link header's value
-	openapi    []byte   // the OpenAPI document served
+	paths      []pathTemplate // the operations' paths, in routes() order
+	link       []string       // the Link header's value
+	openapi    []byte         // the OpenAPI document served
 	developers string
 	cat        catalog.Service
 	ns         string
@@ -97,8 +97,8 @@ func (s *server) routes() []route {
 		{name: "listProducts", path: "/catalog/products", handler: s.listProducts, body: "ProductList",
 			summary: "One page of the catalog-visible products, by ascending post ID.", params: listParams,
 			headers: []string{"X-WP-Total", "X-WP-TotalPages"},
-			errors: map[string]string{"400": "A parameter is invalid; code names the first (" + ns + "_invalid_page, " +
-				ns + "_invalid_per_page, " + ns + "_invalid_category, " + ns + "_invalid_framework), data.params each one."}},
+			errors: map[string]string{"400": "A parameter is invalid; code names the first (" + ns + "_invalid_" +
+				strings.Join(paramNames(listParams), ", "+ns+"_invalid_") + "), data.params each one."}},
 		{name: "getProduct", path: "/catalog/products/{slug}", handler: s.getProduct, body: "Product",
 			summary: "One published product by its English slug, with its whole summary and description.",
 			params:  []param{slugParam},
@@ -154,7 +154,9 @@ func NewServer(d Deps) http.Handler {
 	// JSON should never have to follow one.
 	r.SkipClean(true)
 	api := r.PathPrefix(s.base).Subrouter()
-	for _, rt := range s.routes() {
+	table := s.routes()
+	s.paths = pathTemplates(table)
+	for _, rt := range table {
 		api.Handle(rt.path, s.handle(rt.handler)).Methods(http.MethodGet, http.MethodHead).Name(rt.name)
 		api.Handle(rt.path, http.HandlerFunc(s.preflight)).Methods(http.MethodOptions)
 		// Any other method on a served path is a 405. gorilla/mux's own
@@ -175,8 +177,7 @@ func NewServer(d Deps) http.Handler {
 	r.NotFoundHandler = s.handle(s.notFound)
 	api.NotFoundHandler = r.NotFoundHandler
 	list := s.base + "/catalog/products" // the one operation that reads the query
-	return s.middleware(canonicalSlugs(list+"/", d.Cache.middleware(r, func(path string) bool { return path == list },
-		newCacheControl(fresh))))
+	return s.middleware(canonicalSlugs(list+"/", d.Cache.middleware(r, apiKey(list), newCacheControl(fresh))))
 }
 
 // middleware wraps every response: panics become a JSON 500, a trailing
@@ -326,7 +327,7 @@ func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
 
 func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
 	// Products reports the problems the parse found together with those only
-	// the database can tell (an unknown category), in the contract's order.
+	// the catalog can tell (an unknown category), in the contract's order.
 	v := queryValues(r.URL.RawQuery)
 	q, _ := api.ParseListQuery(v)
 	list, err := s.cat.Products(r.Context(), q)

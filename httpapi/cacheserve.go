@@ -1,0 +1,178 @@
+package httpapi
+
+import (
+	"bytes"
+	"compress/gzip"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// minGzip is the smallest body worth compressing.
+const minGzip = 512
+
+// gzipped returns the entry's gzip copy, making it at the first call: at
+// gzip's fastest level (on a catalog's JSON it is within a few percent of
+// the best, at a fraction of the time), and only for bodies worth it and
+// small enough to be cached. A cached entry's count grows by the copy
+// (recount).
+func (c *Cache) gzipped(key string, e *entry) []byte {
+	if e.gzDone.Load() {
+		return e.gz
+	}
+	e.gzOnce.Do(func() {
+		defer e.gzDone.Store(true)
+		if len(e.body) < minGzip || int64(len(e.body)) > c.cfg.MaxEntryBytes {
+			return
+		}
+		var buf bytes.Buffer
+		buf.Grow(len(e.body)/3 + 64)
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		_, _ = zw.Write(e.body)
+		_ = zw.Close()
+		e.gz = bytes.Clone(buf.Bytes()) // not the buffer's spare capacity
+		e.gzEtagH = []string{e.gzEtag}
+		e.gzLenH = []string{strconv.Itoa(len(e.gz))}
+		c.recount(key, e)
+	})
+	return e.gz
+}
+
+// serve writes a finished response: 304 when the client holds it, the gzip
+// copy when the client takes gzip. A 200's Cache-Control is made here, at
+// every serve: its lifetimes shrink as the response's expiry nears. A stale
+// copy gets no-store: the change that made it stale has been logged for
+// purging, and no cache downstream may keep what is known to be outdated.
+//
+// It follows http.ServeContent where the rules are the same: If-None-Match
+// wins over If-Modified-Since, which is read with http.ParseTime and
+// compared to the second; a 304 drops Content-Encoding; HEAD gets the
+// headers of GET. It is not ServeContent, which serves 200s only (a cached
+// 400 or 404 is served here too), compares If-None-Match with the exact
+// tag (here the bytes' part of either encoding's tag matches, whatever the
+// snapshot: matchesETag), answers Range (206, Accept-Ranges) and If-Match
+// (412), which the contract does not have, leaves out Content-Length when
+// the body is gzipped, and strips Content-Type and Last-Modified from a
+// 304.
+func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state cacheState, cc *cacheControl) {
+	h := w.Header()
+	for k, v := range e.header {
+		// The entry holds the handler's own fields; the middleware set the
+		// common ones before it. A field both set (Link: the API catalog's
+		// rel="api-catalog" beside rel="service-desc") is a list, and is
+		// combined (RFC 9110 §5.3). The copy keeps the shared slices intact.
+		if common, ok := h[k]; ok {
+			v = append(common[:len(common):len(common)], v...)
+		}
+		h[k] = v
+	}
+	h["X-Cache"] = cacheStates[state]
+	h["Vary"] = hdrVary
+	body, etag, length := e.body, e.etagH, e.lenH
+	if len(e.body) >= minGzip && acceptsGzip(r) {
+		if gz := c.gzipped(key, e); gz != nil {
+			body, etag, length = gz, e.gzEtagH, e.gzLenH
+			h["Content-Encoding"] = hdrGzip
+		}
+	}
+	h["Etag"] = etag
+	if e.status == http.StatusOK {
+		if state == stateStale {
+			h["Cache-Control"] = hdrNoStore
+		} else {
+			now := time.Time{}
+			if !e.until.IsZero() {
+				now = c.now()
+			}
+			h["Cache-Control"] = cc.header(e.until, now)
+		}
+		if e.lastModH != nil {
+			h["Last-Modified"] = e.lastModH
+		}
+		if e.tags != nil {
+			h["Cache-Tag"] = e.cacheTagH
+			h["Surrogate-Key"] = e.surrogateKeyH
+		}
+	}
+	if e.status == http.StatusOK && notModified(r, e) {
+		h.Del("Content-Encoding")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h["Content-Length"] = length
+	w.WriteHeader(e.status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+// cacheState is how a response was served, told in X-Cache.
+type cacheState int
+
+const (
+	stateHit cacheState = iota
+	stateMiss
+	stateStale
+)
+
+// cacheStates are the X-Cache values, and below other constant header
+// values, shared read-only.
+var (
+	cacheStates = [...][]string{stateHit: {"HIT"}, stateMiss: {"MISS"}, stateStale: {"STALE"}}
+	hdrVary     = []string{"Accept-Encoding"}
+	hdrGzip     = []string{"gzip"}
+)
+
+// notModified reports whether a GET or HEAD may be answered 304 (RFC 9110
+// §13.2.2): If-None-Match decides when sent, whatever If-Modified-Since
+// says; otherwise If-Modified-Since against the response's Last-Modified, to
+// the second (an unparseable date is ignored, as the RFC asks).
+func notModified(r *http.Request, e *entry) bool {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		return matchesETag(inm, e.etag, e.gzEtag)
+	}
+	if e.lastModH == nil || r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	ims := r.Header.Get("If-Modified-Since")
+	if ims == "" {
+		return false
+	}
+	t, err := http.ParseTime(ims)
+	return err == nil && !e.lastMod.After(t)
+}
+
+// matchesETag reports whether an If-None-Match list names the response, in
+// either of its encodings, etag or gz (weak comparison, as RFC 9110 asks
+// for it). A tag of another snapshot matches when its bytes' part does: the
+// client holds these very bytes, and the 304 hands it the current tag.
+func matchesETag(inm, etag, gz string) bool {
+	if inm == "" {
+		return false
+	}
+	etag, gz = bytesTag(etag), bytesTag(gz)
+	for _, t := range strings.Split(inm, ",") {
+		t = bytesTag(strings.TrimPrefix(strings.TrimSpace(t), "W/"))
+		if t == "*" || t == etag || t == gz {
+			return true
+		}
+	}
+	return false
+}
+
+// bytesTag is an entity tag without its snapshot part: "s12-<hash>" is
+// "<hash>" (quotes kept).
+func bytesTag(t string) string {
+	if !strings.HasPrefix(t, `"s`) {
+		return t
+	}
+	i := 2
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == 2 || i >= len(t) || t[i] != '-' {
+		return t
+	}
+	return `"` + t[i+1:]
+}
