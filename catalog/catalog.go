@@ -5,7 +5,7 @@
 // clock, the Service the HTTP side calls, and the error kinds. It reads the
 // shop through a Source (package wpdb implements it) and runs no SQL; it
 // serves no HTTP either, but says what the HTTP side's caches need: how
-// long a product's answer holds (Until), when it last changed, the IDs a
+// long a product's answer holds (ExpiresAt), when it last changed, the IDs a
 // purge names and the snapshot's version.
 package catalog
 
@@ -22,10 +22,10 @@ import (
 // what the HTTP side needs to cache and purge it.
 type Product struct {
 	api.Product
-	// Until is when this product's on_sale next flips by the clock alone
+	// ExpiresAt is when this product's on_sale next flips by the clock alone
 	// (a sale date passes); zero when no sale date lies ahead. A cached copy
 	// must not outlive it.
-	Until time.Time `json:"-"`
+	ExpiresAt time.Time `json:"-"`
 	// Modified is the newest change of what the resource shows: the
 	// product's and its variations' or children's post_modified_gmt, the
 	// last sale date passed, and when catalogd last saw the shop's terms
@@ -45,8 +45,8 @@ type ProductList struct {
 	api.ProductList
 	Items []Product `json:"-"`
 
-	// Until is the earliest Until of the products on the page.
-	Until time.Time `json:"-"`
+	// ExpiresAt is the earliest ExpiresAt of the products on the page.
+	ExpiresAt time.Time `json:"-"`
 	// Modified is the newest of the products' Modified and when catalogd
 	// last saw the shop change (the totals may move with any product).
 	Modified time.Time `json:"-"`

@@ -417,7 +417,7 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		Image:        it.image,
 		Summary:      it.listSummary,
 	},
-		Until:       until,
+		ExpiresAt:   until,
 		Modified:    notAfter(modified, now),
 		ID:          it.id,
 		CategoryIDs: it.catIDs,

@@ -498,11 +498,11 @@ func TestSaleChangeInstant(t *testing.T) {
 	for slug, want := range map[string]time.Time{
 		"soon": start, "running": end.Add(time.Second), "variants": now.Add(time.Hour), "plain": {},
 	} {
-		if got := f.product(t, slug).Until; !got.Equal(want) {
+		if got := f.product(t, slug).ExpiresAt; !got.Equal(want) {
 			t.Errorf("%s: Until = %v, want %v", slug, got, want)
 		}
 	}
-	if got := f.list(t, api.ListQuery{}).Until; !got.Equal(now.Add(time.Hour)) {
+	if got := f.list(t, api.ListQuery{}).ExpiresAt; !got.Equal(now.Add(time.Hour)) {
 		t.Errorf("list Until = %v, want the earliest, %v", got, now.Add(time.Hour))
 	}
 }

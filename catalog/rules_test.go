@@ -375,8 +375,8 @@ func TestRulesSaleClock(t *testing.T) {
 			}
 			clk.set(tt.at)
 			p := getProduct(t, c, "p")
-			if p.OnSale != tt.onSale || !p.Until.Equal(tt.until) || !p.Modified.Equal(tt.modified) {
-				t.Errorf("on_sale %v, Until %v, Modified %v; want %v, %v, %v", p.OnSale, p.Until.UTC(), p.Modified.UTC(),
+			if p.OnSale != tt.onSale || !p.ExpiresAt.Equal(tt.until) || !p.Modified.Equal(tt.modified) {
+				t.Errorf("on_sale %v, Until %v, Modified %v; want %v, %v, %v", p.OnSale, p.ExpiresAt.UTC(), p.Modified.UTC(),
 					tt.onSale, tt.until.UTC(), tt.modified.UTC())
 			}
 			// At the instant Until names, on_sale has flipped.

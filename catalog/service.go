@@ -347,7 +347,7 @@ func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, 
 		p := sh.product(snap.served[pos], false, now)
 		p.Modified = notAfter(latest(p.Modified, settingsSeen), now)
 		p.Version = snap.Version
-		list.Until = earliest(list.Until, p.Until)
+		list.ExpiresAt = earliest(list.ExpiresAt, p.ExpiresAt)
 		list.Modified = latest(list.Modified, p.Modified)
 		list.Items = append(list.Items, p)
 		list.Products = append(list.Products, p.Product)

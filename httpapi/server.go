@@ -334,7 +334,7 @@ func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	describe(r, list.Version, list.Until, list.Modified, s.tags.listTags(list))
+	describe(r, list.Version, list.ExpiresAt, list.Modified, s.tags.listTags(list))
 	s.setPagingHeaders(w.Header(), v, q, list)
 	return s.writeJSON(w, r, http.StatusOK, list.ProductList)
 }
@@ -344,7 +344,7 @@ func (s *server) getProduct(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	describe(r, p.Version, p.Until, p.Modified, s.tags.productTags(p))
+	describe(r, p.Version, p.ExpiresAt, p.Modified, s.tags.productTags(p))
 	return s.writeJSON(w, r, http.StatusOK, p.Product)
 }
 
