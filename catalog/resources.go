@@ -1,0 +1,203 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+
+	"catalogd/api"
+)
+
+// The Service's operations: each computes its resource from the
+// current snapshot and the clock, and runs no statement.
+
+// Index describes the catalog.
+func (c *Catalog) Index(ctx context.Context) (*Index, error) {
+	snap, err := c.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sh := snap.sh
+	visible := snap.visible().count()
+	now := c.cfg.Now()
+	_, shopSeen := c.lastSeen(now)
+	return &Index{Index: api.Index{
+		Name:                       sh.name,
+		Description:                sh.description,
+		Currency:                   sh.currency,
+		ProductCount:               visible,
+		PublishedProductCount:      snap.every.count(),
+		CatalogVisibleProductCount: visible,
+		CategoryCount:              len(snap.categories()),
+		Developers:                 c.cfg.DevelopersURL,
+		Sitemap:                    sh.sitemap,
+	}, Site: sh.home, Modified: notAfter(shopSeen, now), Version: snap.Version}, nil
+}
+
+// Categories lists the categories holding at least one visible product.
+func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
+	snap, err := c.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := c.cfg.Now()
+	_, shopSeen := c.lastSeen(now)
+	list := &CategoryList{Items: snap.categories(), Modified: notAfter(shopSeen, now), Version: snap.Version}
+	list.Categories = make([]api.Category, len(list.Items))
+	for i, c := range list.Items {
+		list.Categories[i] = c.Category
+	}
+	return list, nil
+}
+
+// categories counts the catalog-visible products of every category and its
+// descendants, as the storefront's archive shows them (and as WooCommerce's
+// product_count_product_cat meta would, were it not stale after the
+// out-of-stock option changes).
+func (s *Snapshot) categories() []Category {
+	visible := s.visible()
+	out := []Category{}
+	for _, cat := range s.t.categories {
+		n := visible.and(s.union(cat.subtree)).count()
+		if n < 1 {
+			continue
+		}
+		var parent *string
+		if cat.parent != nil {
+			p := cat.parent.Slug
+			parent = &p
+		}
+		out = append(out, Category{Category: api.Category{Slug: cat.Slug, Name: cat.name, Count: n,
+			URL: s.sh.categoryURL(cat.Slug, cat.path), Parent: parent}, ID: cat.TermID})
+	}
+	return out
+}
+
+// Products returns one page of the catalog-visible products. The query's
+// problems (api.ParseListQuery's) are reported together with an unknown
+// category, in the contract's order.
+func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, error) {
+	if q.Page == 0 {
+		q.Page = 1
+	}
+	if q.PerPage == 0 {
+		q.PerPage = api.DefaultPerPage
+	}
+	problems := q.Check()
+	if len(problems) > 0 && q.Category == "" {
+		return nil, InvalidParams(problems) // nothing the shop could add
+	}
+	snap, err := c.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sh, t := snap.sh, snap.t
+	now := c.cfg.Now()
+	set := snap.visible()
+	var catID int64
+	if q.Category != "" {
+		cat, ok := t.catBySlug[q.Category]
+		if !ok {
+			problems["category"] = fmt.Sprintf("No product category has the slug %q.", q.Category)
+		} else {
+			set = set.and(snap.union(cat.subtree))
+			catID = cat.TermID
+		}
+	}
+	if len(problems) > 0 {
+		return nil, InvalidParams(problems)
+	}
+	if q.Framework != "" {
+		// No such term in this shop: the union of nothing, nothing matches.
+		set = set.and(snap.union([]int64{t.fwBySlug[q.Framework]}))
+	}
+	total := set.count()
+	pages := (total + q.PerPage - 1) / q.PerPage
+	if q.Page > pages && q.Page > 1 {
+		return nil, invalidPage(q, pages)
+	}
+	settingsSeen, shopSeen := c.lastSeen(now)
+	list := &ProductList{ProductList: api.ProductList{Products: []api.Product{}, Page: q.Page, PerPage: q.PerPage,
+		Total: total, TotalPages: pages}, CategoryID: catID, Modified: notAfter(shopSeen, now), Version: snap.Version}
+	for _, pos := range set.page((q.Page-1)*q.PerPage, q.PerPage) {
+		p := sh.product(snap.served[pos], false, now)
+		p.Modified = notAfter(latest(p.Modified, settingsSeen), now)
+		p.Version = snap.Version
+		list.ExpiresAt = earliest(list.ExpiresAt, p.ExpiresAt)
+		list.Modified = latest(list.Modified, p.Modified)
+		list.Items = append(list.Items, p)
+		list.Products = append(list.Products, p.Product)
+	}
+	return list, nil
+}
+
+// Product returns the published product with the slug, hidden from the
+// catalog or not. The slug may be spelt as listed or decoded
+// (CanonicalSlug).
+func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
+	canonical, ok := api.CanonicalSlug(slug)
+	if !ok {
+		return nil, InvalidParams(api.Problems{"slug": api.SlugProblem(slug)})
+	}
+	snap, err := c.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	it, ok := snap.bySlug(canonical)
+	if !ok {
+		return nil, c.notFound(snap, canonical)
+	}
+	now := c.cfg.Now()
+	settingsSeen, _ := c.lastSeen(now)
+	p := snap.sh.product(it, true, now)
+	p.Modified = notAfter(latest(p.Modified, settingsSeen), now)
+	p.Version = snap.Version
+	return &p, nil
+}
+
+// InvalidParams is the error for a request whose parameters are wrong:
+// problems has a message for every offending one; the code names the first
+// of them in api.ParamOrder. An unknown category's hint links the
+// categories.
+func InvalidParams(problems api.Problems) *Error {
+	first := problems.First()
+	e := &Error{Kind: EINVALID, Reason: "invalid_" + first, Message: problems[first],
+		Hint: api.ParamHints[first], Params: problems}
+	if first == "category" {
+		e.Hint, e.Link = "Use a slug from the categories endpoint:", "/catalog/categories"
+	}
+	return e
+}
+
+func invalidPage(q api.ListQuery, pages int) *Error {
+	e := InvalidParams(api.Problems{"page": fmt.Sprintf("page %d is beyond the last page, %d.", q.Page, pages)})
+	e.Hint = fmt.Sprintf("The last page is %d at per_page=%d; ask for page %d or lower.", pages, q.PerPage, pages)
+	if pages == 0 {
+		e.Hint = "Nothing matches these filters: page 1 answers with an empty list."
+	}
+	return e
+}
+
+// SiteURL is the origin every URL is built on: the configured site URL, or
+// the shop's home option.
+func (c *Catalog) SiteURL(ctx context.Context) (string, error) {
+	snap, err := c.Snapshot(ctx)
+	if err != nil {
+		return "", err
+	}
+	return snap.sh.home, nil
+}
+
+// notFound is the 404 for a slug: when the slug is a translation's, the hint
+// names the product's slug in the language served and its API URL.
+func (c *Catalog) notFound(snap *Snapshot, slug string) error {
+	sh := snap.sh
+	e := &Error{Kind: ENOTFOUND, Reason: "product_not_found",
+		Message: fmt.Sprintf("No published product has the slug %q.", slug),
+		Hint:    "List the products to find the " + sh.label() + " slug:", Link: "/catalog/products"}
+	if source, ok := snap.translationOf(slug); ok && source != slug {
+		e.Message = fmt.Sprintf("%q is the slug of a translation; the API serves the %s catalog only.", slug, sh.label())
+		e.Hint = fmt.Sprintf("The product's %s slug is %q:", sh.label(), source)
+		e.Link = "/catalog/products/" + source
+	}
+	return e
+}
