@@ -94,7 +94,11 @@ func follow(t *testing.T, cat *catalog.Catalog, db *wpdb.DB, every time.Duration
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	feed := wpdb.NewPoller(db, catalog.ShopReads, wpdb.PollOptions{Interval: every})
+	feed := wpdb.NewPoller(db, catalog.ShopReads, wpdb.PollOptions{Interval: every,
+		// Tests poll every few tens of milliseconds: the cheap rounds
+		// alone would spend the default budget, and the product scan
+		// would come seconds apart. Here it may use a whole core.
+		Budget: 1})
 	if err := feed.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,11 @@ func (c *cached) watch(t *testing.T, every time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	feed := wpdb.NewPoller(c.db, catalog.ShopReads, wpdb.PollOptions{Interval: every})
+	feed := wpdb.NewPoller(c.db, catalog.ShopReads, wpdb.PollOptions{Interval: every,
+		// Tests poll every few tens of milliseconds: the cheap rounds
+		// alone would spend the default budget, and the product scan
+		// would come seconds apart. Here it may use a whole core.
+		Budget: 1})
 	if err := feed.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
