@@ -525,13 +525,13 @@ func (r *running) metricsOf(t *testing.T) map[string]float64 {
 // the shop shows.
 func TestFaultSlowDatabase(t *testing.T) {
 	dsn, raw := testdb.Load(t, newShop())
-	shaper := faultproxy.StartShaper(t, dbAddr(t, dsn))
+	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	const (
 		maxOpen      = 4
 		queryTimeout = 500 * time.Millisecond
 		burstSize    = 60
 	)
-	r := startFaulty(t, throughProxy(t, dsn, shaper.Addr()), "CATALOG_QUERY_TIMEOUT="+queryTimeout.String(),
+	r := startFaulty(t, throughProxy(t, dsn, proxy.Addr()), "CATALOG_QUERY_TIMEOUT="+queryTimeout.String(),
 		fmt.Sprintf("CATALOG_DB_MAX_OPEN=%d", maxOpen), "CATALOG_POLL_INTERVAL=100ms")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	r.waitBaseline(t)
@@ -569,7 +569,7 @@ func TestFaultSlowDatabase(t *testing.T) {
 	}
 	burst := func(t *testing.T, name string) {
 		t.Helper()
-		tried := shaper.Accepted()
+		tried := proxy.Accepted()
 		var wg sync.WaitGroup
 		answers := make([]answer, burstSize)
 		for i := range burstSize {
@@ -582,7 +582,7 @@ func TestFaultSlowDatabase(t *testing.T) {
 		wg.Wait()
 		// No request reaches for the database: what connections were
 		// tried meanwhile are the poller's, one per tick at most.
-		if n := shaper.Accepted() - tried; n > 2 {
+		if n := proxy.Accepted() - tried; n > 2 {
 			t.Errorf("%s: %d connections to the database tried during a burst of %d requests", name, n, burstSize)
 		}
 		var slowest time.Duration
@@ -623,13 +623,13 @@ func TestFaultSlowDatabase(t *testing.T) {
 	// been closed at its deadline), and checks that nothing piles up.
 	lasts := func(t *testing.T, what string, tries int) {
 		t.Helper()
-		first := shaper.Accepted()
+		first := proxy.Accepted()
 		deadline := time.Now().Add(time.Duration(tries+5) * (queryTimeout + 100*time.Millisecond))
-		for shaper.Accepted() < first+tries {
+		for proxy.Accepted() < first+tries {
 			bounded(t, what, 20)
 			r.alive(t)
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: %d connections tried in %v, want %d", what, shaper.Accepted()-first,
+				t.Fatalf("%s: %d connections tried in %v, want %d", what, proxy.Accepted()-first,
 					time.Duration(tries+5)*(queryTimeout+100*time.Millisecond), tries)
 			}
 			time.Sleep(50 * time.Millisecond)
@@ -638,16 +638,16 @@ func TestFaultSlowDatabase(t *testing.T) {
 	}
 
 	t.Run("slow", func(t *testing.T) {
-		shaper.SetDelay(5 * time.Second)
-		defer shaper.SetDelay(0)
+		proxy.SetDelay(5 * time.Second)
+		defer proxy.SetDelay(0)
 		r.waitReadyz(t, http.StatusServiceUnavailable, 5*time.Second)
 		burst(t, "slow")
 		lasts(t, "slow", 4)
 		burst(t, "slow-again")
 	})
 	t.Run("black hole", func(t *testing.T) {
-		shaper.SetBlackhole(true)
-		defer shaper.SetBlackhole(false)
+		proxy.SetBlackhole(true)
+		defer proxy.SetBlackhole(false)
 		r.waitReadyz(t, http.StatusServiceUnavailable, 5*time.Second)
 		burst(t, "blackhole")
 		lasts(t, "black hole", 4)
@@ -688,10 +688,10 @@ func TestFaultSlowDatabase(t *testing.T) {
 // land at the same place give or take one of those.
 func TestFaultResetMidResultSet(t *testing.T) {
 	dsn, raw := testdb.Load(t, seed.Demo())
-	shaper := faultproxy.StartShaper(t, dbAddr(t, dsn))
+	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	// No origin cache: every answer is computed from the snapshot of the
 	// moment.
-	r := startFaulty(t, throughProxy(t, dsn, shaper.Addr()), "CATALOG_CACHE_TTL=0",
+	r := startFaulty(t, throughProxy(t, dsn, proxy.Addr()), "CATALOG_CACHE_TTL=0",
 		"CATALOG_POLL_INTERVAL=100ms", "CATALOG_QUERY_TIMEOUT=5s")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	r.waitBaseline(t)
@@ -768,14 +768,14 @@ func TestFaultResetMidResultSet(t *testing.T) {
 	}
 
 	// One change read, recorded: where the database's chunks end.
-	shaper.Record(true)
+	proxy.Record(true)
 	if n := round("recorded reload"); n != 0 {
 		t.Fatalf("%d reloads failed without a fault", n)
 	}
-	shaper.Record(false)
+	proxy.Record(false)
 	var bounds []int64
 	var sum int64
-	for _, n := range shaper.Recorded() {
+	for _, n := range proxy.Recorded() {
 		sum += int64(n)
 		bounds = append(bounds, sum)
 	}
@@ -794,11 +794,11 @@ func TestFaultResetMidResultSet(t *testing.T) {
 
 	var cuts, failed int
 	for _, n := range points {
-		before := shaper.Cuts()
-		shaper.CutAfter(n)
+		before := proxy.Cuts()
+		proxy.CutAfter(n)
 		f := round(fmt.Sprintf("cut after %d bytes", n))
-		shaper.Disarm()
-		if shaper.Cuts() > before {
+		proxy.Disarm()
+		if proxy.Cuts() > before {
 			cuts++
 		}
 		failed += f
