@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -71,7 +70,7 @@ func TestConnectionCapAndIdleTimeout(t *testing.T) {
 	dsn, _ := testdb.Load(t, newShop())
 	r := startFaulty(t, dsn, "CATALOG_MAX_CONNS=2", "CATALOG_IDLE_TIMEOUT=1s")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second) // the catalog is in: no loading 503
-	public := strings.TrimPrefix(strings.TrimSuffix(r.api, "/wp-json/shop/v1"), "http://")
+	public := r.Public
 	const path = "/wp-json/shop/v1/catalog"
 
 	first, second := dial(t, public), dial(t, public)

@@ -18,8 +18,8 @@ import (
 
 	"catalogd/deploy/seed"
 	"catalogd/internal/faultproxy"
+	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/internal/testnet"
 )
 
 // Fault injection against the real binary: the database is reached through
@@ -54,69 +54,95 @@ func dbAddr(t *testing.T, dsn string) string {
 	return cfg.Addr
 }
 
-// running is a catalogd started for a fault test.
+// running is a catalogd started for a test.
 type running struct {
-	*proc
-	api, admin string // http://host:port of the API base and of the admin listener
-	client     *http.Client
+	*proctest.Catalogd
+}
+
+// launch starts catalogd on dsn with the settings and returns at once.
+func launch(t *testing.T, dsn string, kv ...string) *running {
+	t.Helper()
+	return &running{proctest.MustLaunch(t, binary, proctest.Options{DSN: dsn, Env: kv})}
+}
+
+// start starts catalogd on dsn with the settings and waits until /healthz
+// answers (not /readyz: the database may be down).
+func start(t *testing.T, dsn string, kv ...string) *running {
+	t.Helper()
+	return &running{proctest.MustStart(t, binary, proctest.Options{DSN: dsn, Env: kv})}
 }
 
 const faultSite = "https://shop.example"
 
-// startFaulty starts catalogd on dsn with the extra settings and waits
-// until /healthz answers (not /readyz: the database may be down).
+// startFaulty is start with the fault tests' settings.
 func startFaulty(t *testing.T, dsn string, kv ...string) *running {
 	t.Helper()
-	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
 	// The tests poll every 100ms or so, and the cheap rounds alone would
 	// spend the default budget: the product scan may use a whole core
 	// here, so an edit shows within an interval or two.
-	env := testnet.Environ(append([]string{"CATALOG_DSN=" + dsn, "CATALOG_LISTEN=" + public,
-		"CATALOG_ADMIN_LISTEN=" + admin, "CATALOG_SITE_URL=" + faultSite, "CATALOG_ACCESS_LOG=false",
+	return start(t, dsn, append([]string{"CATALOG_SITE_URL=" + faultSite, "CATALOG_ACCESS_LOG=false",
 		"CATALOG_POLL_BUDGET=1"}, kv...)...)
-	r := &running{proc: start(t, env), api: "http://" + public + "/wp-json/shop/v1",
-		admin: "http://" + admin, client: &http.Client{Timeout: 10 * time.Second}}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := r.client.Get(r.admin + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return r
-			}
-		}
-		select {
-		case <-r.done:
-			t.Fatalf("catalogd exited: %v; stderr:\n%s", r.err, r.stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/healthz not 200 within 10s (%v); stderr:\n%s", err, r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+}
+
+// exitCode waits at most d for the process to exit and returns its exit
+// code.
+func (r *running) exitCode(t *testing.T, d time.Duration) int {
+	t.Helper()
+	code, err := r.Wait(d)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return code
 }
 
 // alive fails the test when the process has exited: recovery must come
 // without a restart.
 func (r *running) alive(t *testing.T) {
 	t.Helper()
-	select {
-	case <-r.done:
-		t.Fatalf("catalogd exited: %v; stderr:\n%s", r.err, r.stderr.String())
-	default:
+	if err := r.Exited(); err != nil {
+		t.Fatal(err)
 	}
 }
 
 // ready reports the status of /readyz.
 func (r *running) ready(t *testing.T) int {
 	t.Helper()
-	resp, err := r.client.Get(r.admin + "/readyz")
+	status, _, err := r.Readyz()
 	if err != nil {
 		t.Fatalf("/readyz: %v", err)
 	}
-	resp.Body.Close()
-	return resp.StatusCode
+	return status
+}
+
+// waitReadyz waits, bounded, until /readyz answers want (or, for
+// proctest.Settled, until the first whole read has ended), and returns its
+// status and text.
+func (r *running) waitReadyz(t *testing.T, want int, within time.Duration) (int, string) {
+	t.Helper()
+	status, body, err := r.WaitReadyz(want, within)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return status, body
+}
+
+// metricsOf scrapes the admin listener.
+func (r *running) metricsOf(t *testing.T) proctest.Metrics {
+	t.Helper()
+	m, err := r.Metrics()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// poll waits, bounded, until done reports true, failing the test with
+// what when it does not.
+func (r *running) poll(t *testing.T, within time.Duration, what string, done func() bool) {
+	t.Helper()
+	if err := r.Poll(within, done); err != nil {
+		t.Fatalf("%s: %v; stderr:\n%s", what, err, r.Stderr.String())
+	}
 }
 
 // answer is one response as a client saw it.
@@ -130,7 +156,7 @@ type answer struct {
 
 func (r *running) fetch(url string) answer {
 	start := time.Now()
-	resp, err := r.client.Get(url)
+	resp, err := r.Client.Get(url)
 	if err != nil {
 		return answer{err: err, took: time.Since(start)}
 	}
@@ -202,7 +228,7 @@ func TestFaultDatabaseDownAtStart(t *testing.T) {
 	}
 	for _, path := range []string{"/catalog", "/catalog/categories", "/catalog/products", "/catalog/products?per_page=1",
 		"/catalog/products/police-radar"} {
-		a := r.fetch(r.api + path)
+		a := r.fetch(r.API + path)
 		checkClean(t, path, a)
 		if a.status != http.StatusServiceUnavailable {
 			t.Errorf("%s with the database down = %d, want 503: %s", path, a.status, a.body)
@@ -213,48 +239,20 @@ func TestFaultDatabaseDownAtStart(t *testing.T) {
 	}
 
 	proxy.SetDown(false)
-	deadline := time.Now().Add(10 * time.Second)
-	for r.ready(t) != http.StatusOK {
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz not 200 10s after the database returned; stderr:\n%s", r.stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	for _, path := range []string{"/catalog", "/catalog/categories", "/catalog/products", "/catalog/products/police-radar"} {
-		for {
-			a := r.fetch(r.api + path)
+		var a answer
+		r.poll(t, 10*time.Second, path+" after the database returned", func() bool {
+			a = r.fetch(r.API + path)
 			checkClean(t, path, a)
-			if a.status == http.StatusOK {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s still %d after the database returned: %s", path, a.status, a.body)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return a.status == http.StatusOK
+		})
 	}
-	status, m := getJSON(t, r.client, r.api+"/catalog")
+	status, m := getJSON(t, r.Client, r.API+"/catalog")
 	if status != 200 || m["product_count"] != float64(2) {
 		t.Errorf("after recovery /catalog = %d %v", status, m)
 	}
 	r.alive(t)
-}
-
-// waitReadyz waits, bounded, until /readyz answers want.
-func (r *running) waitReadyz(t *testing.T, want int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		got := r.ready(t)
-		if got == want {
-			return
-		}
-		r.alive(t)
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz still %d, not %d, after %v; stderr:\n%s", got, want, within, r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // waitBaseline waits until the first snapshot is in and served: it is the
@@ -263,23 +261,12 @@ func (r *running) waitReadyz(t *testing.T, want int, within time.Duration) {
 // statements, or editing the shop, before that would race with it.
 func (r *running) waitBaseline(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		m := r.metricsOf(t)
-		v := m["catalogd_snapshot_version"]
-		// Ready: the catalog's handler answers too, not the loading 503.
-		// The first snapshot is the change follower's first whole read,
-		// made after its source marked its place.
-		if v >= 1 && r.ready(t) == http.StatusOK {
-			return
-		}
-		r.alive(t)
-		if time.Now().After(deadline) {
-			t.Fatalf("catalogd_snapshot_version still %v 10s after start: the poller took no baseline; stderr:\n%s",
-				v, r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	// Ready: the catalog's handler answers too, not the loading 503.
+	// The first snapshot is the change follower's first whole read, made
+	// after its source marked its place.
+	r.poll(t, 10*time.Second, "catalogd_snapshot_version not 1 or more: the poller took no baseline", func() bool {
+		return r.metricsOf(t)["catalogd_snapshot_version"] >= 1 && r.ready(t) == http.StatusOK
+	})
 }
 
 // editPrice saves a product's price the way WordPress admin does: the
@@ -328,19 +315,11 @@ func priceOf(t *testing.T, body []byte, slug string) string {
 // waitPrice waits, bounded, until the product's page shows the price.
 func (r *running) waitPrice(t *testing.T, slug, want string, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		a := r.fetch(r.api + "/catalog/products/" + slug)
-		if a.err == nil && a.status == http.StatusOK && priceOf(t, a.body, slug) == want {
-			return
-		}
-		r.alive(t)
-		if time.Now().After(deadline) {
-			t.Fatalf("%s does not show the price %s %v after the edit: %d %v %.300s; stderr:\n%s",
-				slug, want, within, a.status, a.err, a.body, r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var a answer
+	r.poll(t, within, fmt.Sprintf("%s does not show the price %s after the edit", slug, want), func() bool {
+		a = r.fetch(r.API + "/catalog/products/" + slug)
+		return a.err == nil && a.status == http.StatusOK && priceOf(t, a.body, slug) == want
+	})
 }
 
 // answers fetches each path once, every one of which must answer below
@@ -349,7 +328,7 @@ func (r *running) answers(t *testing.T, paths []string) map[string]answer {
 	t.Helper()
 	out := map[string]answer{}
 	for _, p := range paths {
-		a := r.fetch(r.api + p)
+		a := r.fetch(r.API + p)
 		if a.err != nil || a.status >= 500 {
 			t.Fatalf("%s: %d %v: %.300s", p, a.status, a.err, a.body)
 		}
@@ -419,7 +398,7 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 				if i%4 == 3 {
 					path, isCold = fmt.Sprintf("/catalog/products/cold-%d", cold.Add(1)), true
 				}
-				a := r.fetch(r.api + path)
+				a := r.fetch(r.API + path)
 				// An answer that overlapped a change of phase counts as
 				// one of the later phase, which allows more.
 				ph := phase.Load()
@@ -434,14 +413,9 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 	// the phase and cond (if any) holds.
 	waitAnswers := func(ph int32, n int64, what string, cond func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for count[ph].Load() < n || (cond != nil && !cond()) {
-			r.alive(t)
-			if time.Now().After(deadline) {
-				t.Fatalf("phase %d: %d answers in 10s, not %d %s", ph, count[ph].Load(), n, what)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		r.poll(t, 10*time.Second, fmt.Sprintf("phase %d: not %d answers %s", ph, n, what), func() bool {
+			return count[ph].Load() >= n && (cond == nil || cond())
+		})
 	}
 	waitAnswers(0, 100, "", nil)
 
@@ -509,12 +483,6 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 	}
 }
 
-// metricsOf scrapes the admin listener.
-func (r *running) metricsOf(t *testing.T) map[string]float64 {
-	t.Helper()
-	return scrape(t, r.client, r.admin+"/metrics")
-}
-
 // TestFaultSlowDatabase makes every database answer take far longer than
 // CATALOG_QUERY_TIMEOUT, then turns the database into a black hole, after
 // the first load: bursts of requests (lists, single products, unknown
@@ -576,7 +544,7 @@ func TestFaultSlowDatabase(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				answers[i] = r.fetch(r.api + path(name, i))
+				answers[i] = r.fetch(r.API + path(name, i))
 			}()
 		}
 		wg.Wait()
@@ -605,17 +573,12 @@ func TestFaultSlowDatabase(t *testing.T) {
 		}
 		t.Logf("%s: %d answers, slowest %v", name, burstSize, slowest)
 		// The burst's client connections close, and their goroutines go.
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			m := r.metricsOf(t)
-			if m["go_goroutines"] <= base+10 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("%s: %v goroutines 5s after the burst, %v before the fault", name, m["go_goroutines"], base)
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
+		var g float64
+		if err := r.Poll(5*time.Second, func() bool {
+			g = r.metricsOf(t)["go_goroutines"]
+			return g <= base+10
+		}); err != nil {
+			t.Errorf("%s: %v goroutines 5s after the burst, %v before the fault (%v)", name, g, base, err)
 		}
 	}
 	// lasts keeps the fault on while the poller tries the database again
@@ -624,16 +587,11 @@ func TestFaultSlowDatabase(t *testing.T) {
 	lasts := func(t *testing.T, what string, tries int) {
 		t.Helper()
 		first := proxy.Accepted()
-		deadline := time.Now().Add(time.Duration(tries+5) * (queryTimeout + 100*time.Millisecond))
-		for proxy.Accepted() < first+tries {
+		within := time.Duration(tries+5) * (queryTimeout + 100*time.Millisecond)
+		r.poll(t, within, fmt.Sprintf("%s: not %d connections tried", what, tries), func() bool {
 			bounded(t, what, 20)
-			r.alive(t)
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: %d connections tried in %v, want %d", what, proxy.Accepted()-first,
-					time.Duration(tries+5)*(queryTimeout+100*time.Millisecond), tries)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return proxy.Accepted() >= first+tries
+		})
 		bounded(t, what, 20)
 	}
 
@@ -657,18 +615,13 @@ func TestFaultSlowDatabase(t *testing.T) {
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	editPrice(t, raw, "car-dealer", "35")
 	r.waitPrice(t, "car-dealer", "35.00", 3*time.Second)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		m := r.metricsOf(t)
-		if m["go_goroutines"] <= base+10 && m["catalogd_db_connections_open"] <= maxOpen {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("%v goroutines (%v before), %v connections open 5s after the faults",
-				m["go_goroutines"], base, m["catalogd_db_connections_open"])
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
+	var m proctest.Metrics
+	if err := r.Poll(5*time.Second, func() bool {
+		m = r.metricsOf(t)
+		return m["go_goroutines"] <= base+10 && m["catalogd_db_connections_open"] <= maxOpen
+	}); err != nil {
+		t.Errorf("%v goroutines (%v before), %v connections open 5s after the faults (%v)",
+			m["go_goroutines"], base, m["catalogd_db_connections_open"], err)
 	}
 	r.alive(t)
 }
@@ -704,7 +657,7 @@ func TestFaultResetMidResultSet(t *testing.T) {
 	// on the way; it returns how many change reads failed meanwhile.
 	price := 20
 	reloadFailed := func() int {
-		return strings.Count(r.stderr.String(), "a change in the shop cannot be read yet") // catalog.Follow's
+		return strings.Count(r.Stderr.String(), "a change in the shop cannot be read yet") // catalog.Follow's
 	}
 	round := func(what string) (failed int) {
 		t.Helper()
@@ -717,11 +670,10 @@ func TestFaultResetMidResultSet(t *testing.T) {
 			a    answer
 		}
 		var log []seen
-		deadline := time.Now().Add(5 * time.Second)
-		for {
+		r.poll(t, 5*time.Second, fmt.Sprintf("%s: the edit to %s does not show", what, want), func() bool {
 			shown := false
 			for _, p := range paths {
-				a := r.fetch(r.api + p)
+				a := r.fetch(r.API + p)
 				checkClean(t, what+" "+p, a)
 				if a.err != nil || a.status != http.StatusOK {
 					t.Fatalf("%s: %s: %d %v: %.300s", what, p, a.status, a.err, a.body)
@@ -731,14 +683,8 @@ func TestFaultResetMidResultSet(t *testing.T) {
 					shown = true
 				}
 			}
-			if shown {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: the edit to %s does not show 5s after it; stderr:\n%s", what, want, r.stderr.String())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+			return shown
+		})
 		// The new state, whole: once the product shows the edit, every
 		// answer comes from the new snapshot.
 		next := r.answers(t, paths)
@@ -809,7 +755,7 @@ func TestFaultResetMidResultSet(t *testing.T) {
 	}
 	r.alive(t)
 	if t.Failed() {
-		t.Logf("catalogd's log of its 500s:\n%s", grepLines(r.stderr.String(), "status=500"))
+		t.Logf("catalogd's log of its 500s:\n%s", grepLines(r.Stderr.String(), "status=500"))
 	}
 }
 
