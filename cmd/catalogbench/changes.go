@@ -205,8 +205,8 @@ func stream(o options, dsn, mode string, lag bool) (hit float64, lags []time.Dur
 	if err != nil {
 		return 0, nil, 0, err
 	}
-	defer p.stop()
-	path := func(pr product) string { return p.base + "/catalog/products/" + url.PathEscape(pr.slug) }
+	defer p.Kill()
+	path := func(pr product) string { return p.API + "/catalog/products/" + url.PathEscape(pr.slug) }
 	for _, pr := range warm {
 		if code, err := get(path(pr)); err != nil || code != http.StatusOK {
 			return 0, nil, 0, fmt.Errorf("warm %s: %d %v", pr.slug, code, err)
