@@ -200,8 +200,7 @@ func writeJSONAnswer(w http.ResponseWriter, status int, v any) {
 
 // apiError writes the contract's Error.
 func apiError(w http.ResponseWriter, status int, code, msg, hint string) {
-	writeJSONAnswer(w, status, map[string]any{"code": code, "message": msg,
-		"data": map[string]any{"status": status, "hint": hint}})
+	writeJSONAnswer(w, status, api.Error{Code: code, Message: msg, Data: api.ErrorData{Status: status, Hint: hint}})
 }
 
 // fakeCase is one catalogctl run against a fake server.

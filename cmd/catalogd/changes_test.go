@@ -36,9 +36,9 @@ func TestChangeSourceChosen(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var dsn string
 			if tt.server == "" {
-				dsn, _ = testdb.Load(t, newShop())
+				dsn, _ = testdb.Load(t, jobsShop())
 			} else {
-				dsn, _ = testdb.LoadOn(t, tt.server, newShop())
+				dsn, _ = testdb.LoadOn(t, tt.server, jobsShop())
 			}
 			raw := testdb.Open(t, dsn)
 			r := startFaulty(t, dsn, "CATALOG_CHANGES="+tt.changes, "CATALOG_POLL_INTERVAL=100ms")

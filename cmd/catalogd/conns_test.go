@@ -67,7 +67,7 @@ func (c *conn) read(t *testing.T) int {
 // idle keep-alive connection is closed after --idle-timeout: a crowd of
 // idle clients cannot pile up goroutines and buffers.
 func TestConnectionCapAndIdleTimeout(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, _ := testdb.Load(t, jobsShop())
 	r := startFaulty(t, dsn, "CATALOG_MAX_CONNS=2", "CATALOG_IDLE_TIMEOUT=1s")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second) // the catalog is in: no loading 503
 	public := r.Public

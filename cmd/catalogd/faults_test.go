@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"catalogd/api"
 	"catalogd/deploy/seed"
 	"catalogd/internal/faultproxy"
 	"catalogd/internal/proctest"
@@ -194,12 +195,7 @@ func checkClean(t *testing.T, what string, a answer) {
 		}
 	}
 	if a.status >= 500 {
-		var e struct {
-			Code string `json:"code"`
-			Data struct {
-				Status int `json:"status"`
-			} `json:"data"`
-		}
+		var e api.Error
 		_ = json.Unmarshal(a.body, &e)
 		if a.status != http.StatusServiceUnavailable || e.Code != "shop_unavailable" || e.Data.Status != 503 {
 			t.Errorf("%s: %d %s, want only 503 shop_unavailable among server errors: %s", what, a.status, e.Code, a.body)
@@ -218,7 +214,7 @@ func checkClean(t *testing.T, what string, a answer) {
 // says so on /readyz, answers 503 with Retry-After, and serves as soon as
 // the database comes back, by itself.
 func TestFaultDatabaseDownAtStart(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, _ := testdb.Load(t, jobsShop())
 	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	proxy.SetDown(true)
 	r := startFaulty(t, throughProxy(t, dsn, proxy.Addr()), "CATALOG_POLL_INTERVAL=200ms")
@@ -352,7 +348,7 @@ var servedPaths = []string{"/catalog", "/catalog/categories", "/catalog/products
 // database is away; once it is back, an edit in the shop shows within a
 // few poll intervals, without a restart.
 func TestFaultDatabaseCutUnderLoad(t *testing.T) {
-	dsn, raw := testdb.Load(t, newShop())
+	dsn, raw := testdb.Load(t, jobsShop())
 	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	// A cache TTL far shorter than the outage: copies expire during it and
 	// are computed again, from memory.
@@ -492,7 +488,7 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 // signature at a time); and once the database is fast again, an edit in
 // the shop shows.
 func TestFaultSlowDatabase(t *testing.T) {
-	dsn, raw := testdb.Load(t, newShop())
+	dsn, raw := testdb.Load(t, jobsShop())
 	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	const (
 		maxOpen      = 4
@@ -528,7 +524,7 @@ func TestFaultSlowDatabase(t *testing.T) {
 	bounded := func(t *testing.T, what string, slack float64) {
 		t.Helper()
 		m := r.metricsOf(t)
-		if open := m["catalogd_db_connections_open"]; open > maxOpen {
+		if open := m["go_sql_open_connections"]; open > maxOpen {
 			t.Errorf("%s: %v database connections open, more than CATALOG_DB_MAX_OPEN=%d", what, open, maxOpen)
 		}
 		if g := m["go_goroutines"]; g > base+slack {
@@ -618,10 +614,10 @@ func TestFaultSlowDatabase(t *testing.T) {
 	var m proctest.Metrics
 	if err := r.Poll(5*time.Second, func() bool {
 		m = r.metricsOf(t)
-		return m["go_goroutines"] <= base+10 && m["catalogd_db_connections_open"] <= maxOpen
+		return m["go_goroutines"] <= base+10 && m["go_sql_open_connections"] <= maxOpen
 	}); err != nil {
 		t.Errorf("%v goroutines (%v before), %v connections open 5s after the faults (%v)",
-			m["go_goroutines"], base, m["catalogd_db_connections_open"], err)
+			m["go_goroutines"], base, m["go_sql_open_connections"], err)
 	}
 	r.alive(t)
 }

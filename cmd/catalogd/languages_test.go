@@ -22,12 +22,12 @@ func TestReadyMeansTheCatalogLoads(t *testing.T) {
 		wantLog   string // a line of the start-up log
 	}{
 		{"polylang option without the plugin", func() *wpfixture.Shop {
-			s := newShop()
+			s := jobsShop()
 			s.SetOption("polylang", wpfixture.Serialize(map[string]any{"default_lang": "en", "force_lang": 1}, "default_lang", "force_lang"))
 			return s
 		}, "", true, "translation plugin leftovers ignored: Polylang settings"},
 		{"wpml settings without its table", func() *wpfixture.Shop {
-			s := newShop()
+			s := jobsShop()
 			s.SetOption("icl_sitepress_settings", wpfixture.Serialize(map[string]any{"default_language": "en"}, "default_language"))
 			s.ActivatePlugin("sitepress-multilingual-cms/sitepress.php")
 			return s

@@ -32,7 +32,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func newShop() *wpfixture.Shop {
+// jobsShop is the process tests' small shop: one category, jobs, holding
+// two visible products and a hidden one. (catalog's and httpapi's tests
+// build shops of their own, sized to what they check.)
+func jobsShop() *wpfixture.Shop {
 	s := wpfixture.New("wp_", "https://db-home.example")
 	s.Category("Jobs", "jobs", "", 0)
 	s.Add(wpfixture.Product{Title: "Police Radar", RegularPrice: "20", Categories: []string{"jobs"}, Frameworks: []string{"esx"}})
@@ -63,7 +66,7 @@ func getJSON(t *testing.T, client *http.Client, url string) (int, map[string]any
 }
 
 func TestServesAndStopsOnSIGTERM(t *testing.T) {
-	dsn, raw := testdb.Load(t, newShop())
+	dsn, raw := testdb.Load(t, jobsShop())
 	const site = "https://shop.example"
 	r := start(t, dsn, "CATALOG_SITE_URL="+site, "CATALOG_S_MAXAGE=5m", "CATALOG_POLL_INTERVAL=200ms",
 		"CATALOG_POLL_BUDGET=1")
@@ -120,8 +123,9 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 		for _, name := range []string{"catalogd_http_requests_total", "catalogd_http_request_duration_seconds_count",
 			"catalogd_cache_hits_total", "catalogd_cache_misses_total", "catalogd_cache_evictions_total",
 			"catalogd_cache_bytes", "catalogd_cache_entries", "catalogd_cache_stale_served_total",
-			"catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count", "catalogd_db_connections_open",
-			"catalogd_db_connections_idle", "catalogd_snapshot_build_seconds", "catalogd_snapshot_products",
+			"catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count", "go_sql_open_connections",
+			"go_sql_idle_connections", "go_sql_in_use_connections", "go_sql_wait_count_total",
+			"catalogd_snapshot_build_seconds", "catalogd_snapshot_products",
 			"catalogd_snapshot_version", "go_goroutines", "process_resident_memory_bytes"} {
 			if _, ok := before[name]; !ok {
 				t.Errorf("series %s missing", name)
@@ -235,7 +239,7 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 // and misses of the origin cache — send the database no statement at all.
 // The poller, which does, reads every hour here.
 func TestSteadyStateRequestsRunNoStatement(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, _ := testdb.Load(t, jobsShop())
 	r := startFaulty(t, dsn, "CATALOG_POLL_INTERVAL=1h")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	// /readyz reads the database: not called again from here on.
@@ -277,7 +281,7 @@ func TestSteadyStateRequestsRunNoStatement(t *testing.T) {
 // the catalog's and the change follower's included (a log shipper parses
 // them all), and the debug ones are there.
 func TestLogSettingsApplyToEveryLine(t *testing.T) {
-	dsn, raw := testdb.Load(t, newShop())
+	dsn, raw := testdb.Load(t, jobsShop())
 	r := startFaulty(t, dsn, "CATALOG_POLL_INTERVAL=100ms", "CATALOG_LOG_FORMAT=json", "CATALOG_LOG_LEVEL=debug")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	r.waitBaseline(t)

@@ -13,7 +13,7 @@ import (
 // reaches, and nowhere on the public one: a profile shows the server's
 // memory and a CPU profile costs it its time.
 func TestProfilerOnlyOnTheAdminListener(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, _ := testdb.Load(t, jobsShop())
 	r := start(t, dsn, "CATALOG_SITE_URL=https://shop.example")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	public, admin := r.Public, r.Admin

@@ -57,7 +57,7 @@ func TestDSNTheDriverWouldMisreadStopsStartUp(t *testing.T) {
 // refused reads are logged, and none of it — log lines, /readyz, /metrics,
 // bodies — shows the password or its hash.
 func TestPasswordAndHashNeverShow(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, _ := testdb.Load(t, jobsShop())
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 )
 
 // dbOpen is the metric of the database connections catalogd holds open.
-const dbOpen = "catalogd_db_connections_open"
+const dbOpen = "go_sql_open_connections"
 
 // result is one answer.
 type result struct {
