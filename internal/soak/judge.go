@@ -62,6 +62,7 @@ func (rep *Report) judge(results []result) {
 	}
 	for _, r := range results {
 		in := inside(r)
+		rep.All.add(r)
 		if in {
 			rep.Inside.add(r)
 		} else {
@@ -81,8 +82,7 @@ func (rep *Report) judge(results []result) {
 			bad("%v %s: 503 outside a fault window though a copy was cached", r.sent.Round(time.Millisecond), r.url)
 		}
 	}
-	all := rep.Inside
-	all.addTally(rep.Outside)
+	all := rep.All
 	if all.S500 > 0 {
 		rep.Violations = append(rep.Violations, fmt.Sprintf("%d answers were 500", all.S500))
 	}
@@ -116,19 +116,4 @@ func (rep *Report) judge(results []result) {
 		rep.Violations = append(rep.Violations, fmt.Sprintf("RSS did not end flat: %.1f MiB after the first fault cycle, %.1f MiB at the end (limit %.1f)",
 			rep.RSSBaseline, rep.RSSAfter, limit))
 	}
-}
-
-func (t *Tally) addTally(u Tally) {
-	t.Total += u.Total
-	t.OK += u.OK
-	t.NotModified += u.NotModified
-	t.Client4xx += u.Client4xx
-	t.Cold503 += u.Cold503
-	t.Warm503 += u.Warm503
-	t.S500 += u.S500
-	t.Other5xx += u.Other5xx
-	t.Transport += u.Transport
-	t.Hit += u.Hit
-	t.Miss += u.Miss
-	t.Stale += u.Stale
 }

@@ -21,7 +21,7 @@ type Report struct {
 	Options               Options
 	Elapsed               time.Duration
 	Sent, Dropped         int64
-	Inside, Outside       Tally
+	Inside, Outside, All  Tally
 	Samples               []Sample
 	Windows               [][2]time.Duration
 	IdleGoroutinesBefore  float64
@@ -47,12 +47,10 @@ func (rep *Report) Markdown() string {
 		rep.Sent, rate, rep.Dropped, rep.URLs, rep.ColdShare, len(rep.Windows), o.Grace)
 	b.WriteString("| answers | total | 2xx | 304 | 4xx | 503 no copy | 503 with copy | 500 | other 5xx | transport errors | HIT | MISS | STALE |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	all := rep.Inside
-	all.addTally(rep.Outside)
 	for _, row := range []struct {
 		name string
 		t    Tally
-	}{{"outside fault windows", rep.Outside}, {"inside fault windows", rep.Inside}, {"all", all}} {
+	}{{"outside fault windows", rep.Outside}, {"inside fault windows", rep.Inside}, {"all", rep.All}} {
 		t := row.t
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", row.name, t.Total, t.OK,
 			t.NotModified, t.Client4xx, t.Cold503, t.Warm503, t.S500, t.Other5xx, t.Transport, t.Hit, t.Miss, t.Stale)
