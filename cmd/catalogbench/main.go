@@ -741,22 +741,8 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 		runs, o.samples, o.load, loader)
 
 	// Issue 13's table, one column per shop.
-	fmt.Fprintf(r, "\n## Summary\n\n| | ")
-	for _, s := range results {
-		fmt.Fprintf(r, "%s (%d products) | ", s.size, s.total)
-	}
-	fmt.Fprintf(r, "target |\n|---|")
-	for range results {
-		fmt.Fprintf(r, "---|")
-	}
-	fmt.Fprintf(r, "---|\n")
-	line := func(name, target string, f func(*shopResult) string) {
-		fmt.Fprintf(r, "| %s | ", name)
-		for _, s := range results {
-			fmt.Fprintf(r, "%s | ", f(s))
-		}
-		fmt.Fprintf(r, "%s |\n", target)
-	}
+	fmt.Fprintf(r, "\n## Summary\n\n")
+	line := summaryTable(r, results, func(s *shopResult) string { return fmt.Sprintf("%s (%d products)", s.size, s.total) })
 	line("list of 50, median ms", "≤ 1 ms", func(s *shopResult) string { return s.list.p50.format(2) })
 	line("single product, median ms", "≤ 0.5 ms", func(s *shopResult) string { return s.single.p50.format(2) })
 	line("list of 50, p99 ms", "≤ 3 ms at 100k", func(s *shopResult) string { return s.list.p99.format(2) })
@@ -814,6 +800,27 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 		fmt.Fprintf(r, "\nRSS under load: %.0f MB; with every list page cached (%.0f entries, %.1f MB in the cache): **%.0f MB**. "+
 			"Top of the heap profile then (in-use space, after a GC):\n\n```\n%s\n```\n",
 			s.rssLoad, s.entries, s.cacheBytes/(1<<20), s.rssFull, s.heapTop)
+	}
+}
+
+// summaryTable writes the head of a table with a column per shop and a
+// target column, and returns the function that writes one row.
+func summaryTable[T any](r io.Writer, shops []T, head func(T) string) func(name, target string, cell func(T) string) {
+	fmt.Fprintf(r, "| | ")
+	for _, s := range shops {
+		fmt.Fprintf(r, "%s | ", head(s))
+	}
+	fmt.Fprintf(r, "target |\n|---|")
+	for range shops {
+		fmt.Fprintf(r, "---|")
+	}
+	fmt.Fprintf(r, "---|\n")
+	return func(name, target string, cell func(T) string) {
+		fmt.Fprintf(r, "| %s | ", name)
+		for _, s := range shops {
+			fmt.Fprintf(r, "%s | ", cell(s))
+		}
+		fmt.Fprintf(r, "%s |\n", target)
 	}
 }
 
