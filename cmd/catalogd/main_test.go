@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,57 +11,7 @@ import (
 
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
 )
-
-// binary is the catalogd built for these tests, by TestMain.
-var binary string
-
-func TestMain(m *testing.M) {
-	bins, remove, err := proctest.BuildTemp(map[string]string{"catalogd": "."})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = bins["catalogd"]
-	code := m.Run()
-	testdb.StopServers()
-	remove()
-	os.Exit(code)
-}
-
-// jobsShop is the process tests' small shop: one category, jobs, holding
-// two visible products and a hidden one. (catalog's and httpapi's tests
-// build shops of their own, sized to what they check.)
-func jobsShop() *wpfixture.Shop {
-	s := wpfixture.New("wp_", "https://db-home.example")
-	s.Category("Jobs", "jobs", "", 0)
-	s.Add(wpfixture.Product{Title: "Police Radar", RegularPrice: "20", Categories: []string{"jobs"}, Frameworks: []string{"esx"}})
-	s.Add(wpfixture.Product{Title: "Car Dealer", RegularPrice: "30", Categories: []string{"jobs"}})
-	s.Add(wpfixture.Product{Title: "Hidden Gem", RegularPrice: "5", Visibility: "hidden", Categories: []string{"jobs"}})
-	return s
-}
-
-func getJSON(t *testing.T, client *http.Client, url string) (int, map[string]any) {
-	t.Helper()
-	resp, err := client.Get(url)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("GET %s: Content-Type = %q, want JSON; body %q", url, ct, body)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(body, &m); err != nil {
-		t.Fatalf("GET %s: not a JSON object: %v: %q", url, err, body)
-	}
-	return resp.StatusCode, m
-}
 
 func TestServesAndStopsOnSIGTERM(t *testing.T) {
 	dsn, raw := testdb.Load(t, jobsShop())
@@ -71,9 +19,7 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 	r := start(t, dsn, "CATALOG_SITE_URL="+site, "CATALOG_S_MAXAGE=5m", "CATALOG_POLL_INTERVAL=200ms",
 		"CATALOG_POLL_BUDGET=1")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
-	client, public := r.Client, r.Public
-
-	api := r.API
+	client, public, api := r.Client, r.Public, r.API
 	t.Run("index", func(t *testing.T) {
 		status, m := getJSON(t, client, api+"/catalog")
 		if status != 200 {
