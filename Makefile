@@ -76,7 +76,7 @@ fuzz:
 
 SOAK_DURATION ?= 3m
 soak:
-	$(GO) run ./internal/soak -duration $(SOAK_DURATION)
+	$(GO) run ./internal/soak/cmd/soak -duration $(SOAK_DURATION)
 
 # The one-minute soak CI runs.
 soak-ci:

@@ -34,8 +34,8 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"catalogd/catalog"
+	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/internal/testnet"
 	"catalogd/wpdb"
 	"catalogd/wpdb/wpfixture"
 )
@@ -448,7 +448,7 @@ func runReadOnlyUser(t *testing.T, cmds []shown) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			cmd := shell(ctx, repoRoot(t), text, testnet.Environ("MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port))
+			cmd := shell(ctx, repoRoot(t), text, proctest.Environ("MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port))
 			cmd.Stdin = strings.NewReader(cfg.Passwd + "\n") // what -p asks for
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("%s: `%s`: %v\n%s", c.where, c.text, err, out)
@@ -529,10 +529,10 @@ func runDemo(t *testing.T, cmds []shown) {
 		t.Fatal(err)
 	}
 	dir := copyRepo(t)
-	listen, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
-	env := testnet.Environ("DEMO_HOST="+host, "DEMO_PORT="+port, "DEMO_USER="+cfg.User, "DEMO_DB="+cfg.DBName,
+	listen, admin := proctest.FreeAddr(t), proctest.FreeAddr(t)
+	env := proctest.Environ("DEMO_HOST="+host, "DEMO_PORT="+port, "DEMO_USER="+cfg.User, "DEMO_DB="+cfg.DBName,
 		"CATALOG_LISTEN="+listen, "CATALOG_ADMIN_LISTEN="+admin, "CATALOG_POLL_INTERVAL=1h",
-		"EMBEDDED_ADDR="+testnet.FreeAddr(t), // used only where no mysql client answers
+		"EMBEDDED_ADDR="+proctest.FreeAddr(t), // used only where no mysql client answers
 		"PATH="+filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -556,7 +556,7 @@ func runDemo(t *testing.T, cmds []shown) {
 		}
 	}
 	for _, c := range demo {
-		var log testnet.SyncBuffer
+		var log proctest.SyncBuffer
 		cmd := shell(ctx, dir, c.text, env)
 		cmd.Stdout, cmd.Stderr = &log, &log
 		if err := cmd.Start(); err != nil {
@@ -642,7 +642,7 @@ func runGenerators(t *testing.T, cmds []shown) {
 			dir := copyRepo(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			if out, err := shell(ctx, dir, c.text, testnet.Environ()).CombinedOutput(); err != nil {
+			if out, err := shell(ctx, dir, c.text, proctest.Environ()).CombinedOutput(); err != nil {
 				t.Fatalf("%s: `%s`: %v\n%s", c.where, c.text, err, out)
 			}
 			want, err := os.ReadFile(filepath.Join(repoRoot(t), file))

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"catalogd/catalog"
+	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
 )
 
@@ -566,30 +567,12 @@ func TestBinlogFeedFilePosition(t *testing.T) {
 	}
 }
 
-// lockedBuffer collects log lines from the feed's goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // No log line of the feed, go-mysql's own included (at debug level), holds
 // the password, even when the server refuses it at a reconnection.
 func TestBinlogFeedLogsNoSecret(t *testing.T) {
 	h, p := newFeedShop(t)
 	u := testdb.NewUserOn(t, testdb.BinlogServer(t), h.dsn, "SELECT ON *.*", "REPLICATION SLAVE, REPLICATION CLIENT ON *.*")
-	logs := &lockedBuffer{}
+	logs := &proctest.SyncBuffer{} // the feed's goroutine writes it
 	f, err := NewBinlog(openTest(t, u.DSN), u.DSN, catalog.ShopReads, BinlogOptions{
 		Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {

@@ -134,8 +134,8 @@ func (db *DB) Ping(ctx context.Context) error {
 	return db.redact(db.db.PingContext(ctx))
 }
 
-// Stats returns the pool's statistics.
-func (db *DB) Stats() sql.DBStats { return db.db.Stats() }
+// Pool is the connection pool, for its metrics.
+func (db *DB) Pool() *sql.DB { return db.db.DB }
 
 // Queries returns how many statements have been sent since Open, for the
 // query-count tests and metrics.

@@ -14,8 +14,8 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"catalogd/catalog"
+	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/internal/testnet"
 	"catalogd/wpdb/wpfixture"
 )
 
@@ -272,7 +272,7 @@ func assertUnavailable(t *testing.T, what string, err error) {
 
 func TestLoadUnreachable(t *testing.T) {
 	t.Parallel()
-	db, err := Open("root@tcp("+testnet.FreeAddr(t)+")/wp?timeout=1s", Options{Prefix: "wp_"})
+	db, err := Open("root@tcp("+proctest.FreeAddr(t)+")/wp?timeout=1s", Options{Prefix: "wp_"})
 	if err != nil {
 		t.Fatalf("Open does not wait for the database, yet failed: %v", err)
 	}

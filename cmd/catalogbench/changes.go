@@ -205,8 +205,8 @@ func stream(o options, dsn, mode string, lag bool) (hit float64, lags []time.Dur
 	if err != nil {
 		return 0, nil, 0, err
 	}
-	defer p.stop()
-	path := func(pr product) string { return p.base + "/catalog/products/" + url.PathEscape(pr.slug) }
+	defer p.Kill()
+	path := func(pr product) string { return p.API + "/catalog/products/" + url.PathEscape(pr.slug) }
 	for _, pr := range warm {
 		if code, err := get(path(pr)); err != nil || code != http.StatusOK {
 			return 0, nil, 0, fmt.Errorf("warm %s: %d %v", pr.slug, code, err)
@@ -306,22 +306,7 @@ func writeChanges(r *bytes.Buffer, results []*changesResult) {
 		"single-product response showing it, %d edits per run. Hit ratio: %d warm single-product responses requested "+
 		"in turn for %v while one random product's stock changes every second (before the change feed, every "+
 		"change dropped every cached response: 0 %% right after each).\n\n", lagSamples, streamProducts, streamFor)
-	fmt.Fprintf(r, "| | ")
-	for _, c := range results {
-		fmt.Fprintf(r, "%s | ", c.size)
-	}
-	fmt.Fprintf(r, "target |\n|---|")
-	for range results {
-		fmt.Fprintf(r, "---|")
-	}
-	fmt.Fprintf(r, "---|\n")
-	line := func(name, target string, f func(*changesResult) string) {
-		fmt.Fprintf(r, "| %s | ", name)
-		for _, c := range results {
-			fmt.Fprintf(r, "%s | ", f(c))
-		}
-		fmt.Fprintf(r, "%s |\n", target)
-	}
+	line := summaryTable(r, results, func(c *changesResult) string { return c.size })
 	line("poll: database ms per cheap round", "", func(c *changesResult) string { return c.round.format(2) })
 	line("poll: database ms per product scan", "", func(c *changesResult) string { return c.scan.format(1) })
 	line("poll: scan period, s", "", func(c *changesResult) string { return c.period.format(1) })

@@ -9,7 +9,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -30,6 +29,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"catalogd/internal/proctest"
 )
 
 func main() {
@@ -193,19 +194,33 @@ type throughputResult struct {
 }
 
 // proc is a running catalogd.
-type proc struct {
-	cmd         *exec.Cmd
-	base, admin string
-	listening   chan time.Time // when it printed its listening line
+type proc struct{ *proctest.Catalogd }
+
+// lineClock is a process's stdout that notes when a line starting with
+// prefix first arrives.
+type lineClock struct {
+	prefix []byte
+	mu     sync.Mutex
+	buf    []byte
+	at     time.Time
 }
 
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
+func (l *lineClock) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.at.IsZero() {
+		l.buf = append(l.buf, p...)
+		if bytes.HasPrefix(l.buf, l.prefix) || bytes.Contains(l.buf, append([]byte("\n"), l.prefix...)) {
+			l.at, l.buf = time.Now(), nil
+		}
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	return len(p), nil
+}
+
+func (l *lineClock) time() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.at
 }
 
 // start runs catalogd and records the start-up timeline: the listening line
@@ -213,65 +228,35 @@ func freeAddr() (string, error) {
 // single product (the first of that list) answered.
 func start(bin, dsn string, stderr io.Writer, env ...string) (*proc, timeline, error) {
 	var tl timeline
-	pub, err := freeAddr()
-	if err != nil {
-		return nil, tl, err
-	}
-	adm, err := freeAddr()
-	if err != nil {
-		return nil, tl, err
-	}
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), append([]string{"CATALOG_DSN=" + dsn, "CATALOG_LISTEN=" + pub,
-		"CATALOG_ADMIN_LISTEN=" + adm, "CATALOG_ACCESS_LOG=false", "CATALOG_RATE_LIMIT=1000000",
-		"CATALOG_SITE_URL=https://bench.example", "CATALOG_LOG_LEVEL=warn"}, env...)...)
-	cmd.Stderr = stderr
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, tl, err
-	}
-	p := &proc{cmd: cmd, base: "http://" + pub + "/wp-json/shop/v1", admin: "http://" + adm,
-		listening: make(chan time.Time, 1)}
+	listening := &lineClock{prefix: []byte("catalogd listening on")}
 	t0 := time.Now()
-	if err := cmd.Start(); err != nil {
+	c, err := proctest.Launch(bin, proctest.Options{DSN: dsn, Stdout: listening, Stderr: stderr, PollEvery: 2 * time.Millisecond,
+		Env: append([]string{"CATALOG_ACCESS_LOG=false", "CATALOG_RATE_LIMIT=1000000",
+			"CATALOG_SITE_URL=https://bench.example", "CATALOG_LOG_LEVEL=warn"}, env...)})
+	if err != nil {
 		return nil, tl, err
 	}
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "catalogd listening on") {
-				select {
-				case p.listening <- time.Now():
-				default:
-				}
-			}
-		}
-	}()
+	p := &proc{c}
 	since := func(t time.Time) float64 { return float64(t.Sub(t0).Microseconds()) / 1000 }
-	deadline := t0.Add(60 * time.Second)
-	var listening time.Time
 	poll := func(url string, ok func([]byte) bool) (time.Time, error) {
-		for time.Now().Before(deadline) {
-			if listening.IsZero() {
-				select {
-				case listening = <-p.listening:
-				default:
-				}
-			}
-			if code, body, err := getBody(url); err == nil && code == 200 && (ok == nil || ok(body)) {
-				return time.Now(), nil
-			}
-			time.Sleep(2 * time.Millisecond)
+		var at time.Time
+		err := c.Poll(60*time.Second, func() bool {
+			code, body, err := getBody(url)
+			at = time.Now()
+			return err == nil && code == 200 && (ok == nil || ok(body))
+		})
+		if err != nil {
+			return at, fmt.Errorf("catalogd did not answer %s: %w", url, err)
 		}
-		return time.Time{}, fmt.Errorf("catalogd did not answer %s within 60s", url)
+		return at, nil
 	}
-	ready, err := poll(p.admin+"/readyz", nil)
+	ready, err := poll(p.AdminURL+"/readyz", nil)
 	if err != nil {
-		p.stop()
+		p.Kill()
 		return nil, tl, err
 	}
 	var slug string
-	firstList, err := poll(p.base+"/catalog/products?per_page=50", func(b []byte) bool {
+	firstList, err := poll(p.API+"/catalog/products?per_page=50", func(b []byte) bool {
 		var l struct {
 			Products []struct{ Slug string } `json:"products"`
 		}
@@ -281,51 +266,33 @@ func start(bin, dsn string, stderr io.Writer, env ...string) (*proc, timeline, e
 		return true
 	})
 	if err != nil {
-		p.stop()
+		p.Kill()
 		return nil, tl, err
 	}
 	tl = timeline{ready: since(ready), firstList: since(firstList)}
 	if slug != "" {
-		firstProduct, err := poll(p.base+"/catalog/products/"+url.PathEscape(slug), nil)
+		firstProduct, err := poll(p.API+"/catalog/products/"+url.PathEscape(slug), nil)
 		if err != nil {
-			p.stop()
+			p.Kill()
 			return nil, tl, err
 		}
 		tl.firstProduct = since(firstProduct)
 	}
-	if listening.IsZero() {
-		select {
-		case listening = <-p.listening:
-		case <-time.After(time.Second):
-		}
-	}
-	if !listening.IsZero() {
-		tl.listening = since(listening)
+	_ = p.Poll(time.Second, func() bool { return !listening.time().IsZero() })
+	if at := listening.time(); !at.IsZero() {
+		tl.listening = since(at)
 	}
 	return p, tl, nil
 }
 
-func (p *proc) stop() { p.cmd.Process.Kill(); p.cmd.Wait() }
-
 // metric reads a series from /metrics, summed over its labels; found is
 // false when catalogd does not export it.
 func (p *proc) metric(name string) (sum float64, found bool) {
-	resp, err := http.Get(p.admin + "/metrics")
+	m, err := p.Metrics()
 	if err != nil {
 		return 0, false
 	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, name+" ") || strings.HasPrefix(line, name+"{") {
-			f := strings.Fields(line)
-			v, _ := strconv.ParseFloat(f[len(f)-1], 64)
-			sum += v
-			found = true
-		}
-	}
+	sum, found = m[name]
 	return sum, found
 }
 
@@ -335,17 +302,11 @@ func (p *proc) value(name string) float64 {
 }
 
 func (p *proc) rssMB() float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.cmd.Process.Pid))
+	v, err := p.RSSMiB()
 	if err != nil {
 		return -1
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmRSS:") {
-			kb, _ := strconv.ParseFloat(strings.Fields(l)[1], 64)
-			return kb / 1024
-		}
-	}
-	return -1
+	return v
 }
 
 var client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}, Timeout: 10 * time.Second}
@@ -455,12 +416,12 @@ func benchShop(o options, size, dsn string) (*shopResult, error) {
 		}
 		res.starts = append(res.starts, tl)
 		if i == 0 {
-			if sh, err = discover(p.base); err != nil {
-				p.stop()
+			if sh, err = discover(p.API); err != nil {
+				p.Kill()
 				return nil, err
 			}
 			res.total = sh.total
-			res.rows = rowsOf(p.base, sh)
+			res.rows = rowsOf(p.API, sh)
 			res.list, res.single = res.rows[0], res.rows[6]
 		}
 		if v, ok := p.metric("catalogd_snapshot_build_seconds"); ok {
@@ -474,14 +435,14 @@ func benchShop(o options, size, dsn string) (*shopResult, error) {
 		for _, rw := range res.rows {
 			s, err := measure(p, rw, o.samples)
 			if err != nil {
-				p.stop()
+				p.Kill()
 				return nil, err
 			}
 			stmts += s
 			n += o.samples
 		}
 		res.stmtsPerReq = append(res.stmtsPerReq, stmts/float64(n))
-		p.stop()
+		p.Kill()
 	}
 
 	// Cached: throughput beside a server with the same bytes, with each
@@ -494,11 +455,11 @@ func benchShop(o options, size, dsn string) (*shopResult, error) {
 		}
 		res.tput = append(res.tput, tr)
 		if i < len(o.accessLogs)-1 {
-			c.stop()
+			c.Kill()
 			continue
 		}
 		err = fillAndWeigh(o, c, sh.last, res)
-		c.stop()
+		c.Kill()
 		if err != nil {
 			return nil, err
 		}
@@ -530,10 +491,10 @@ func cachedThroughput(o options, dsn string, accessLog bool, bodyBytes *int) (*p
 		return nil, tr, err
 	}
 	fail := func(err error) (*proc, throughputResult, error) {
-		c.stop()
+		c.Kill()
 		return nil, tr, err
 	}
-	list := c.base + "/catalog/products?per_page=50"
+	list := c.API + "/catalog/products?per_page=50"
 	body, hdr, err := fetch(list)
 	if err != nil {
 		return fail(err)
@@ -571,7 +532,7 @@ func cachedThroughput(o options, dsn string, accessLog bool, bodyBytes *int) (*p
 
 // fillAndWeigh caches every list page of 50 and reads the memory then.
 func fillAndWeigh(o options, c *proc, last int, res *shopResult) error {
-	list := c.base + "/catalog/products?per_page=50"
+	list := c.API + "/catalog/products?per_page=50"
 	res.rssLoad = c.rssMB()
 	for pg := 1; pg <= last; pg++ {
 		if code, err := get(fmt.Sprintf("%s&page=%d", list, pg)); err != nil || code != 200 {
@@ -583,7 +544,7 @@ func fillAndWeigh(o options, c *proc, last int, res *shopResult) error {
 	}
 	res.rssFull = c.rssMB()
 	res.entries, res.cacheBytes = c.value("catalogd_cache_entries"), c.value("catalogd_cache_bytes")
-	res.heapTop = heapTop(c.admin)
+	res.heapTop = heapTop(c.AdminURL)
 	return nil
 }
 
@@ -611,7 +572,7 @@ func rowsOf(base string, s shape) []*row {
 // its percentiles, statements and allocations; it returns the statements
 // sent.
 func measure(p *proc, rw *row, samples int) (float64, error) {
-	url := p.base + rw.path
+	url := p.API + rw.path
 	for range 10 {
 		get(url)
 	}
@@ -780,22 +741,8 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 		runs, o.samples, o.load, loader)
 
 	// Issue 13's table, one column per shop.
-	fmt.Fprintf(r, "\n## Summary\n\n| | ")
-	for _, s := range results {
-		fmt.Fprintf(r, "%s (%d products) | ", s.size, s.total)
-	}
-	fmt.Fprintf(r, "target |\n|---|")
-	for range results {
-		fmt.Fprintf(r, "---|")
-	}
-	fmt.Fprintf(r, "---|\n")
-	line := func(name, target string, f func(*shopResult) string) {
-		fmt.Fprintf(r, "| %s | ", name)
-		for _, s := range results {
-			fmt.Fprintf(r, "%s | ", f(s))
-		}
-		fmt.Fprintf(r, "%s |\n", target)
-	}
+	fmt.Fprintf(r, "\n## Summary\n\n")
+	line := summaryTable(r, results, func(s *shopResult) string { return fmt.Sprintf("%s (%d products)", s.size, s.total) })
 	line("list of 50, median ms", "≤ 1 ms", func(s *shopResult) string { return s.list.p50.format(2) })
 	line("single product, median ms", "≤ 0.5 ms", func(s *shopResult) string { return s.single.p50.format(2) })
 	line("list of 50, p99 ms", "≤ 3 ms at 100k", func(s *shopResult) string { return s.list.p99.format(2) })
@@ -853,6 +800,27 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 		fmt.Fprintf(r, "\nRSS under load: %.0f MB; with every list page cached (%.0f entries, %.1f MB in the cache): **%.0f MB**. "+
 			"Top of the heap profile then (in-use space, after a GC):\n\n```\n%s\n```\n",
 			s.rssLoad, s.entries, s.cacheBytes/(1<<20), s.rssFull, s.heapTop)
+	}
+}
+
+// summaryTable writes the head of a table with a column per shop and a
+// target column, and returns the function that writes one row.
+func summaryTable[T any](r io.Writer, shops []T, head func(T) string) func(name, target string, cell func(T) string) {
+	fmt.Fprintf(r, "| | ")
+	for _, s := range shops {
+		fmt.Fprintf(r, "%s | ", head(s))
+	}
+	fmt.Fprintf(r, "target |\n|---|")
+	for range shops {
+		fmt.Fprintf(r, "---|")
+	}
+	fmt.Fprintf(r, "---|\n")
+	return func(name, target string, cell func(T) string) {
+		fmt.Fprintf(r, "| %s | ", name)
+		for _, s := range shops {
+			fmt.Fprintf(r, "%s | ", cell(s))
+		}
+		fmt.Fprintf(r, "%s |\n", target)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"catalogd/api"
-	"catalogd/internal/testnet"
+	"catalogd/internal/proctest"
 )
 
 // TestMisbehavingServers: what catalogctl says, and whether it retries,
@@ -191,7 +191,7 @@ func failFirst(status int, header, value string, v any) func(n int, w http.Respo
 }
 
 func TestUnreachableServer(t *testing.T) {
-	r := ctl(t, nil, "--base-url", "http://"+testnet.FreeAddr(t)+"/wp-json/shop/v1", "catalog")
+	r := ctl(t, nil, "--base-url", "http://"+proctest.FreeAddr(t)+"/wp-json/shop/v1", "catalog")
 	r.expect(t, 2, nil, []string{"catalogctl: GET http://", "the request failed", "connection refused"})
 }
 

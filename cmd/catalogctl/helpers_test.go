@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -19,8 +18,8 @@ import (
 
 	"catalogd/api"
 	"catalogd/deploy/seed"
+	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/internal/testnet"
 )
 
 // What the tests of every command share: the binaries, running catalogctl,
@@ -32,20 +31,14 @@ import (
 var ctlBinary, serverBinary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "catalogctl-bin-")
+	bins, remove, err := proctest.BuildTemp(map[string]string{"catalogctl": ".", "catalogd": "../catalogd"})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "temp dir:", err)
-		os.Exit(1)
-	}
-	ctlBinary = filepath.Join(dir, "catalogctl")
-	serverBinary = filepath.Join(dir, "catalogd")
-	if err := testnet.Build(dir, map[string]string{"catalogctl": ".", "catalogd": "../catalogd"}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+	ctlBinary, serverBinary = bins["catalogctl"], bins["catalogd"]
 	code := m.Run()
-	os.RemoveAll(dir)
+	remove()
 	os.Exit(code)
 }
 
@@ -64,7 +57,7 @@ func ctl(t *testing.T, env []string, args ...string) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, ctlBinary, args...)
 	if env == nil {
-		env = testnet.Environ()
+		env = proctest.Environ()
 	}
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
@@ -110,43 +103,14 @@ func (r result) expect(t *testing.T, code int, stdout, stderr []string) {
 func startDemo(t *testing.T) string {
 	t.Helper()
 	dsn, _ := testdb.Load(t, seed.Demo())
-	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
-	cmd := exec.Command(serverBinary)
 	// A high advisory limit: the suite makes more requests in a minute
 	// than the default 60, and --all would then wait out the window.
-	cmd.Env = testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
-		"CATALOG_RATE_LIMIT=100000", "CATALOG_ACCESS_LOG=false")
-	logs := &testnet.SyncBuffer{}
-	cmd.Stdout, cmd.Stderr = io.Discard, logs
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start catalogd: %v", err)
+	c := proctest.MustStart(t, serverBinary, proctest.Options{DSN: dsn,
+		Env: []string{"CATALOG_RATE_LIMIT=100000", "CATALOG_ACCESS_LOG=false"}, Stdout: io.Discard})
+	if _, _, err := c.WaitReadyz(http.StatusOK, 10*time.Second); err != nil {
+		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-done
-	})
-	client := &http.Client{Timeout: 2 * time.Second}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := client.Get("http://" + admin + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return "http://" + public + "/wp-json/shop/v1"
-			}
-		}
-		select {
-		case <-done:
-			t.Fatalf("catalogd exited before it was ready; stderr:\n%s", logs.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz not 200 within 10s (last error %v); stderr:\n%s", err, logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return c.API
 }
 
 // demoCase is one catalogctl run against the demo shop.
@@ -236,8 +200,7 @@ func writeJSONAnswer(w http.ResponseWriter, status int, v any) {
 
 // apiError writes the contract's Error.
 func apiError(w http.ResponseWriter, status int, code, msg, hint string) {
-	writeJSONAnswer(w, status, map[string]any{"code": code, "message": msg,
-		"data": map[string]any{"status": status, "hint": hint}})
+	writeJSONAnswer(w, status, api.Error{Code: code, Message: msg, Data: api.ErrorData{Status: status, Hint: hint}})
 }
 
 // fakeCase is one catalogctl run against a fake server.

@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"catalogd/api"
-	"catalogd/internal/testnet"
+	"catalogd/internal/proctest"
 )
 
 // TestAgainstCatalogd runs each command against one catalogd serving the
 // demo shop; the cases are in the command's own test file.
 func TestAgainstCatalogd(t *testing.T) {
 	base := startDemo(t)
-	env := testnet.Environ("CATALOG_BASE_URL=" + base)
+	env := proctest.Environ("CATALOG_BASE_URL=" + base)
 
 	// The index's count is what --all must deliver.
 	r := ctl(t, env, "catalog", "--json")
@@ -46,7 +46,7 @@ func TestGlobalUsageErrors(t *testing.T) {
 		{"base URL with a bad port", []string{"--base-url", "http://shop.example:port/", "catalog"}, nil, "not a URL"},
 		{"base URL with a query", []string{"--base-url", "https://shop.example/wp-json/shop/v1?x=1", "catalog"}, nil, "must not have a query or fragment"},
 		{"base URL empty", []string{"--base-url", "", "catalog"}, nil, "want an http:// or https:// URL"},
-		{"base URL from the environment", []string{"catalog"}, testnet.Environ("CATALOG_BASE_URL=not a url"), `CATALOG_BASE_URL "not a url"`},
+		{"base URL from the environment", []string{"catalog"}, proctest.Environ("CATALOG_BASE_URL=not a url"), `CATALOG_BASE_URL "not a url"`},
 		{"timeout zero", []string{"--timeout", "0s", "catalog"}, nil, "--timeout must be positive"},
 		{"timeout not a duration", []string{"--timeout", "soon", "catalog"}, nil, `invalid value "soon" for flag -timeout`},
 		{"user agent with a line break", []string{"--user-agent", "x\r\nX-Evil: 1", "catalog"}, nil, "--user-agent must not contain control characters"},
@@ -56,7 +56,7 @@ func TestGlobalUsageErrors(t *testing.T) {
 func TestBaseURLFromEnvironment(t *testing.T) {
 	fake := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeIndex) })
 	other := newFakeAPI(t, func(n int, w http.ResponseWriter, r *http.Request) { writeJSONAnswer(w, 200, fakeIndex) })
-	env := testnet.Environ("CATALOG_BASE_URL=" + fake.base() + "/")
+	env := proctest.Environ("CATALOG_BASE_URL=" + fake.base() + "/")
 	ctl(t, env, "catalog").expect(t, 0, []string{"Test Shop"}, nil)
 	ctl(t, env, "--base-url", other.base(), "catalog").expect(t, 0, []string{"Test Shop"}, nil)
 	if a, o := len(fake.requests()), len(other.requests()); a != 1 || o != 1 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -9,18 +8,6 @@ import (
 
 	"catalogd/internal/testdb"
 )
-
-// readyzBody is /readyz's status and text.
-func (r *running) readyzBody(t *testing.T) (int, string) {
-	t.Helper()
-	resp, err := r.client.Get(r.admin + "/readyz")
-	if err != nil {
-		t.Fatalf("/readyz: %v", err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
-}
 
 // TestChangeSourceChosen: --changes picks the change source, /readyz and
 // the metrics name it, and an edit shows through it: with auto, the binary
@@ -49,15 +36,18 @@ func TestChangeSourceChosen(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var dsn string
 			if tt.server == "" {
-				dsn, _ = testdb.Load(t, newShop())
+				dsn, _ = testdb.Load(t, jobsShop())
 			} else {
-				dsn, _ = testdb.LoadOn(t, tt.server, newShop())
+				dsn, _ = testdb.LoadOn(t, tt.server, jobsShop())
 			}
 			raw := testdb.Open(t, dsn)
 			r := startFaulty(t, dsn, "CATALOG_CHANGES="+tt.changes, "CATALOG_POLL_INTERVAL=100ms")
 			r.waitReadyz(t, http.StatusOK, 10*time.Second)
 			r.waitBaseline(t)
-			status, body := r.readyzBody(t)
+			status, body, err := r.Readyz()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if want := "changes: " + tt.source + " ("; status != http.StatusOK || !strings.Contains(body, want) ||
 				!strings.Contains(body, tt.why) {
 				t.Errorf("/readyz = %d %q, want it to name %q and say %q", status, body, want, tt.why)
@@ -65,8 +55,8 @@ func TestChangeSourceChosen(t *testing.T) {
 			if m := r.metricsOf(t); m[`catalogd_change_source`] != 1 {
 				t.Errorf("catalogd_change_source sums to %v, want 1: one source in use", m["catalogd_change_source"])
 			}
-			if tt.log != "" && !strings.Contains(r.stderr.String(), tt.log) {
-				t.Errorf("the log does not say %q:\n%s", tt.log, r.stderr.String())
+			if tt.log != "" && !strings.Contains(r.Stderr.String(), tt.log) {
+				t.Errorf("the log does not say %q:\n%s", tt.log, r.Stderr.String())
 			}
 			start := time.Now()
 			editPrice(t, raw, "police-radar", "31")

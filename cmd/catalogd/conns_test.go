@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"testing"
 	"time"
 
@@ -68,10 +67,10 @@ func (c *conn) read(t *testing.T) int {
 // idle keep-alive connection is closed after --idle-timeout: a crowd of
 // idle clients cannot pile up goroutines and buffers.
 func TestConnectionCapAndIdleTimeout(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, _ := testdb.Load(t, jobsShop())
 	r := startFaulty(t, dsn, "CATALOG_MAX_CONNS=2", "CATALOG_IDLE_TIMEOUT=1s")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second) // the catalog is in: no loading 503
-	public := strings.TrimPrefix(strings.TrimSuffix(r.api, "/wp-json/shop/v1"), "http://")
+	public := r.Public
 	const path = "/wp-json/shop/v1/catalog"
 
 	first, second := dial(t, public), dial(t, public)

@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -16,10 +14,11 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"catalogd/api"
 	"catalogd/deploy/seed"
 	"catalogd/internal/faultproxy"
+	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/internal/testnet"
 )
 
 // Fault injection against the real binary: the database is reached through
@@ -54,91 +53,6 @@ func dbAddr(t *testing.T, dsn string) string {
 	return cfg.Addr
 }
 
-// running is a catalogd started for a fault test.
-type running struct {
-	*proc
-	api, admin string // http://host:port of the API base and of the admin listener
-	client     *http.Client
-}
-
-const faultSite = "https://shop.example"
-
-// startFaulty starts catalogd on dsn with the extra settings and waits
-// until /healthz answers (not /readyz: the database may be down).
-func startFaulty(t *testing.T, dsn string, kv ...string) *running {
-	t.Helper()
-	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
-	// The tests poll every 100ms or so, and the cheap rounds alone would
-	// spend the default budget: the product scan may use a whole core
-	// here, so an edit shows within an interval or two.
-	env := testnet.Environ(append([]string{"CATALOG_DSN=" + dsn, "CATALOG_LISTEN=" + public,
-		"CATALOG_ADMIN_LISTEN=" + admin, "CATALOG_SITE_URL=" + faultSite, "CATALOG_ACCESS_LOG=false",
-		"CATALOG_POLL_BUDGET=1"}, kv...)...)
-	r := &running{proc: start(t, env), api: "http://" + public + "/wp-json/shop/v1",
-		admin: "http://" + admin, client: &http.Client{Timeout: 10 * time.Second}}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := r.client.Get(r.admin + "/healthz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return r
-			}
-		}
-		select {
-		case <-r.done:
-			t.Fatalf("catalogd exited: %v; stderr:\n%s", r.err, r.stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/healthz not 200 within 10s (%v); stderr:\n%s", err, r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// alive fails the test when the process has exited: recovery must come
-// without a restart.
-func (r *running) alive(t *testing.T) {
-	t.Helper()
-	select {
-	case <-r.done:
-		t.Fatalf("catalogd exited: %v; stderr:\n%s", r.err, r.stderr.String())
-	default:
-	}
-}
-
-// ready reports the status of /readyz.
-func (r *running) ready(t *testing.T) int {
-	t.Helper()
-	resp, err := r.client.Get(r.admin + "/readyz")
-	if err != nil {
-		t.Fatalf("/readyz: %v", err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode
-}
-
-// answer is one response as a client saw it.
-type answer struct {
-	status int
-	header http.Header
-	body   []byte
-	took   time.Duration
-	err    error
-}
-
-func (r *running) fetch(url string) answer {
-	start := time.Now()
-	resp, err := r.client.Get(url)
-	if err != nil {
-		return answer{err: err, took: time.Since(start)}
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	return answer{status: resp.StatusCode, header: resp.Header, body: body, took: time.Since(start), err: err}
-}
-
 // internals are strings no response body may hold: SQL, addresses, the
 // driver's and Go's words, file paths, table names.
 var internals = []string{"dial", "tcp", "127.0.0.1", "sql", "select ", "driver", "mysql", "mariadb", "connection",
@@ -168,12 +82,7 @@ func checkClean(t *testing.T, what string, a answer) {
 		}
 	}
 	if a.status >= 500 {
-		var e struct {
-			Code string `json:"code"`
-			Data struct {
-				Status int `json:"status"`
-			} `json:"data"`
-		}
+		var e api.Error
 		_ = json.Unmarshal(a.body, &e)
 		if a.status != http.StatusServiceUnavailable || e.Code != "shop_unavailable" || e.Data.Status != 503 {
 			t.Errorf("%s: %d %s, want only 503 shop_unavailable among server errors: %s", what, a.status, e.Code, a.body)
@@ -192,7 +101,7 @@ func checkClean(t *testing.T, what string, a answer) {
 // says so on /readyz, answers 503 with Retry-After, and serves as soon as
 // the database comes back, by itself.
 func TestFaultDatabaseDownAtStart(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, _ := testdb.Load(t, jobsShop())
 	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	proxy.SetDown(true)
 	r := startFaulty(t, throughProxy(t, dsn, proxy.Addr()), "CATALOG_POLL_INTERVAL=200ms")
@@ -202,7 +111,7 @@ func TestFaultDatabaseDownAtStart(t *testing.T) {
 	}
 	for _, path := range []string{"/catalog", "/catalog/categories", "/catalog/products", "/catalog/products?per_page=1",
 		"/catalog/products/police-radar"} {
-		a := r.fetch(r.api + path)
+		a := r.fetch(r.API + path)
 		checkClean(t, path, a)
 		if a.status != http.StatusServiceUnavailable {
 			t.Errorf("%s with the database down = %d, want 503: %s", path, a.status, a.body)
@@ -213,158 +122,21 @@ func TestFaultDatabaseDownAtStart(t *testing.T) {
 	}
 
 	proxy.SetDown(false)
-	deadline := time.Now().Add(10 * time.Second)
-	for r.ready(t) != http.StatusOK {
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz not 200 10s after the database returned; stderr:\n%s", r.stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	for _, path := range []string{"/catalog", "/catalog/categories", "/catalog/products", "/catalog/products/police-radar"} {
-		for {
-			a := r.fetch(r.api + path)
+		var a answer
+		r.poll(t, 10*time.Second, path+" after the database returned", func() bool {
+			a = r.fetch(r.API + path)
 			checkClean(t, path, a)
-			if a.status == http.StatusOK {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s still %d after the database returned: %s", path, a.status, a.body)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return a.status == http.StatusOK
+		})
 	}
-	status, m := getJSON(t, r.client, r.api+"/catalog")
+	status, m := getJSON(t, r.Client, r.API+"/catalog")
 	if status != 200 || m["product_count"] != float64(2) {
 		t.Errorf("after recovery /catalog = %d %v", status, m)
 	}
 	r.alive(t)
 }
-
-// waitReadyz waits, bounded, until /readyz answers want.
-func (r *running) waitReadyz(t *testing.T, want int, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		got := r.ready(t)
-		if got == want {
-			return
-		}
-		r.alive(t)
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz still %d, not %d, after %v; stderr:\n%s", got, want, within, r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// waitBaseline waits until the first snapshot is in and served: it is the
-// change follower's first whole read, made after its source marked its
-// place, so from then on every change in the shop is seen. Measuring
-// statements, or editing the shop, before that would race with it.
-func (r *running) waitBaseline(t *testing.T) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		m := r.metricsOf(t)
-		v := m["catalogd_snapshot_version"]
-		// Ready: the catalog's handler answers too, not the loading 503.
-		// The first snapshot is the change follower's first whole read,
-		// made after its source marked its place.
-		if v >= 1 && r.ready(t) == http.StatusOK {
-			return
-		}
-		r.alive(t)
-		if time.Now().After(deadline) {
-			t.Fatalf("catalogd_snapshot_version still %v 10s after start: the poller took no baseline; stderr:\n%s",
-				v, r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// editPrice saves a product's price the way WordPress admin does: the
-// price metas and the post's modified time, which the change poller's
-// signature sums. Each call moves the modified time on, so a price set
-// back to an earlier value is a change too. It writes to the database
-// directly, never through a test's proxy.
-func editPrice(t *testing.T, raw *sql.DB, slug, price string) {
-	t.Helper()
-	if _, err := raw.Exec(`UPDATE wp_postmeta m JOIN wp_posts p ON p.ID = m.post_id SET m.meta_value = ?
-		WHERE p.post_name = ? AND m.meta_key IN ('_price', '_regular_price')`, price, slug); err != nil {
-		t.Fatalf("edit the price of %s: %v", slug, err)
-	}
-	if _, err := raw.Exec(`UPDATE wp_posts SET post_modified = post_modified + INTERVAL 1 SECOND,
-		post_modified_gmt = post_modified_gmt + INTERVAL 1 SECOND WHERE post_name = ?`, slug); err != nil {
-		t.Fatalf("touch %s: %v", slug, err)
-	}
-}
-
-// priceOf is the price a product's answer (or a list's item with the
-// slug) shows, "" when the answer holds no such product.
-func priceOf(t *testing.T, body []byte, slug string) string {
-	t.Helper()
-	var v struct {
-		Slug     string `json:"slug"`
-		Price    string `json:"price"`
-		Products []struct {
-			Slug  string `json:"slug"`
-			Price string `json:"price"`
-		} `json:"products"`
-	}
-	if err := json.Unmarshal(body, &v); err != nil {
-		t.Fatalf("not JSON: %v: %.200q", err, body)
-	}
-	if v.Slug == slug {
-		return v.Price
-	}
-	for _, p := range v.Products {
-		if p.Slug == slug {
-			return p.Price
-		}
-	}
-	return ""
-}
-
-// waitPrice waits, bounded, until the product's page shows the price.
-func (r *running) waitPrice(t *testing.T, slug, want string, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		a := r.fetch(r.api + "/catalog/products/" + slug)
-		if a.err == nil && a.status == http.StatusOK && priceOf(t, a.body, slug) == want {
-			return
-		}
-		r.alive(t)
-		if time.Now().After(deadline) {
-			t.Fatalf("%s does not show the price %s %v after the edit: %d %v %.300s; stderr:\n%s",
-				slug, want, within, a.status, a.err, a.body, r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// answers fetches each path once, every one of which must answer below
-// 500.
-func (r *running) answers(t *testing.T, paths []string) map[string]answer {
-	t.Helper()
-	out := map[string]answer{}
-	for _, p := range paths {
-		a := r.fetch(r.api + p)
-		if a.err != nil || a.status >= 500 {
-			t.Fatalf("%s: %d %v: %.300s", p, a.status, a.err, a.body)
-		}
-		out[p] = a
-	}
-	return out
-}
-
-// servedPaths are the requests the fault tests make once the catalog has
-// loaded: the index, categories, lists with and without filters, single
-// products (a hidden one, reachable by its slug), and 404s.
-var servedPaths = []string{"/catalog", "/catalog/categories", "/catalog/products", "/catalog/products?per_page=1&page=2",
-	"/catalog/products?framework=esx", "/catalog/products?category=jobs", "/catalog/products/police-radar",
-	"/catalog/products/car-dealer", "/catalog/products/hidden-gem", "/catalog/products/no-such-product",
-	"/catalog/products?page=9"}
 
 // TestFaultDatabaseCutUnderLoad takes the database away while clients
 // hammer warm and cold keys after the first load: every request keeps
@@ -373,7 +145,7 @@ var servedPaths = []string{"/catalog", "/catalog/categories", "/catalog/products
 // database is away; once it is back, an edit in the shop shows within a
 // few poll intervals, without a restart.
 func TestFaultDatabaseCutUnderLoad(t *testing.T) {
-	dsn, raw := testdb.Load(t, newShop())
+	dsn, raw := testdb.Load(t, jobsShop())
 	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	// A cache TTL far shorter than the outage: copies expire during it and
 	// are computed again, from memory.
@@ -419,7 +191,7 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 				if i%4 == 3 {
 					path, isCold = fmt.Sprintf("/catalog/products/cold-%d", cold.Add(1)), true
 				}
-				a := r.fetch(r.api + path)
+				a := r.fetch(r.API + path)
 				// An answer that overlapped a change of phase counts as
 				// one of the later phase, which allows more.
 				ph := phase.Load()
@@ -434,14 +206,9 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 	// the phase and cond (if any) holds.
 	waitAnswers := func(ph int32, n int64, what string, cond func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for count[ph].Load() < n || (cond != nil && !cond()) {
-			r.alive(t)
-			if time.Now().After(deadline) {
-				t.Fatalf("phase %d: %d answers in 10s, not %d %s", ph, count[ph].Load(), n, what)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		r.poll(t, 10*time.Second, fmt.Sprintf("phase %d: not %d answers %s", ph, n, what), func() bool {
+			return count[ph].Load() >= n && (cond == nil || cond())
+		})
 	}
 	waitAnswers(0, 100, "", nil)
 
@@ -509,12 +276,6 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 	}
 }
 
-// metricsOf scrapes the admin listener.
-func (r *running) metricsOf(t *testing.T) map[string]float64 {
-	t.Helper()
-	return scrape(t, r.client, r.admin+"/metrics")
-}
-
 // TestFaultSlowDatabase makes every database answer take far longer than
 // CATALOG_QUERY_TIMEOUT, then turns the database into a black hole, after
 // the first load: bursts of requests (lists, single products, unknown
@@ -524,14 +285,14 @@ func (r *running) metricsOf(t *testing.T) map[string]float64 {
 // signature at a time); and once the database is fast again, an edit in
 // the shop shows.
 func TestFaultSlowDatabase(t *testing.T) {
-	dsn, raw := testdb.Load(t, newShop())
-	shaper := faultproxy.StartShaper(t, dbAddr(t, dsn))
+	dsn, raw := testdb.Load(t, jobsShop())
+	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	const (
 		maxOpen      = 4
 		queryTimeout = 500 * time.Millisecond
 		burstSize    = 60
 	)
-	r := startFaulty(t, throughProxy(t, dsn, shaper.Addr()), "CATALOG_QUERY_TIMEOUT="+queryTimeout.String(),
+	r := startFaulty(t, throughProxy(t, dsn, proxy.Addr()), "CATALOG_QUERY_TIMEOUT="+queryTimeout.String(),
 		fmt.Sprintf("CATALOG_DB_MAX_OPEN=%d", maxOpen), "CATALOG_POLL_INTERVAL=100ms")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	r.waitBaseline(t)
@@ -560,7 +321,7 @@ func TestFaultSlowDatabase(t *testing.T) {
 	bounded := func(t *testing.T, what string, slack float64) {
 		t.Helper()
 		m := r.metricsOf(t)
-		if open := m["catalogd_db_connections_open"]; open > maxOpen {
+		if open := m["go_sql_open_connections"]; open > maxOpen {
 			t.Errorf("%s: %v database connections open, more than CATALOG_DB_MAX_OPEN=%d", what, open, maxOpen)
 		}
 		if g := m["go_goroutines"]; g > base+slack {
@@ -569,20 +330,20 @@ func TestFaultSlowDatabase(t *testing.T) {
 	}
 	burst := func(t *testing.T, name string) {
 		t.Helper()
-		tried := shaper.Accepted()
+		tried := proxy.Accepted()
 		var wg sync.WaitGroup
 		answers := make([]answer, burstSize)
 		for i := range burstSize {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				answers[i] = r.fetch(r.api + path(name, i))
+				answers[i] = r.fetch(r.API + path(name, i))
 			}()
 		}
 		wg.Wait()
 		// No request reaches for the database: what connections were
 		// tried meanwhile are the poller's, one per tick at most.
-		if n := shaper.Accepted() - tried; n > 2 {
+		if n := proxy.Accepted() - tried; n > 2 {
 			t.Errorf("%s: %d connections to the database tried during a burst of %d requests", name, n, burstSize)
 		}
 		var slowest time.Duration
@@ -605,17 +366,12 @@ func TestFaultSlowDatabase(t *testing.T) {
 		}
 		t.Logf("%s: %d answers, slowest %v", name, burstSize, slowest)
 		// The burst's client connections close, and their goroutines go.
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			m := r.metricsOf(t)
-			if m["go_goroutines"] <= base+10 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("%s: %v goroutines 5s after the burst, %v before the fault", name, m["go_goroutines"], base)
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
+		var g float64
+		if err := r.Poll(5*time.Second, func() bool {
+			g = r.metricsOf(t)["go_goroutines"]
+			return g <= base+10
+		}); err != nil {
+			t.Errorf("%s: %v goroutines 5s after the burst, %v before the fault (%v)", name, g, base, err)
 		}
 	}
 	// lasts keeps the fault on while the poller tries the database again
@@ -623,31 +379,26 @@ func TestFaultSlowDatabase(t *testing.T) {
 	// been closed at its deadline), and checks that nothing piles up.
 	lasts := func(t *testing.T, what string, tries int) {
 		t.Helper()
-		first := shaper.Accepted()
-		deadline := time.Now().Add(time.Duration(tries+5) * (queryTimeout + 100*time.Millisecond))
-		for shaper.Accepted() < first+tries {
+		first := proxy.Accepted()
+		within := time.Duration(tries+5) * (queryTimeout + 100*time.Millisecond)
+		r.poll(t, within, fmt.Sprintf("%s: not %d connections tried", what, tries), func() bool {
 			bounded(t, what, 20)
-			r.alive(t)
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: %d connections tried in %v, want %d", what, shaper.Accepted()-first,
-					time.Duration(tries+5)*(queryTimeout+100*time.Millisecond), tries)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+			return proxy.Accepted() >= first+tries
+		})
 		bounded(t, what, 20)
 	}
 
 	t.Run("slow", func(t *testing.T) {
-		shaper.SetDelay(5 * time.Second)
-		defer shaper.SetDelay(0)
+		proxy.SetDelay(5 * time.Second)
+		defer proxy.SetDelay(0)
 		r.waitReadyz(t, http.StatusServiceUnavailable, 5*time.Second)
 		burst(t, "slow")
 		lasts(t, "slow", 4)
 		burst(t, "slow-again")
 	})
 	t.Run("black hole", func(t *testing.T) {
-		shaper.SetBlackhole(true)
-		defer shaper.SetBlackhole(false)
+		proxy.SetBlackhole(true)
+		defer proxy.SetBlackhole(false)
 		r.waitReadyz(t, http.StatusServiceUnavailable, 5*time.Second)
 		burst(t, "blackhole")
 		lasts(t, "black hole", 4)
@@ -657,18 +408,13 @@ func TestFaultSlowDatabase(t *testing.T) {
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	editPrice(t, raw, "car-dealer", "35")
 	r.waitPrice(t, "car-dealer", "35.00", 3*time.Second)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		m := r.metricsOf(t)
-		if m["go_goroutines"] <= base+10 && m["catalogd_db_connections_open"] <= maxOpen {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("%v goroutines (%v before), %v connections open 5s after the faults",
-				m["go_goroutines"], base, m["catalogd_db_connections_open"])
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
+	var m proctest.Metrics
+	if err := r.Poll(5*time.Second, func() bool {
+		m = r.metricsOf(t)
+		return m["go_goroutines"] <= base+10 && m["go_sql_open_connections"] <= maxOpen
+	}); err != nil {
+		t.Errorf("%v goroutines (%v before), %v connections open 5s after the faults (%v)",
+			m["go_goroutines"], base, m["go_sql_open_connections"], err)
 	}
 	r.alive(t)
 }
@@ -688,10 +434,10 @@ func TestFaultSlowDatabase(t *testing.T) {
 // land at the same place give or take one of those.
 func TestFaultResetMidResultSet(t *testing.T) {
 	dsn, raw := testdb.Load(t, seed.Demo())
-	shaper := faultproxy.StartShaper(t, dbAddr(t, dsn))
+	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	// No origin cache: every answer is computed from the snapshot of the
 	// moment.
-	r := startFaulty(t, throughProxy(t, dsn, shaper.Addr()), "CATALOG_CACHE_TTL=0",
+	r := startFaulty(t, throughProxy(t, dsn, proxy.Addr()), "CATALOG_CACHE_TTL=0",
 		"CATALOG_POLL_INTERVAL=100ms", "CATALOG_QUERY_TIMEOUT=5s")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	r.waitBaseline(t)
@@ -704,7 +450,7 @@ func TestFaultResetMidResultSet(t *testing.T) {
 	// on the way; it returns how many change reads failed meanwhile.
 	price := 20
 	reloadFailed := func() int {
-		return strings.Count(r.stderr.String(), "a change in the shop cannot be read yet") // catalog.Follow's
+		return strings.Count(r.Stderr.String(), "a change in the shop cannot be read yet") // catalog.Follow's
 	}
 	round := func(what string) (failed int) {
 		t.Helper()
@@ -717,11 +463,10 @@ func TestFaultResetMidResultSet(t *testing.T) {
 			a    answer
 		}
 		var log []seen
-		deadline := time.Now().Add(5 * time.Second)
-		for {
+		r.poll(t, 5*time.Second, fmt.Sprintf("%s: the edit to %s does not show", what, want), func() bool {
 			shown := false
 			for _, p := range paths {
-				a := r.fetch(r.api + p)
+				a := r.fetch(r.API + p)
 				checkClean(t, what+" "+p, a)
 				if a.err != nil || a.status != http.StatusOK {
 					t.Fatalf("%s: %s: %d %v: %.300s", what, p, a.status, a.err, a.body)
@@ -731,14 +476,8 @@ func TestFaultResetMidResultSet(t *testing.T) {
 					shown = true
 				}
 			}
-			if shown {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: the edit to %s does not show 5s after it; stderr:\n%s", what, want, r.stderr.String())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+			return shown
+		})
 		// The new state, whole: once the product shows the edit, every
 		// answer comes from the new snapshot.
 		next := r.answers(t, paths)
@@ -768,14 +507,14 @@ func TestFaultResetMidResultSet(t *testing.T) {
 	}
 
 	// One change read, recorded: where the database's chunks end.
-	shaper.Record(true)
+	proxy.Record(true)
 	if n := round("recorded reload"); n != 0 {
 		t.Fatalf("%d reloads failed without a fault", n)
 	}
-	shaper.Record(false)
+	proxy.Record(false)
 	var bounds []int64
 	var sum int64
-	for _, n := range shaper.Recorded() {
+	for _, n := range proxy.Recorded() {
 		sum += int64(n)
 		bounds = append(bounds, sum)
 	}
@@ -794,11 +533,11 @@ func TestFaultResetMidResultSet(t *testing.T) {
 
 	var cuts, failed int
 	for _, n := range points {
-		before := shaper.Cuts()
-		shaper.CutAfter(n)
+		before := proxy.Cuts()
+		proxy.CutAfter(n)
 		f := round(fmt.Sprintf("cut after %d bytes", n))
-		shaper.Disarm()
-		if shaper.Cuts() > before {
+		proxy.Disarm()
+		if proxy.Cuts() > before {
 			cuts++
 		}
 		failed += f
@@ -809,7 +548,7 @@ func TestFaultResetMidResultSet(t *testing.T) {
 	}
 	r.alive(t)
 	if t.Failed() {
-		t.Logf("catalogd's log of its 500s:\n%s", grepLines(r.stderr.String(), "status=500"))
+		t.Logf("catalogd's log of its 500s:\n%s", grepLines(r.Stderr.String(), "status=500"))
 	}
 }
 

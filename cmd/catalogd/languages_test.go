@@ -1,44 +1,15 @@
 package main
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/internal/testnet"
 	"catalogd/wpdb/wpfixture"
 )
-
-// readyz polls the admin listener until it answers, and returns its status
-// and body.
-func readyz(t *testing.T, p *proc, admin string) (int, string) {
-	t.Helper()
-	client := &http.Client{Timeout: 5 * time.Second}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := client.Get("http://" + admin + "/readyz")
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			// Until the first whole read ends, there is no answer yet.
-			if !strings.Contains(string(body), "not in yet") {
-				return resp.StatusCode, string(body)
-			}
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("catalogd exited: %v; stderr:\n%s", p.err, p.stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz did not answer within 10s: %v; stderr:\n%s", err, p.stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
 
 // /readyz means the catalog can be read, not just that its tables exist; a
 // translation plugin's leftovers neither empty nor break it (issue 14).
@@ -51,12 +22,12 @@ func TestReadyMeansTheCatalogLoads(t *testing.T) {
 		wantLog   string // a line of the start-up log
 	}{
 		{"polylang option without the plugin", func() *wpfixture.Shop {
-			s := newShop()
+			s := jobsShop()
 			s.SetOption("polylang", wpfixture.Serialize(map[string]any{"default_lang": "en", "force_lang": 1}, "default_lang", "force_lang"))
 			return s
 		}, "", true, "translation plugin leftovers ignored: Polylang settings"},
 		{"wpml settings without its table", func() *wpfixture.Shop {
-			s := newShop()
+			s := jobsShop()
 			s.SetOption("icl_sitepress_settings", wpfixture.Serialize(map[string]any{"default_language": "en"}, "default_language"))
 			s.ActivatePlugin("sitepress-multilingual-cms/sitepress.php")
 			return s
@@ -76,24 +47,22 @@ func TestReadyMeansTheCatalogLoads(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
-			p := start(t, testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin))
-			status, body := readyz(t, p, admin)
+			r := start(t, dsn)
+			status, body := r.waitReadyz(t, proctest.Settled, 10*time.Second)
 			if (status == http.StatusOK) != tt.wantReady {
 				t.Fatalf("/readyz = %d %q, want ready=%v", status, body, tt.wantReady)
 			}
 			if !tt.wantReady {
 				return
 			}
-			if n := strings.Count(p.stderr.String(), tt.wantLog); n != 1 {
-				t.Errorf("start-up log has %q %d times, want once:\n%s", tt.wantLog, n, p.stderr.String())
+			if n := strings.Count(r.Stderr.String(), tt.wantLog); n != 1 {
+				t.Errorf("start-up log has %q %d times, want once:\n%s", tt.wantLog, n, r.Stderr.String())
 			}
-			client := &http.Client{Timeout: 5 * time.Second}
-			status, m := getJSON(t, client, "http://"+public+"/wp-json/shop/v1/catalog")
+			status, m := getJSON(t, r.Client, r.API+"/catalog")
 			if status != 200 || m["product_count"] != float64(2) {
 				t.Errorf("index = %d %v, want 200 with product_count 2", status, m)
 			}
-			if status, m := getJSON(t, client, "http://"+public+"/wp-json/shop/v1/catalog/products/police-radar"); status != 200 {
+			if status, m := getJSON(t, r.Client, r.API+"/catalog/products/police-radar"); status != 200 {
 				t.Errorf("product = %d %v, want 200", status, m)
 			}
 		})
@@ -112,31 +81,28 @@ func TestConfiguredLanguage(t *testing.T) {
 	}
 	t.Run("a language the site lacks", func(t *testing.T) {
 		dsn, _ := testdb.Load(t, shop("en", "de"))
-		p := start(t, testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LANGUAGE=fr",
-			"CATALOG_LISTEN="+testnet.FreeAddr(t), "CATALOG_ADMIN_LISTEN="+testnet.FreeAddr(t)))
-		if code := p.wait(t, 10*time.Second); code == 0 {
-			t.Fatalf("exit code 0, want non-zero; stderr:\n%s", p.stderr.String())
+		p := launch(t, dsn, "CATALOG_LANGUAGE=fr")
+		if code := p.exitCode(t, 10*time.Second); code == 0 {
+			t.Fatalf("exit code 0, want non-zero; stderr:\n%s", p.Stderr.String())
 		}
 		var lines []string
-		for _, l := range strings.Split(p.stderr.String(), "\n") {
+		for _, l := range strings.Split(p.Stderr.String(), "\n") {
 			if strings.Contains(l, `"fr"`) {
 				lines = append(lines, l)
 			}
 		}
 		if len(lines) != 1 || !strings.Contains(lines[0], "de, en") {
-			t.Errorf("want one line naming fr and the site's languages de, en; stderr:\n%s", p.stderr.String())
+			t.Errorf("want one line naming fr and the site's languages de, en; stderr:\n%s", p.Stderr.String())
 		}
 	})
 	t.Run("a language without products", func(t *testing.T) {
 		dsn, _ := testdb.Load(t, shop("en", "de"))
-		admin := testnet.FreeAddr(t)
-		p := start(t, testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LANGUAGE=de",
-			"CATALOG_LISTEN="+testnet.FreeAddr(t), "CATALOG_ADMIN_LISTEN="+admin))
-		if status, body := readyz(t, p, admin); status != http.StatusOK {
+		p := start(t, dsn, "CATALOG_LANGUAGE=de")
+		if status, body := p.waitReadyz(t, proctest.Settled, 10*time.Second); status != http.StatusOK {
 			t.Fatalf("/readyz = %d %q", status, body)
 		}
-		if n := strings.Count(p.stderr.String(), "has no published products"); n != 1 {
-			t.Errorf("the log says %d times that de has no products, want once:\n%s", n, p.stderr.String())
+		if n := strings.Count(p.Stderr.String(), "has no published products"); n != 1 {
+			t.Errorf("the log says %d times that de has no products, want once:\n%s", n, p.Stderr.String())
 		}
 	})
 }

@@ -1,36 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"catalogd/internal/proctest"
 )
-
-// syncBuf is an output that may be read while it is written.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // Every line written reaches the output whole, each writer's lines in their
 // order, by Close at the latest; lines written after Close follow them.
 func TestLogWriterKeepsEveryLine(t *testing.T) {
-	out := &syncBuf{}
+	out := &proctest.SyncBuffer{}
 	w := newLogWriter(out)
 	const writers, lines = 8, 2000
 	var wg sync.WaitGroup
@@ -67,7 +50,7 @@ func TestLogWriterKeepsEveryLine(t *testing.T) {
 
 // A line goes out on its own, without Close, soon after it is written.
 func TestLogWriterWritesWithoutClose(t *testing.T) {
-	out := &syncBuf{}
+	out := &proctest.SyncBuffer{}
 	w := newLogWriter(out)
 	defer w.Close()
 	fmt.Fprintf(w, "one line\n")
@@ -83,7 +66,7 @@ func TestLogWriterWritesWithoutClose(t *testing.T) {
 // Lines written through Sync are out when Write returns, after the batched
 // lines written before them: the output keeps the order of logging.
 func TestLogWriterSyncKeepsOrder(t *testing.T) {
-	out := &syncBuf{}
+	out := &proctest.SyncBuffer{}
 	w := newLogWriter(out)
 	defer w.Close()
 	var want strings.Builder

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -343,19 +342,11 @@ func adminHandler(ready func(context.Context) error, source fmt.Stringer, reg *p
 	return mux
 }
 
-// registerDBMetrics exports the statement count and the pool's state.
+// registerDBMetrics exports the statement count and the pool's state
+// (go_sql_*{db_name="shop"}: open, in use and idle connections, waits).
 func registerDBMetrics(reg *prometheus.Registry, db *wpdb.DB) {
 	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "catalogd_db_queries_total", Help: "Database statements sent.",
 	}, func() float64 { return float64(db.Queries()) }))
-	gauge := func(name, help string, f func(sql.DBStats) float64) {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help},
-			func() float64 { return f(db.Stats()) }))
-	}
-	gauge("catalogd_db_connections_open", "Open database connections.", func(s sql.DBStats) float64 { return float64(s.OpenConnections) })
-	gauge("catalogd_db_connections_in_use", "Database connections in use.", func(s sql.DBStats) float64 { return float64(s.InUse) })
-	gauge("catalogd_db_connections_idle", "Idle database connections.", func(s sql.DBStats) float64 { return float64(s.Idle) })
-	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "catalogd_db_connection_waits_total", Help: "Times a request waited for a free connection.",
-	}, func() float64 { return float64(db.Stats().WaitCount) }))
+	reg.MustRegister(collectors.NewDBStatsCollector(db.Pool(), "shop"))
 }

@@ -1,160 +1,25 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/internal/testnet"
-	"catalogd/wpdb/wpfixture"
 )
 
-// binary is the catalogd built for these tests, by TestMain.
-var binary string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "catalogd-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "temp dir:", err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "catalogd")
-	if err := testnet.Build(dir, map[string]string{"catalogd": "."}); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	testdb.StopServers()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// proc is a running catalogd.
-type proc struct {
-	cmd    *exec.Cmd
-	stdout *testnet.SyncBuffer
-	stderr *testnet.SyncBuffer
-	done   chan struct{}
-	err    error // of Wait, once done is closed
-}
-
-// start starts the binary with the environment; the process is killed when
-// the test ends, if it still runs.
-func start(t *testing.T, env []string) *proc {
-	t.Helper()
-	p := &proc{cmd: exec.Command(binary), stdout: &testnet.SyncBuffer{}, stderr: &testnet.SyncBuffer{}, done: make(chan struct{})}
-	p.cmd.Env = env
-	p.cmd.Stdout = p.stdout
-	p.cmd.Stderr = p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start catalogd: %v", err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.done:
-		default:
-			_ = p.cmd.Process.Kill()
-			<-p.done
-		}
-	})
-	return p
-}
-
-// wait waits at most d for the process to exit and returns its exit code.
-func (p *proc) wait(t *testing.T, d time.Duration) int {
-	t.Helper()
-	select {
-	case <-p.done:
-	case <-time.After(d):
-		t.Fatalf("catalogd did not exit within %v; stderr:\n%s", d, p.stderr.String())
-	}
-	var ee *exec.ExitError
-	if errors.As(p.err, &ee) {
-		return ee.ExitCode()
-	}
-	if p.err != nil {
-		t.Fatalf("wait: %v", p.err)
-	}
-	return 0
-}
-
-func newShop() *wpfixture.Shop {
-	s := wpfixture.New("wp_", "https://db-home.example")
-	s.Category("Jobs", "jobs", "", 0)
-	s.Add(wpfixture.Product{Title: "Police Radar", RegularPrice: "20", Categories: []string{"jobs"}, Frameworks: []string{"esx"}})
-	s.Add(wpfixture.Product{Title: "Car Dealer", RegularPrice: "30", Categories: []string{"jobs"}})
-	s.Add(wpfixture.Product{Title: "Hidden Gem", RegularPrice: "5", Visibility: "hidden", Categories: []string{"jobs"}})
-	return s
-}
-
-func getJSON(t *testing.T, client *http.Client, url string) (int, map[string]any) {
-	t.Helper()
-	resp, err := client.Get(url)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("GET %s: Content-Type = %q, want JSON; body %q", url, ct, body)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(body, &m); err != nil {
-		t.Fatalf("GET %s: not a JSON object: %v: %q", url, err, body)
-	}
-	return resp.StatusCode, m
-}
-
 func TestServesAndStopsOnSIGTERM(t *testing.T) {
-	dsn, raw := testdb.Load(t, newShop())
-	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
+	dsn, raw := testdb.Load(t, jobsShop())
 	const site = "https://shop.example"
-	p := start(t, testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
-		"CATALOG_SITE_URL="+site, "CATALOG_S_MAXAGE=5m", "CATALOG_POLL_INTERVAL=200ms", "CATALOG_POLL_BUDGET=1"))
-	client := &http.Client{Timeout: 5 * time.Second}
-
-	// Wait, bounded, until the admin listener says ready.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := client.Get("http://" + admin + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("catalogd exited before it was ready: %v; stderr:\n%s", p.err, p.stderr.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/readyz not 200 within 10s (last error %v); stderr:\n%s", err, p.stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-
-	api := "http://" + public + "/wp-json/shop/v1"
+	r := start(t, dsn, "CATALOG_SITE_URL="+site, "CATALOG_S_MAXAGE=5m", "CATALOG_POLL_INTERVAL=200ms",
+		"CATALOG_POLL_BUDGET=1")
+	r.waitReadyz(t, http.StatusOK, 10*time.Second)
+	client, public, api := r.Client, r.Public, r.API
 	t.Run("index", func(t *testing.T) {
 		status, m := getJSON(t, client, api+"/catalog")
 		if status != 200 {
@@ -200,12 +65,13 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 		}
 	})
 	t.Run("metrics are scraped and move", func(t *testing.T) {
-		before := scrape(t, client, "http://"+admin+"/metrics")
+		before := r.metricsOf(t)
 		for _, name := range []string{"catalogd_http_requests_total", "catalogd_http_request_duration_seconds_count",
 			"catalogd_cache_hits_total", "catalogd_cache_misses_total", "catalogd_cache_evictions_total",
 			"catalogd_cache_bytes", "catalogd_cache_entries", "catalogd_cache_stale_served_total",
-			"catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count", "catalogd_db_connections_open",
-			"catalogd_db_connections_idle", "catalogd_snapshot_build_seconds", "catalogd_snapshot_products",
+			"catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count", "go_sql_open_connections",
+			"go_sql_idle_connections", "go_sql_in_use_connections", "go_sql_wait_count_total",
+			"catalogd_snapshot_build_seconds", "catalogd_snapshot_products",
 			"catalogd_snapshot_version", "go_goroutines", "process_resident_memory_bytes"} {
 			if _, ok := before[name]; !ok {
 				t.Errorf("series %s missing", name)
@@ -225,7 +91,7 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 		}
 		getJSON(t, client, api+"/catalog/products/police-radar") // cached by the subtest above: a hit
 		getJSON(t, client, api+"/catalog/products?per_page=1")   // a miss, computed from memory
-		after := scrape(t, client, "http://"+admin+"/metrics")
+		after := r.metricsOf(t)
 		for _, name := range []string{"catalogd_http_requests_total", "catalogd_cache_hits_total",
 			"catalogd_cache_misses_total"} {
 			if after[name] <= before[name] {
@@ -237,18 +103,13 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 		}
 		// Requests run no statement (TestSteadyStateRequestsRunNoStatement);
 		// the poll source's rounds, every 200ms here, do.
-		deadline := time.Now().Add(5 * time.Second)
 		for _, name := range []string{"catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count"} {
-			for {
-				now := scrape(t, client, "http://"+admin+"/metrics")
-				if now[name] > before[name] {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Errorf("%s did not move in 5s of polling every 200ms: %v → %v", name, before[name], now[name])
-					break
-				}
-				time.Sleep(50 * time.Millisecond)
+			var now proctest.Metrics
+			if err := r.Poll(5*time.Second, func() bool {
+				now = r.metricsOf(t)
+				return now[name] > before[name]
+			}); err != nil {
+				t.Errorf("%s did not move in 5s of polling every 200ms: %v → %v (%v)", name, before[name], now[name], err)
 			}
 		}
 	})
@@ -269,29 +130,29 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 		if tags := resp.Header.Get("Surrogate-Key"); !strings.Contains(tags+" ", want+" ") {
 			t.Errorf("Surrogate-Key %q lacks %s", tags, want)
 		}
-		before := scrape(t, client, "http://"+admin+"/metrics")
+		before := r.metricsOf(t)
 		if _, err := raw.Exec(`UPDATE wp_posts SET post_modified_gmt = post_modified_gmt + INTERVAL 1 MINUTE WHERE ID = ?`, id); err != nil {
 			t.Fatal(err)
 		}
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			_, m := getJSON(t, client, "http://"+admin+"/changes?since=0")
-			if changes, _ := m["changes"].([]any); len(changes) > 0 {
-				c, _ := changes[0].(map[string]any)
-				// The product's tag names its page and every list page
-				// showing it; its membership did not move, so the other
-				// list pages stay.
-				if tags := fmt.Sprint(c["tags"]); !strings.Contains(tags, want) || strings.Contains(tags, "shop-list") {
-					t.Errorf("change tags %s, want %s and no shop-list", tags, want)
-				}
-				break
+		var m map[string]any
+		if err := r.Poll(5*time.Second, func() bool {
+			_, m = getJSON(t, client, r.AdminURL+"/changes?since=0")
+			changes, _ := m["changes"].([]any)
+			if len(changes) == 0 {
+				return false
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no change on /changes 5s after an edit: %v", m)
+			c, _ := changes[0].(map[string]any)
+			// The product's tag names its page and every list page
+			// showing it; its membership did not move, so the other
+			// list pages stay.
+			if tags := fmt.Sprint(c["tags"]); !strings.Contains(tags, want) || strings.Contains(tags, "shop-list") {
+				t.Errorf("change tags %s, want %s and no shop-list", tags, want)
 			}
-			time.Sleep(100 * time.Millisecond)
+			return true
+		}); err != nil {
+			t.Fatalf("no change on /changes 5s after an edit: %v (%v)", m, err)
 		}
-		after := scrape(t, client, "http://"+admin+"/metrics")
+		after := r.metricsOf(t)
 		if after["catalogd_purge_tags_total"] <= before["catalogd_purge_tags_total"] {
 			t.Errorf("catalogd_purge_tags_total did not move: %v → %v", before["catalogd_purge_tags_total"], after["catalogd_purge_tags_total"])
 		}
@@ -310,11 +171,11 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 		})
 	}
 
-	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+	if err := r.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatalf("SIGTERM: %v", err)
 	}
-	if code := p.wait(t, 10*time.Second); code != 0 {
-		t.Errorf("exit code after SIGTERM = %d, want 0; stderr:\n%s", code, p.stderr.String())
+	if code := r.exitCode(t, 10*time.Second); code != 0 {
+		t.Errorf("exit code after SIGTERM = %d, want 0; stderr:\n%s", code, r.Stderr.String())
 	}
 }
 
@@ -324,7 +185,7 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 // and misses of the origin cache — send the database no statement at all.
 // The poller, which does, reads every hour here.
 func TestSteadyStateRequestsRunNoStatement(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, _ := testdb.Load(t, jobsShop())
 	r := startFaulty(t, dsn, "CATALOG_POLL_INTERVAL=1h")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	// /readyz reads the database: not called again from here on.
@@ -336,9 +197,9 @@ func TestSteadyStateRequestsRunNoStatement(t *testing.T) {
 	before := r.metricsOf(t)
 	var statuses []int
 	for i := range 20 {
-		p := r.api + paths[i%len(paths)]
+		p := r.API + paths[i%len(paths)]
 		if i == len(paths) {
-			p = strings.TrimSuffix(r.api, "/wp-json/shop/v1") + "/llms.txt"
+			p = "http://" + r.Public + "/llms.txt"
 		}
 		a := r.fetch(p)
 		if a.err != nil || a.status >= 500 {
@@ -366,7 +227,7 @@ func TestSteadyStateRequestsRunNoStatement(t *testing.T) {
 // the catalog's and the change follower's included (a log shipper parses
 // them all), and the debug ones are there.
 func TestLogSettingsApplyToEveryLine(t *testing.T) {
-	dsn, raw := testdb.Load(t, newShop())
+	dsn, raw := testdb.Load(t, jobsShop())
 	r := startFaulty(t, dsn, "CATALOG_POLL_INTERVAL=100ms", "CATALOG_LOG_FORMAT=json", "CATALOG_LOG_LEVEL=debug")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
 	r.waitBaseline(t)
@@ -374,7 +235,7 @@ func TestLogSettingsApplyToEveryLine(t *testing.T) {
 	r.waitPrice(t, "police-radar", "22.00", 5*time.Second)
 	const reloaded = "shop changed; snapshot updated" // the follower's, at debug level
 	msgs := map[string]bool{}
-	for _, line := range strings.Split(strings.TrimSpace(r.stderr.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(r.Stderr.String()), "\n") {
 		var rec struct {
 			Level string `json:"level"`
 			Msg   string `json:"msg"`
@@ -387,55 +248,17 @@ func TestLogSettingsApplyToEveryLine(t *testing.T) {
 	}
 	for _, want := range []string{"catalogd serving", reloaded, "snapshot built"} {
 		if !msgs[want] {
-			t.Errorf("no JSON record %q in the log:\n%s", want, r.stderr.String())
+			t.Errorf("no JSON record %q in the log:\n%s", want, r.Stderr.String())
 		}
 	}
 }
 
 func TestBadSettingExitsNonZero(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary)
-	cmd.Env = testnet.Environ("CATALOG_DSN=catalog:pw@tcp(127.0.0.1:1)/wordpress", "CATALOG_NAMESPACE=Bad!",
-		"CATALOG_LISTEN="+testnet.FreeAddr(t), "CATALOG_ADMIN_LISTEN="+testnet.FreeAddr(t))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("catalogd with a bad setting still ran after 10s")
+	r := launch(t, "catalog:pw@tcp(127.0.0.1:1)/wordpress", "CATALOG_NAMESPACE=Bad!")
+	if code := r.exitCode(t, 10*time.Second); code == 0 {
+		t.Fatalf("exit code 0, want non-zero; stderr:\n%s", r.Stderr.String())
 	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() == 0 {
-		t.Fatalf("exit: %v, want a non-zero exit code; stderr:\n%s", err, stderr.String())
+	if !strings.Contains(r.Stderr.String(), "CATALOG_NAMESPACE") {
+		t.Errorf("stderr does not name CATALOG_NAMESPACE:\n%s", r.Stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "CATALOG_NAMESPACE") {
-		t.Errorf("stderr does not name CATALOG_NAMESPACE:\n%s", stderr.String())
-	}
-}
-
-// scrape reads a Prometheus text page into series name → summed value.
-func scrape(t *testing.T, client *http.Client, url string) map[string]float64 {
-	t.Helper()
-	resp, err := client.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
-	}
-	out := map[string]float64{}
-	for _, line := range strings.Split(string(body), "\n") {
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		name, _, _ := strings.Cut(fields[0], "{")
-		v, err := strconv.ParseFloat(fields[len(fields)-1], 64)
-		if err == nil {
-			out[name] += v
-		}
-	}
-	return out
 }

@@ -1,37 +1,29 @@
 package main
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"catalogd/internal/testdb"
-	"catalogd/internal/testnet"
 )
 
 // The Go profiler answers on the admin listener, which only the operator
 // reaches, and nowhere on the public one: a profile shows the server's
 // memory and a CPU profile costs it its time.
 func TestProfilerOnlyOnTheAdminListener(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
-	public, admin := testnet.FreeAddr(t), testnet.FreeAddr(t)
-	p := start(t, testnet.Environ("CATALOG_DSN="+dsn, "CATALOG_LISTEN="+public, "CATALOG_ADMIN_LISTEN="+admin,
-		"CATALOG_SITE_URL=https://shop.example"))
-	if status, body := readyz(t, p, admin); status != http.StatusOK {
-		t.Fatalf("/readyz = %d %q; stderr:\n%s", status, body, p.stderr.String())
-	}
-	client := &http.Client{Timeout: 5 * time.Second}
+	dsn, _ := testdb.Load(t, jobsShop())
+	r := start(t, dsn, "CATALOG_SITE_URL=https://shop.example")
+	r.waitReadyz(t, http.StatusOK, 10*time.Second)
+	public, admin := r.Public, r.Admin
 	get := func(url string) (int, string) {
 		t.Helper()
-		resp, err := client.Get(url)
+		status, body, err := r.Get(url)
 		if err != nil {
 			t.Fatalf("GET %s: %v", url, err)
 		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		return status, body
 	}
 	tests := []struct {
 		listener, path string

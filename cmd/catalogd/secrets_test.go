@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,7 +11,6 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"catalogd/internal/testdb"
-	"catalogd/internal/testnet"
 )
 
 // The database password, and the hash of it MariaDB prints in SHOW GRANTS,
@@ -37,17 +37,16 @@ func TestDSNTheDriverWouldMisreadStopsStartUp(t *testing.T) {
 		{"no @", "catalog:" + secret + "/wordpress"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			p := start(t, testnet.Environ("CATALOG_DSN="+tt.dsn, "CATALOG_LISTEN="+testnet.FreeAddr(t),
-				"CATALOG_ADMIN_LISTEN="+testnet.FreeAddr(t)))
-			if code := p.wait(t, 10*time.Second); code == 0 {
+			p := launch(t, tt.dsn)
+			if code := p.exitCode(t, 10*time.Second); code == 0 {
 				t.Errorf("exit code 0, want non-zero")
 			}
-			out := p.stderr.String()
+			out := p.Stderr.String()
 			if !strings.Contains(out, "CATALOG_DSN") || !strings.Contains(out, "@tcp") {
 				t.Errorf("stderr does not name CATALOG_DSN and the missing @tcp:\n%s", out)
 			}
 			noSecret(t, "stderr", out, secret)
-			noSecret(t, "stdout", p.stdout.String(), secret)
+			noSecret(t, "stdout", p.Stdout.String(), secret)
 		})
 	}
 }
@@ -58,7 +57,7 @@ func TestDSNTheDriverWouldMisreadStopsStartUp(t *testing.T) {
 // refused reads are logged, and none of it — log lines, /readyz, /metrics,
 // bodies — shows the password or its hash.
 func TestPasswordAndHashNeverShow(t *testing.T) {
-	dsn, _ := testdb.Load(t, newShop())
+	dsn, _ := testdb.Load(t, jobsShop())
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -70,48 +69,39 @@ func TestPasswordAndHashNeverShow(t *testing.T) {
 	var seen []string // every body a client or operator was given
 	get := func(url string, want int) answer {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			a := r.fetch(url)
-			if a.err == nil && a.status == want {
-				seen = append(seen, url+":\n"+string(a.body))
-				return a
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("GET %s: %d %v, want %d; stderr:\n%s", url, a.status, a.err, want, r.stderr.String())
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
+		var a answer
+		r.poll(t, 10*time.Second, fmt.Sprintf("GET %s not %d", url, want), func() bool {
+			a = r.fetch(url)
+			return a.err == nil && a.status == want
+		})
+		seen = append(seen, url+":\n"+string(a.body))
+		return a
 	}
-	get(r.admin+"/readyz", http.StatusOK)
+	get(r.AdminURL+"/readyz", http.StatusOK)
 	r.waitBaseline(t)
 	before := r.answers(t, servedPaths)
-	if !strings.Contains(r.stderr.String(), "the database user can write") {
-		t.Errorf("no warning about the write grants; stderr:\n%s", r.stderr.String())
+	if !strings.Contains(r.Stderr.String(), "the database user can write") {
+		t.Errorf("no warning about the write grants; stderr:\n%s", r.Stderr.String())
 	}
 
 	u.ChangePassword(t)
-	if a := get(r.admin+"/readyz", http.StatusServiceUnavailable); !strings.Contains(string(a.body), "Access denied") {
+	if a := get(r.AdminURL+"/readyz", http.StatusServiceUnavailable); !strings.Contains(string(a.body), "Access denied") {
 		t.Errorf("/readyz does not say the login is refused: %s", a.body)
 	}
 	// The poller meets the refused login at its next tick.
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(r.stderr.String(), "Access denied") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the refused login is not logged 5s after the password changed; stderr:\n%s", r.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	r.poll(t, 5*time.Second, "the refused login is not logged after the password changed", func() bool {
+		return strings.Contains(r.Stderr.String(), "Access denied")
+	})
 	for _, p := range servedPaths {
-		a := r.fetch(r.api + p)
+		a := r.fetch(r.API + p)
 		if a.err != nil || a.status != before[p].status || !bytes.Equal(a.body, before[p].body) {
 			t.Errorf("%s with the login refused: %d %v %.300s, want the answer of before (%d)", p, a.status, a.err,
 				a.body, before[p].status)
 		}
 		seen = append(seen, p+":\n"+string(a.body))
 	}
-	get(r.admin+"/metrics", http.StatusOK)
-	noSecret(t, "stderr", r.stderr.String(), u.Password, u.Hash)
-	noSecret(t, "stdout", r.stdout.String(), u.Password, u.Hash)
+	get(r.AdminURL+"/metrics", http.StatusOK)
+	noSecret(t, "stderr", r.Stderr.String(), u.Password, u.Hash)
+	noSecret(t, "stdout", r.Stdout.String(), u.Password, u.Hash)
 	noSecret(t, "the responses", strings.Join(seen, "\n"), u.Password, u.Hash)
 }

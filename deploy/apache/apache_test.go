@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"catalogd/deploy/proxytest"
-	"catalogd/internal/testnet"
+	"catalogd/internal/proctest"
 )
 
 // The AI agents Apache recognizes are catalogd's list, no more, no less.
@@ -26,7 +26,7 @@ func TestApacheInFront(t *testing.T) {
 	b := proxytest.Start(t)
 
 	dir := t.TempDir()
-	listen := testnet.FreeAddr(t)
+	listen := proctest.FreeAddr(t)
 	for _, f := range []string{"catalogd.conf", "site.conf"} {
 		c, err := os.ReadFile(f)
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"catalogd/deploy/proxytest"
-	"catalogd/internal/testnet"
+	"catalogd/internal/proctest"
 )
 
 // The AI agents Caddy recognizes are catalogd's list, no more, no less.
@@ -24,7 +24,7 @@ func TestCaddyInFront(t *testing.T) {
 	b := proxytest.Start(t)
 
 	dir := t.TempDir()
-	listen := testnet.FreeAddr(t)
+	listen := proctest.FreeAddr(t)
 	replace := strings.NewReplacer(
 		"/etc/caddy/", dir+"/",
 		"127.0.0.1:8080", b.Catalogd,
@@ -49,7 +49,7 @@ func TestCaddyInFront(t *testing.T) {
 	if out, err := validate.CombinedOutput(); err != nil {
 		t.Fatalf("caddy validate: %v\n%s", err, out)
 	}
-	var log testnet.SyncBuffer
+	var log proctest.SyncBuffer
 	cmd := exec.Command(bin, "run", "--config", conf, "--adapter", "caddyfile")
 	cmd.Env, cmd.Stdout, cmd.Stderr = env, &log, &log
 	if err := cmd.Start(); err != nil {

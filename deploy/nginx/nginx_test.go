@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"catalogd/deploy/proxytest"
-	"catalogd/internal/testnet"
+	"catalogd/internal/proctest"
 )
 
 // The AI agents nginx recognizes are catalogd's list, no more, no less.
@@ -27,7 +27,7 @@ func TestNginxInFront(t *testing.T) {
 	b := proxytest.Start(t)
 
 	dir := t.TempDir()
-	listen := testnet.FreeAddr(t)
+	listen := proctest.FreeAddr(t)
 	replace := strings.NewReplacer(
 		"/etc/nginx/", dir+"/",
 		"server 127.0.0.1:8080;", "server "+b.Catalogd+";",

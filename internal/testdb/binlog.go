@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -16,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"catalogd/internal/proctest"
 )
 
 // A private MariaDB with a binary log, for the tests of the replication
@@ -136,7 +137,7 @@ func startBinlogServer(extra ...string) (s *binlogServer, missing bool, err erro
 	if err := cmd.Run(); err != nil {
 		return nil, false, fmt.Errorf("%s: %v\n%s", filepath.Base(install), err, tail(out.Bytes()))
 	}
-	port, err := freePort()
+	port, err := proctest.FreePort()
 	if err != nil {
 		return nil, false, err
 	}
@@ -210,16 +211,6 @@ func (s *binlogServer) stop() {
 		<-s.done
 	}
 	os.RemoveAll(s.dir)
-}
-
-// freePort returns a TCP port free on 127.0.0.1 a moment ago.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // tail is the end of a log, for an error message.

@@ -33,7 +33,7 @@ func echo(t *testing.T) string {
 	return l.Addr().String()
 }
 
-func dial(t *testing.T, s *Shaper) net.Conn {
+func dial(t *testing.T, s *Proxy) net.Conn {
 	t.Helper()
 	c, err := net.Dial("tcp", s.Addr())
 	if err != nil {
@@ -54,8 +54,8 @@ func roundTrip(c net.Conn, msg string, d time.Duration) (string, error) {
 	return string(buf[:n]), err
 }
 
-func TestShaperModes(t *testing.T) {
-	s := StartShaper(t, echo(t))
+func TestProxyModes(t *testing.T) {
+	s := Start(t, echo(t))
 
 	t.Run("plain", func(t *testing.T) {
 		if got, err := roundTrip(dial(t, s), "hello", time.Second); got != "hello" || err != nil {
