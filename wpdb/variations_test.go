@@ -14,14 +14,7 @@ func TestVariations(t *testing.T) {
 	p := newProductShop()
 	db, raw := openShop(t, p.shop)
 
-	v := func(id, parent int64, status, slug, title string, order int64) catalog.Post {
-		return catalog.Post{ID: id, Parent: parent, Type: "product_variation", Status: status, Slug: slug, Title: title,
-			MenuOrder: order}
-	}
-	esx := v(p.varESX, p.bundle, "publish", "bundle-esx", "Bundle - ESX", 1)
-	qbcore := v(p.varQBCore, p.bundle, "private", "bundle-qbcore", "Bundle - QBCore", 2)
-	standalone := v(p.varStandalone, p.bundle, "publish", "bundle-standalone", "Bundle - Standalone", 3)
-	qbox := v(p.otherVar, p.other, "publish", "other-qbox", "Other - Qbox", 1)
+	esx, qbcore, standalone, qbox := p.variationPosts()
 
 	read := func(t *testing.T, parents []int64) []catalog.Post {
 		t.Helper()
@@ -81,14 +74,7 @@ func TestPublishedVariations(t *testing.T) {
 	}
 	db, raw := openShop(t, p.shop)
 
-	v := func(id, parent int64, status, slug, title string, order int64) catalog.Post {
-		return catalog.Post{ID: id, Parent: parent, Type: "product_variation", Status: status, Slug: slug, Title: title,
-			MenuOrder: order}
-	}
-	esx := v(p.varESX, p.bundle, "publish", "bundle-esx", "Bundle - ESX", 1)
-	qbcore := v(p.varQBCore, p.bundle, "private", "bundle-qbcore", "Bundle - QBCore", 2)
-	standalone := v(p.varStandalone, p.bundle, "publish", "bundle-standalone", "Bundle - Standalone", 3)
-	qbox := v(p.otherVar, p.other, "publish", "other-qbox", "Other - Qbox", 1)
+	esx, qbcore, standalone, qbox := p.variationPosts()
 
 	read := func(t *testing.T) []catalog.Post {
 		t.Helper()
@@ -119,4 +105,17 @@ func TestPublishedVariations(t *testing.T) {
 			t.Errorf("PublishedVariations after reordering:\n got %+v\nwant %+v", got, want)
 		}
 	})
+}
+
+// variationPosts are the shop's variations as their rows read: the
+// bundle's three (one private) and the other product's one.
+func (p *productShop) variationPosts() (esx, qbcore, standalone, qbox catalog.Post) {
+	v := func(id, parent int64, status, slug, title string, order int64) catalog.Post {
+		return catalog.Post{ID: id, Parent: parent, Type: "product_variation", Status: status, Slug: slug, Title: title,
+			MenuOrder: order}
+	}
+	return v(p.varESX, p.bundle, "publish", "bundle-esx", "Bundle - ESX", 1),
+		v(p.varQBCore, p.bundle, "private", "bundle-qbcore", "Bundle - QBCore", 2),
+		v(p.varStandalone, p.bundle, "publish", "bundle-standalone", "Bundle - Standalone", 3),
+		v(p.otherVar, p.other, "publish", "other-qbox", "Other - Qbox", 1)
 }
