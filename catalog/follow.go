@@ -60,7 +60,7 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 		pending *Change
 		wake    = make(chan struct{}, 1)
 	)
-	report := func(ch Change) {
+	keep := func(ch Change) {
 		mu.Lock()
 		if pending == nil {
 			pending = &ch
@@ -68,6 +68,9 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 			pending.merge(ch)
 		}
 		mu.Unlock()
+	}
+	report := func(ch Change) {
+		keep(ch)
 		select {
 		case wake <- struct{}{}:
 		default:
@@ -127,7 +130,7 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 					"source", feed.Name(), "kind", ch.Kind, "err", err)
 				failing = true
 			}
-			report(*ch) // back in front of what came since
+			keep(*ch) // kept, without waking the loop: it tries again after retryApply
 			retry = time.After(retryApply)
 			continue
 		}

@@ -208,10 +208,20 @@ func TestFollowAppliesAndRetries(t *testing.T) {
 	src.do(func(s *store) { src.down = true })
 	price("8")
 	feed.changes <- Change{Posts: []int64{b}, Kind: KindProduct}
-	// It cannot be read: the snapshot keeps serving the last state.
+	// It cannot be read: the snapshot keeps serving the last state, and
+	// the catalog tries again once a second, not in a tight loop.
 	if got := deref(getProduct(t, cat, "b").Price); got != "7.00" {
 		t.Errorf("price %s while the database is away, want the last one, 7.00", got)
 	}
+	var tries int
+	src.do(func(*store) { tries = src.tries })
+	time.Sleep(300 * time.Millisecond) // a window shorter than retryApply: nothing may be tried in it
+	src.do(func(*store) {
+		if src.tries-tries > 1 {
+			t.Errorf("%d reads tried in 300ms while the database is away, want at most 1 (retried once a second)",
+				src.tries-tries)
+		}
+	})
 	src.do(func(s *store) { src.down = false })
 	if a := next("the change after the database came back"); !slices.Equal(a.Products, []int64{b}) {
 		t.Errorf("applied %v, want product %d", a.Products, b)

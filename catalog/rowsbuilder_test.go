@@ -570,8 +570,10 @@ type fakeSource struct {
 	// careless Source would: the rules must still serve published ones
 	// only.
 	every bool
-	// down fails every read, as a database away would.
-	down bool
+	// down fails every read, as a database away would; tries counts the
+	// reads asked for, failed or not.
+	down  bool
+	tries int
 }
 
 var errDown = errors.New("fake source: the database is away")
@@ -579,6 +581,7 @@ var errDown = errors.New("fake source: the database is away")
 func (f *fakeSource) LoadShop(_ context.Context, r Reads) (*ShopRows, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.tries++
 	if f.down {
 		return nil, errDown
 	}
@@ -599,6 +602,7 @@ func (f *fakeSource) LoadShop(_ context.Context, r Reads) (*ShopRows, error) {
 func (f *fakeSource) LoadProducts(_ context.Context, r Reads, ids []int64) (*ProductRows, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.tries++
 	if f.down {
 		return nil, errDown
 	}
