@@ -151,7 +151,33 @@ func (f *follower) pick(ctx context.Context) (catalog.Feed, string) {
 // run follows the shop until ctx ends. It returns only a *LanguageError
 // (the configured language is not the shop's: nothing to serve).
 func (f *follower) run(ctx context.Context) error {
+	wait := func() bool {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(retryStart):
+			return true
+		}
+	}
+	warned := false
+	away := func(what string, err error) {
+		if !warned {
+			f.log.Warn(what+"; trying again every second", "err", err)
+			warned = true
+			return
+		}
+		f.log.Debug(what, "err", err)
+	}
 	for ctx.Err() == nil {
+		// The database must answer before the source is chosen: auto
+		// would otherwise settle for polling a server that is only away.
+		if err := f.db.Ping(ctx); err != nil {
+			away("the database does not answer; no change source chosen yet", err)
+			if !wait() {
+				return nil
+			}
+			continue
+		}
 		feed, why := f.pick(ctx)
 		f.source.set(feed.Name(), why)
 		for _, s := range []string{"binlog", "poll"} {
@@ -169,13 +195,12 @@ func (f *follower) run(ctx context.Context) error {
 			if err == nil {
 				break
 			}
-			f.log.Warn("the change source cannot start yet; trying again", "source", feed.Name(), "err", err)
-			select {
-			case <-ctx.Done():
+			away("the change source "+feed.Name()+" cannot start yet", err)
+			if !wait() {
 				return nil
-			case <-time.After(f.cfg.PollInterval):
 			}
 		}
+		warned = false
 		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen}, f.applied)
 		var badLanguage *catalog.LanguageError
 		switch {
@@ -187,14 +212,17 @@ func (f *follower) run(ctx context.Context) error {
 		// The feed gave up (the binary log went away): choose again; the
 		// next Follow begins with a whole read, so nothing is missed.
 		f.log.Warn("the change source stopped; choosing again", "source", feed.Name(), "err", err)
-		select {
-		case <-ctx.Done():
+		if !wait() {
 			return nil
-		case <-time.After(f.cfg.PollInterval):
 		}
 	}
 	return nil
 }
+
+// retryStart is how often the follower tries again to reach the database
+// or start its source: one cheap attempt a second while it is away, and
+// at most a second between its return and the first snapshot.
+const retryStart = time.Second
 
 // applied drops what a change touched from the cache and counts it.
 func (f *follower) applied(a catalog.Applied) {
