@@ -24,7 +24,7 @@ func TestREADMEPointsAtTheRules(t *testing.T) {
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
 	// [catalog/price.go](catalog/price.go) (`storedPrice`, `FormatPrice`)
-	refRE := regexp.MustCompile("\\[catalog/([a-z_]+\\.go)\\]\\([^)]*\\)(?: \\(([^)]*)\\))?")
+	refRE := regexp.MustCompile(`\[catalog/([a-z_]+\.go)\]\([^)]*\)(?: \(([^)]*)\))?`)
 	refs := refRE.FindAllStringSubmatch(section, -1)
 	if len(refs) < 10 {
 		t.Fatalf("the section points at %d files; the pattern is off", len(refs))
