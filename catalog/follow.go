@@ -111,7 +111,14 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 		}
 		if ch.Confirm > 0 {
 			again := *ch
-			again.Confirm, again.Committed = 0, time.Time{}
+			again.Confirm = 0
+			if ch.All {
+				// A whole read is long (seconds on a large shop): read
+				// once, when the commit is surely visible, not twice.
+				time.AfterFunc(ch.Confirm, func() { report(again) })
+				continue
+			}
+			again.Committed = time.Time{}
 			time.AfterFunc(ch.Confirm, func() { report(again) })
 		}
 		a, err := c.Apply(ctx, *ch)

@@ -364,3 +364,51 @@ func equalBits(a, b bitset) bool {
 	}
 	return true
 }
+
+// TestFollowConfirms: a change the feed asks to confirm (it may report a
+// commit before other sessions see it) is read at once and again after
+// the delay; a change to everything is read once, after the delay, since
+// a whole read is long.
+func TestFollowConfirms(t *testing.T) {
+	s := newStore()
+	b := s.add(product{Title: "B", Regular: "20"})
+	cat, src, _ := serve(t, s)
+	feed := fakeFeed{changes: make(chan Change)}
+	applied := make(chan Applied, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go cat.Follow(ctx, feed, func(a Applied) { applied <- a })
+	next := func(what string) Applied {
+		t.Helper()
+		select {
+		case a := <-applied:
+			return a
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: nothing applied in 10s", what)
+		}
+		return Applied{}
+	}
+	next("the first whole read")
+	counts := func() (shops, products int) {
+		src.do(func(*store) { shops, products = src.shops, len(src.products) })
+		return
+	}
+	shops0, products0 := counts()
+	const confirm = 50 * time.Millisecond
+
+	feed.changes <- Change{Posts: []int64{b}, Kind: KindProduct, Confirm: confirm}
+	next("the product read at once")
+	next("the product read again")
+	if _, products := counts(); products-products0 != 2 {
+		t.Errorf("%d reads of the product, want 2: at once and to confirm", products-products0)
+	}
+
+	start := time.Now()
+	feed.changes <- Change{All: true, Kind: KindOption, Confirm: confirm}
+	if a := next("the whole read"); !a.Change.All || time.Since(start) < confirm {
+		t.Errorf("whole read %+v after %v, want it after the confirmation delay %v", a.Change, time.Since(start), confirm)
+	}
+	if shops, _ := counts(); shops-shops0 != 1 {
+		t.Errorf("%d whole reads, want 1", shops-shops0)
+	}
+}
