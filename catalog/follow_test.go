@@ -142,6 +142,19 @@ func TestApplyReadsAndReportsOnlyWhatChanged(t *testing.T) {
 
 func equalItems(a, b *item) bool { return reflect.DeepEqual(*a, *b) }
 
+// nextApplied is the next change Follow applied, failing the test when
+// none comes within 10 s.
+func nextApplied(t *testing.T, applied <-chan Applied, what string) Applied {
+	t.Helper()
+	select {
+	case a := <-applied:
+		return a
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: nothing applied in 10s", what)
+	}
+	return Applied{}
+}
+
 // fakeFeed reports what the test sends it.
 type fakeFeed struct{ changes chan Change }
 
@@ -175,16 +188,7 @@ func TestFollowAppliesAndRetries(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- cat.Follow(ctx, feed, func(a Applied) { applied <- a }) }()
 
-	next := func(what string) Applied {
-		t.Helper()
-		select {
-		case a := <-applied:
-			return a
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: nothing applied in 10s", what)
-		}
-		return Applied{}
-	}
+	next := func(what string) Applied { t.Helper(); return nextApplied(t, applied, what) }
 	price := func(v string) {
 		src.do(func(s *store) {
 			s.setMeta(b, metaRegularPrice, v)
@@ -378,16 +382,7 @@ func TestFollowConfirms(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go cat.Follow(ctx, feed, func(a Applied) { applied <- a })
-	next := func(what string) Applied {
-		t.Helper()
-		select {
-		case a := <-applied:
-			return a
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: nothing applied in 10s", what)
-		}
-		return Applied{}
-	}
+	next := func(what string) Applied { t.Helper(); return nextApplied(t, applied, what) }
 	next("the first whole read")
 	counts := func() (shops, products int) {
 		src.do(func(*store) { shops, products = src.shops, len(src.products) })

@@ -71,8 +71,8 @@ func New(src Source, cfg Config) *Catalog {
 	return &Catalog{src: src, cfg: cfg.withDefaults(), log: slog.Default()}
 }
 
-// Snapshot returns the current snapshot. While there is none (at start, or
-// after Invalidate), the callers share one load and wait for it as long as
+// Snapshot returns the current snapshot. While there is none (at start),
+// the callers share one load and wait for it as long as
 // their context allows; the load itself runs to its own deadline, so that
 // a caller giving up does not waste it.
 func (c *Catalog) Snapshot(ctx context.Context) (*Snapshot, error) {
@@ -98,10 +98,7 @@ func (c *Catalog) Snapshot(ctx context.Context) (*Snapshot, error) {
 		if f.err != nil {
 			return nil, domainError(f.err)
 		}
-		if s := c.cur.Load(); s != nil {
-			return s, nil
-		}
-		return c.Snapshot(ctx) // invalidated meanwhile
+		return c.cur.Load(), nil // the load swapped it in
 	case <-ctx.Done():
 		return nil, domainError(ctx.Err())
 	}
@@ -132,19 +129,11 @@ func (c *Catalog) reload(ctx context.Context) (*Snapshot, error) {
 
 // Refresh re-reads the products with the IDs (and the grouped products
 // listing them) and swaps in a snapshot that shares everything else with
-// the current one. Without a current snapshot it loads the whole shop.
+// the current one: Apply, for changes no feed reported. Without a current
+// snapshot it loads the whole shop.
 func (c *Catalog) Refresh(ctx context.Context, ids ...int64) error {
-	if c.cur.Load() == nil {
-		return c.Reload(ctx)
-	}
-	if _, _, err := c.refresh(ctx, ids); err != nil {
-		return err
-	}
-	// The lists, counts and index may have moved with these products, with
-	// no product left on them to say so (one unpublished): their Modified
-	// is when catalogd saw the shop change. The settings did not.
-	c.sawChange(false)
-	return nil
+	_, err := c.Apply(ctx, Change{Products: ids, Kind: KindProduct})
+	return err
 }
 
 // refresh swaps in a snapshot with the products re-read, and returns it and
@@ -152,15 +141,7 @@ func (c *Catalog) Refresh(ctx context.Context, ids ...int64) error {
 func (c *Catalog) refresh(ctx context.Context, ids []int64) (*Snapshot, []int64, error) {
 	c.loadMu.Lock()
 	defer c.loadMu.Unlock()
-	old := c.cur.Load()
-	if old == nil { // invalidated meanwhile: read the whole shop
-		s, err := c.load(ctx)
-		if err != nil {
-			return nil, nil, domainError(err)
-		}
-		c.swap(s)
-		return s, nil, nil
-	}
+	old := c.cur.Load() // set: Apply reads the whole shop while there is none
 	ids = old.Affected(ids)
 	rows, err := c.src.LoadProducts(ctx, ShopReads, ids)
 	if err != nil {
@@ -169,14 +150,6 @@ func (c *Catalog) refresh(ctx context.Context, ids []int64) (*Snapshot, []int64,
 	s := old.With(rows, ids, c.version.Add(1), c.cfg)
 	c.swap(s)
 	return s, ids, nil
-}
-
-// Invalidate drops the current snapshot: the next request loads a new one
-// and waits for it. Reload replaces it without making requests wait.
-func (c *Catalog) Invalidate() {
-	c.loadMu.Lock()
-	defer c.loadMu.Unlock()
-	c.cur.Store(nil)
 }
 
 // load reads and builds a whole snapshot.

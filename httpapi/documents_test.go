@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -97,8 +98,10 @@ func TestLLMsTxt(t *testing.T) {
 	if strings.Contains(string(get(t, c.srv, "/llms.txt").body), "Heists") {
 		t.Error("the cached llms.txt changed before the cache was cleared")
 	}
-	// What the change poller does when it sees the shop change.
-	c.cat.Invalidate()
+	// What the change follower does when the feed reports a term change.
+	if err := c.cat.Reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	c.cache.Invalidate()
 	if body := string(get(t, c.srv, "/llms.txt").body); !strings.Contains(body, "[Heists]("+siteURL+"/product-category/heists/): 1 product") {
 		t.Errorf("new category missing after the cache was cleared:\n%s", body)
