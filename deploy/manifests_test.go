@@ -42,7 +42,18 @@ func TestCompose(t *testing.T) {
 			Ports       []string          `yaml:"ports"`
 			Volumes     []string          `yaml:"volumes"`
 			Environment map[string]string `yaml:"environment"`
+			Restart     string            `yaml:"restart"`
+			Healthcheck *struct {
+				Test []string `yaml:"test"`
+			} `yaml:"healthcheck"`
 		} `yaml:"services"`
+		Networks map[string]struct {
+			IPAM struct {
+				Config []struct {
+					Subnet string `yaml:"subnet"`
+				} `yaml:"config"`
+			} `yaml:"ipam"`
+		} `yaml:"networks"`
 	}
 	if err := yaml.Unmarshal(b, &c); err != nil {
 		t.Fatalf("docker-compose.yml: %v", err)
@@ -69,10 +80,33 @@ func TestCompose(t *testing.T) {
 				t.Errorf("service %s publishes the admin port: %s", name, p)
 			}
 		}
+		if s.Restart == "" || s.Restart == "no" {
+			t.Errorf("service %s has no restart policy", name)
+		}
+		if s.Healthcheck == nil || len(s.Healthcheck.Test) < 2 || s.Healthcheck.Test[0] != "CMD" {
+			t.Errorf("service %s has no healthcheck run as a command (its images have no shell): %+v", name, s.Healthcheck)
+		}
 	}
-	if c.Services["nginx"].Ports == nil || c.Services["nginx"].Ports[0] != "8080:80" {
-		t.Errorf("nginx does not serve the demo on :8080: %v", c.Services["nginx"].Ports)
+	// make demo serves on 8080: compose publishes another port, so both run.
+	if c.Services["nginx"].Ports == nil || c.Services["nginx"].Ports[0] != "8081:80" {
+		t.Errorf("nginx does not serve the compose demo on :8081: %v", c.Services["nginx"].Ports)
 	}
+	if got := c.Services["catalogd"].Environment["CATALOG_SITE_URL"]; got != "http://localhost:8081" {
+		t.Errorf("catalogd's site URL %q is not the published port's", got)
+	}
+	// The catalogd image is distroless: its probe is a binary it ships.
+	if hc := c.Services["catalogd"].Healthcheck; hc != nil && len(hc.Test) > 1 && hc.Test[1] != "/usr/local/bin/catalogctl" {
+		t.Errorf("catalogd's healthcheck runs %s, which its image lacks", hc.Test[1])
+	}
+	// catalogd believes X-Forwarded-For from the compose network alone.
+	nets := c.Networks["default"].IPAM.Config
+	if len(nets) != 1 || nets[0].Subnet == "" {
+		t.Fatalf("the compose network has no fixed subnet: %+v", c.Networks)
+	}
+	if got := c.Services["catalogd"].Environment["CATALOG_TRUSTED_PROXIES"]; got != nets[0].Subnet {
+		t.Errorf("catalogd trusts %q, not the compose network %s", got, nets[0].Subnet)
+	}
+	checkTrustedProxies(t, c.Services["catalogd"].Environment["CATALOG_TRUSTED_PROXIES"])
 	// nginx in its container reaches what it includes and catalogd itself:
 	// every file an included config names is mounted, and the upstream is
 	// the catalogd service, not the loopback of nginx's own container.

@@ -1,0 +1,103 @@
+package deploy
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"catalogd/internal/testdb"
+)
+
+// TestDockerignore: a compose or docker build sends the image's sources and
+// nothing it does not need — not the history, not the binaries make build
+// and a bare go build leave, not the linters' node_modules — and keeps
+// every file deploy/Dockerfile builds from.
+func TestDockerignore(t *testing.T) {
+	f, err := os.Open("../.dockerignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var patterns []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
+			patterns = append(patterns, l)
+		}
+	}
+	// As Docker reads them: a pattern matches a path from the context's
+	// root, "**/" at any depth, and a matched directory takes its contents.
+	ignored := func(path string) bool {
+		parts := strings.Split(path, "/")
+		for i := range parts {
+			prefix := strings.Join(parts[:i+1], "/")
+			for _, p := range patterns {
+				name := prefix
+				if rest, ok := strings.CutPrefix(p, "**/"); ok {
+					p, name = rest, parts[i]
+				}
+				if ok, _ := filepath.Match(p, name); ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, p := range []string{".git", "bin/catalogd", "catalogd", "catalogctl", "httpapi/internal/openapilint/node_modules/x.js"} {
+		if !ignored(p) {
+			t.Errorf(".dockerignore sends %s to the build", p)
+		}
+	}
+	// What the Dockerfile copies and builds: go.mod, go.sum and the sources.
+	need := []string{"go.mod", "go.sum", "wpdb/wpfixture/schema.sql"}
+	for _, f := range trackedFiles(t) {
+		if strings.HasSuffix(f, ".go") && !strings.HasPrefix(f, "deploy/embedded/") {
+			need = append(need, f)
+		}
+	}
+	for _, p := range need {
+		if ignored(p) {
+			t.Errorf(".dockerignore leaves out %s, which the image's build needs", p)
+		}
+	}
+}
+
+// TestNoLargeFileIsTracked: a clone holds sources, not build outputs; a
+// binary committed by accident is most of the pack and is easily taken for
+// the one make build writes.
+func TestNoLargeFileIsTracked(t *testing.T) {
+	for _, f := range trackedFiles(t) {
+		fi, err := os.Stat(filepath.Join("..", f))
+		if err != nil {
+			continue // deleted in the work tree, not yet committed
+		}
+		if fi.Size() > 1<<20 {
+			t.Errorf("%s is tracked and %d bytes: build outputs belong in .gitignore", f, fi.Size())
+		}
+	}
+}
+
+// trackedFiles lists the repository's tracked files, relative to its root.
+func trackedFiles(t *testing.T) []string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		testdb.Lacking(t, "git is not installed: cannot list the tracked files")
+	}
+	cmd := exec.Command("git", "ls-files", "-z")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		testdb.Lacking(t, "not a git work tree (%v): cannot list the tracked files", err)
+	}
+	var files []string
+	for _, f := range bytes.Split(out, []byte{0}) {
+		if len(f) > 0 {
+			files = append(files, string(f))
+		}
+	}
+	return files
+}
