@@ -192,7 +192,7 @@ func TestPurgeTags(t *testing.T) {
 		{"/catalog/products?category=vehicles", []string{"shop-list", category("vehicles"), product("car-dealer"),
 			product("free-thing")}},
 		{"/catalog/products/police-radar", []string{"shop-product", product("police-radar"), category("police")}},
-		{"/llms.txt", []string{"shop-docs"}},
+		{"/llms.txt", []string{"shop-docs", product("police-radar")}}, // its example product
 	}
 	for _, tt := range tests {
 		path := base + tt.path

@@ -49,8 +49,23 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// It shows the shop's name, counts and categories: a change purges it.
-	describe(r, cats.Version, time.Time{}, cats.Modified, []string{s.tags.kind("docs")})
+	// The example product of the single-product operation: the catalog's
+	// first, so that the link answers 200 (a literal {slug} answers 400).
+	first, err := s.cat.Products(ctx, api.ListQuery{Page: 1, PerPage: 1})
+	if err != nil {
+		return err
+	}
+	// It shows the shop's name, counts and categories, and the example
+	// product's name and slug: a change to any of them purges it.
+	tags := []string{s.tags.kind("docs")}
+	modified := cats.Modified
+	if len(first.Items) > 0 {
+		tags = append(tags, s.tags.product(first.Items[0].ID))
+		if m := first.Items[0].Modified; m.After(modified) {
+			modified = m
+		}
+	}
+	describe(r, cats.Version, time.Time{}, modified, tags)
 	// Everything the shop controls (names, descriptions, the home URL, slugs)
 	// is escaped as Markdown text, and links only go to http(s) or
 	// site-relative URLs: a category named "](javascript:alert(1)) [x"
@@ -73,9 +88,19 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 		"`category` (a category slug, descendants included), `framework` (%s); filters combine with AND\n",
 		mdLink("Products", apiURL+"/catalog/products?per_page="+strconv.Itoa(api.MaxPerPage)), api.MaxPerPage,
 		api.DefaultPerPage, orList(api.Frameworks))
+	// The operation as a URI template, in a code span (not a link: the
+	// literal braces are no product), and a real product as its example.
 	one := "One product"
 	if u, ok := mdURL(apiURL + "/catalog/products/"); ok {
-		one = "[One product](" + u + "{slug})" // a URI template: the braces stay
+		one += " (URI template `" + u + "{slug}`)"
+	}
+	if len(first.Products) > 0 {
+		p := first.Products[0]
+		slug, ok := api.CanonicalSlug(p.Slug) // the stored form, escapes and all
+		if !ok {
+			slug = url.PathEscape(p.Slug)
+		}
+		one += ", e.g. " + mdLink(p.Name, apiURL+"/catalog/products/"+slug)
 	}
 	fmt.Fprintf(&b, "- %s: one product by its slug as listed, with its full description\n", one)
 	fmt.Fprintf(&b, "- %s: the machine-readable contract\n", mdLink("OpenAPI description", s.site+"/openapi.json"))

@@ -83,6 +83,28 @@ func TestLLMsTxt(t *testing.T) {
 	if strings.Contains(body, "Empty") || strings.Contains(body, "Hidden Gem") {
 		t.Errorf("llms.txt shows what a visitor cannot see:\n%s", body)
 	}
+	// Every link into the API answers 200: the single-product operation is
+	// shown as a URI template in a code span, its link a real product's.
+	links := regexp.MustCompile(`\]\(([^)]*)\)`).FindAllStringSubmatch(body, -1)
+	one := 0
+	for _, l := range links {
+		if strings.ContainsAny(l[1], "{}") {
+			t.Errorf("llms.txt links a URI template: %s", l[1])
+		}
+		path, ok := strings.CutPrefix(l[1], siteURL+base)
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(path, "/catalog/products/") {
+			one++
+		}
+		if r := get(t, c.srv, base+path); r.status != 200 {
+			t.Errorf("llms.txt links %s, which answers %d %s", l[1], r.status, r.body)
+		}
+	}
+	if one != 1 || !strings.Contains(body, "`"+siteURL+base+"/catalog/products/{slug}`") {
+		t.Errorf("llms.txt does not show the single-product template with one product's link (%d):\n%s", one, body)
+	}
 
 	// A new category holding a product appears once the caches are cleared
 	// (the change poller does that in production; here the test does).
