@@ -11,14 +11,25 @@ MYSQL_CMD := $(MYSQL) --protocol=tcp -h$(DEMO_HOST) -P$(DEMO_PORT) -u$(DEMO_USER
 
 EMBEDDED_ADDR ?= 127.0.0.1:3307
 
-.PHONY: help build test test-mysql8 test-embedded fuzz soak soak-ci lint vet fmt-check bench demo demo-mariadb demo-embedded demo-load seed clean
+# Where the demo serves: DEMO_LISTEN (default: CATALOG_LISTEN when set, else
+# :8080), e.g. make demo DEMO_LISTEN=:8510. The site URL the API's links
+# carry, and the URLs printed, follow its port. The demo has no WordPress to
+# serve a sitemap, so it links none (DEMO_SITEMAP_URL).
+DEMO_LISTEN      ?= $(if $(CATALOG_LISTEN),$(CATALOG_LISTEN),:8080)
+DEMO_HTTP_PORT   := $(lastword $(subst :, ,$(DEMO_LISTEN)))
+DEMO_SITE_URL    ?= http://localhost:$(DEMO_HTTP_PORT)
+DEMO_SITEMAP_URL ?= none
+DEMO_BASE        := http://127.0.0.1:$(DEMO_HTTP_PORT)/wp-json/shop/v1
+
+.PHONY: help build demo-build demo-serve test test-mysql8 test-embedded fuzz soak soak-ci lint vet fmt-check bench demo demo-mariadb demo-embedded demo-load seed clean
 
 help:
 	@echo "make build   build catalogd and catalogctl into $(BIN)/"
 	@echo "make test    vet, gofmt check, and every test with -race (needs MariaDB; see README),"
 	@echo "             then the read path in MySQL 8's sql_mode (make test-mysql8)"
-	@echo "make demo    load the demo shop into database $(DEMO_DB) and serve it on :8080"
-	@echo "             (no MariaDB/MySQL answering: an embedded in-memory server holds it instead)"
+	@echo "make demo    load the demo shop into database $(DEMO_DB) and serve it on $(DEMO_LISTEN)"
+	@echo "             (DEMO_LISTEN=:8510 for another port; no MariaDB/MySQL answering:"
+	@echo "             an embedded in-memory server holds the shop instead)"
 	@echo "make bench   load the demo shop, seed 10k and 100k shops, measure catalogd, write docs/benchmarks.md"
 	@echo "make seed    regenerate deploy/seed/demo.sql from deploy/seed/demo.go"
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default 30s) each"
@@ -87,16 +98,23 @@ lint:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
 demo-load:
+	@echo "make demo: loading deploy/seed/demo.sql into $(DEMO_DB) at $(DEMO_HOST):$(DEMO_PORT)…"
 	@$(MYSQL_CMD) -e 'SELECT 1' >/dev/null 2>&1 || { \
 	  echo "make demo: cannot reach MariaDB/MySQL at $(DEMO_HOST):$(DEMO_PORT) as $(DEMO_USER)."; \
 	  echo "  Start it (e.g. 'sudo service mariadb start') or set DEMO_HOST, DEMO_PORT, DEMO_USER."; \
 	  exit 1; }
 	$(MYSQL_CMD) -e 'DROP DATABASE IF EXISTS $(DEMO_DB); CREATE DATABASE $(DEMO_DB) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci'
 	$(MYSQL_CMD) $(DEMO_DB) < deploy/seed/demo.sql
-	@echo "demo shop loaded into $(DEMO_DB)"
+	@echo "make demo: demo shop loaded into $(DEMO_DB)"
+
+# The two binaries the demo runs, with go build -v listing each package it
+# compiles: on a cold cache that takes minutes, and the demo says so first.
+demo-build:
+	@echo "make demo: building catalogd and catalogctl into $(BIN)/ (first time: a few minutes; each package compiled is listed)…"
+	$(GO) build -v -trimpath -o $(BIN)/ ./cmd/catalogd ./cmd/catalogctl
 
 # The real database whenever one answers; the embedded one otherwise.
-demo: build
+demo: demo-build
 	@if command -v $(MYSQL) >/dev/null 2>&1 && $(MYSQL_CMD) -e 'SELECT 1' >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory demo-mariadb; \
 	else \
@@ -105,18 +123,39 @@ demo: build
 	fi
 
 demo-mariadb: demo-load
-	@echo "serving the demo shop: curl http://localhost:8080/wp-json/shop/v1/catalog"
-	CATALOG_DSN='$(DEMO_DSN)' CATALOG_SITE_URL=http://localhost:8080 $(BIN)/catalogd
+	@$(MAKE) --no-print-directory demo-serve DEMO_SERVE_DSN='$(DEMO_DSN)'
 
 demo-embedded:
-	cd deploy/embedded && $(GO) build -o ../../$(BIN)/embedded-mysql .
+	@echo "make demo: building the embedded in-memory database (deploy/embedded)…"
+	cd deploy/embedded && $(GO) build -v -o ../../$(BIN)/embedded-mysql .
+	@echo "make demo: loading deploy/seed/demo.sql into it at $(EMBEDDED_ADDR)…"
 	@rm -f $(BIN)/embedded.log; \
 	$(BIN)/embedded-mysql -addr $(EMBEDDED_ADDR) -db $(DEMO_DB) -seed deploy/seed/demo.sql > $(BIN)/embedded.log 2>&1 & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null' EXIT INT TERM; \
 	for i in $$(seq 1 120); do grep -q 'serving' $(BIN)/embedded.log && break; \
 	  kill -0 $$pid 2>/dev/null || { cat $(BIN)/embedded.log; exit 1; }; sleep 0.5; done; \
-	echo "serving the demo shop: curl http://localhost:8080/wp-json/shop/v1/catalog"; \
-	CATALOG_DSN='root@tcp($(EMBEDDED_ADDR))/$(DEMO_DB)' CATALOG_SITE_URL=http://localhost:8080 $(BIN)/catalogd
+	$(MAKE) --no-print-directory demo-serve DEMO_SERVE_DSN='root@tcp($(EMBEDDED_ADDR))/$(DEMO_DB)'
+
+# Starts catalogd on the demo shop, waits until it serves the catalog (its
+# own log lines come first), then ends with the URLs to try; Ctrl-C stops it.
+demo-serve:
+	@echo "make demo: starting catalogd on $(DEMO_LISTEN) (site URL $(DEMO_SITE_URL))…"
+	@CATALOG_DSN='$(DEMO_SERVE_DSN)' CATALOG_LISTEN='$(DEMO_LISTEN)' CATALOG_SITE_URL='$(DEMO_SITE_URL)' \
+	  CATALOG_SITEMAP_URL='$(DEMO_SITEMAP_URL)' $(BIN)/catalogd & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid' EXIT INT TERM; \
+	for i in $$(seq 1 240); do \
+	  $(BIN)/catalogctl --base-url '$(DEMO_BASE)' --timeout 2s catalog >/dev/null 2>&1 && break; \
+	  kill -0 $$pid 2>/dev/null || exit 1; sleep 0.5; done; \
+	echo; \
+	echo "The demo shop is served. Try:"; \
+	echo "  curl $(DEMO_SITE_URL)/wp-json/shop/v1/catalog"; \
+	echo "  curl '$(DEMO_SITE_URL)/wp-json/shop/v1/catalog/products?per_page=2&framework=qbox'"; \
+	echo "  curl $(DEMO_SITE_URL)/wp-json/shop/v1/catalog/products/dispatch-system"; \
+	echo "  curl $(DEMO_SITE_URL)/llms.txt"; \
+	echo "  curl $(DEMO_SITE_URL)/openapi.json"; \
+	echo "  $(BIN)/catalogctl --base-url $(DEMO_BASE) products --framework qbox"; \
+	echo "Ctrl-C stops it."; \
+	wait $$pid
 
 clean:
 	rm -rf $(BIN)

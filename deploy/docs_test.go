@@ -588,7 +588,8 @@ func runDemo(t *testing.T, cmds []shown) {
 
 // runTranscript runs one "$ catalogctl …" line against the demo at base and
 // compares its output and exit code with the transcript's. The transcript
-// shows catalogctl's default base URL, where the demo listens by default.
+// shows catalogctl's default base URL and the site URL of the demo on its
+// default port, 8080.
 func runTranscript(t *testing.T, ctx context.Context, dir string, env []string, base string, c shown) {
 	t.Helper()
 	cmd := shell(ctx, dir, c.text, append(env, "CATALOG_BASE_URL="+base))
@@ -601,7 +602,10 @@ func runTranscript(t *testing.T, ctx context.Context, dir string, env []string, 
 		}
 		code = ee.ExitCode()
 	}
-	got := strings.ReplaceAll(string(out), base, "http://127.0.0.1:8080/wp-json/shop/v1")
+	// make demo's site URL follows its port: http://localhost:{port}.
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(strings.TrimSuffix(base, "/wp-json/shop/v1"), "http://"))
+	got := strings.NewReplacer(base, "http://127.0.0.1:8080/wp-json/shop/v1",
+		"http://localhost:"+port, "http://localhost:8080").Replace(string(out))
 	if got != c.output || code != c.exit {
 		t.Errorf("%s: `%s` printed (exit %d):\n%s\nthe README shows (exit %d):\n%s", c.where, c.text, code, got, c.exit, c.output)
 	}
