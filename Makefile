@@ -21,7 +21,7 @@ DEMO_SITE_URL    ?= http://localhost:$(DEMO_HTTP_PORT)
 DEMO_SITEMAP_URL ?= none
 DEMO_BASE        := http://127.0.0.1:$(DEMO_HTTP_PORT)/wp-json/shop/v1
 
-.PHONY: help build demo-build demo-serve test test-mysql8 test-embedded fuzz soak soak-ci lint vet fmt-check bench demo demo-mariadb demo-embedded demo-load seed clean
+.PHONY: help build demo-build demo-serve test test-mysql8 test-embedded fuzz soak soak-ci lint lint-openapi vet fmt-check bench demo demo-mariadb demo-embedded demo-load seed clean
 
 help:
 	@echo "make build   build catalogd and catalogctl into $(BIN)/"
@@ -35,6 +35,7 @@ help:
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default 30s) each"
 	@echo "make soak    loopback load with database faults for SOAK_DURATION (default 3m)"
 	@echo "make lint    staticcheck"
+	@echo "make lint-openapi  httpapi/openapi.json through Redocly's and Spectral's recommended rules (needs npm)"
 
 build:
 	$(GO) build -trimpath -o $(BIN)/ ./cmd/...
@@ -92,6 +93,12 @@ soak:
 # The one-minute soak CI runs.
 soak-ci:
 	CATALOG_SOAK=1 $(GO) test -count=1 -timeout 5m ./internal/soak
+
+# The OpenAPI document against Redocly's and Spectral's recommended
+# rulesets (versions pinned in httpapi/internal/openapilint/package-lock.json,
+# installed there by npm ci); any error or warning fails.
+lint-openapi:
+	httpapi/internal/openapilint/lint.sh httpapi/openapi.json
 
 STATICCHECK_VERSION ?= v0.8.2
 lint:
@@ -158,4 +165,4 @@ demo-serve:
 	wait $$pid
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) httpapi/internal/openapilint/node_modules

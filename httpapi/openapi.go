@@ -23,6 +23,7 @@ type param struct {
 	name, in, desc string
 	required       bool
 	schema         map[string]any
+	example        any // a value the demo shop answers with 200
 }
 
 // listParams and slugParam mirror what api.ParseListQuery and
@@ -30,18 +31,18 @@ type param struct {
 var (
 	listParams = []param{
 		{name: "page", in: "query", desc: "One-based page number; a page beyond total_pages is a 400 naming the last page.",
-			schema: map[string]any{"type": "integer", "minimum": 1, "default": 1}},
+			schema: map[string]any{"type": "integer", "minimum": 1, "default": 1}, example: 1},
 		{name: "per_page", in: "query", desc: "Products per page; more than the maximum is rejected, not clamped.",
-			schema: map[string]any{"type": "integer", "minimum": 1, "maximum": api.MaxPerPage, "default": api.DefaultPerPage}},
+			schema: map[string]any{"type": "integer", "minimum": 1, "maximum": api.MaxPerPage, "default": api.DefaultPerPage}, example: api.MaxPerPage},
 		{name: "category", in: "query", desc: "A category slug as the categories endpoint lists it, or percent-decoded to UTF-8; includes its descendants.",
-			schema: map[string]any{"type": "string", "minLength": 1, "maxLength": api.MaxSlugLength}},
+			schema: map[string]any{"type": "string", "minLength": 1, "maxLength": api.MaxSlugLength}, example: "police"},
 		{name: "framework", in: "query", desc: "Only products declaring this pa_framework term; combines with category by AND.",
-			schema: map[string]any{"type": "string", "enum": api.Frameworks}},
+			schema: map[string]any{"type": "string", "enum": api.Frameworks}, example: "qbox"},
 	}
 	slugParam = param{name: "slug", in: "path", required: true, desc: "The product's English slug as the product list shows it " +
 		"(WordPress's stored form, ^([a-z0-9_-]|%[0-9a-f]{2})+$: other characters as lowercase percent-encoded UTF-8), " +
 		"or that slug percent-decoded to UTF-8; uppercase hex digits are accepted too.",
-		schema: map[string]any{"type": "string", "pattern": api.SlugPattern, "maxLength": api.MaxSlugLength}}
+		schema: map[string]any{"type": "string", "pattern": api.SlugPattern, "maxLength": api.MaxSlugLength}, example: "dispatch-system"}
 )
 
 // paramNames are the names of params, in their order.
@@ -257,6 +258,18 @@ func OpenAPI(ns, serverURL string) []byte {
 	errResp := func(desc string, extra map[string]any) map[string]any {
 		return map[string]any{"description": desc, "headers": withHeaders(extra), "content": jsonBody("Error")}
 	}
+	site := serverURL // the site serving the API: the server URL without the REST base
+	if i := strings.Index(site, "/wp-json/"); i >= 0 {
+		site = site[:i]
+	}
+	examples := docExamples(ns, site, strings.TrimPrefix(serverURL, site))
+	// withExample is a response whose JSON body shows the example, if any.
+	withExample := func(resp map[string]any, key string) map[string]any {
+		if ex, ok := examples[key]; ok {
+			resp["content"].(map[string]any)["application/json"].(map[string]any)["example"] = ex
+		}
+		return resp
+	}
 	// Link is on every response (rel="service-desc"); the product list
 	// adds its paging relations beside it.
 	// Required, as on every answer catalogd gives (the validator checks a
@@ -279,7 +292,7 @@ func OpenAPI(ns, serverURL string) []byte {
 		params := []any{}
 		for _, p := range rt.params {
 			params = append(params, map[string]any{"name": p.name, "in": p.in, "required": p.required,
-				"description": p.desc, "schema": p.schema})
+				"description": p.desc, "schema": p.schema, "example": p.example})
 		}
 		validators := map[string]any{
 			"ETag":          map[string]any{"description": "Strong validator; send it back in If-None-Match.", "schema": map[string]any{"type": "string"}},
@@ -297,7 +310,7 @@ func OpenAPI(ns, serverURL string) []byte {
 			ok[h] = map[string]any{"$ref": "#/components/headers/" + h}
 		}
 		responses := map[string]any{
-			"200": map[string]any{"description": "OK", "headers": withHeaders(ok), "content": jsonBody(rt.body)},
+			"200": withExample(map[string]any{"description": "OK", "headers": withHeaders(ok), "content": jsonBody(rt.body)}, rt.body),
 			"304": map[string]any{"description": "Not modified: the If-None-Match ETag is current or, without If-None-Match, " +
 				"nothing changed since If-Modified-Since.", "headers": withHeaders(validators)},
 			"405": errResp("Method not allowed (shop_method_not_allowed): the API is read-only.", map[string]any{
@@ -307,10 +320,11 @@ func OpenAPI(ns, serverURL string) []byte {
 			"503": errResp("The database is unreachable and no cached copy exists (shop_unavailable).", map[string]any{"Retry-After": retryAfter}),
 		}
 		for status, desc := range rt.errors {
-			responses[status] = errResp(desc, nil)
+			responses[status] = withExample(errResp(desc, nil), rt.name+" "+status)
 		}
 		paths[rt.path] = map[string]any{"get": map[string]any{
-			"operationId": rt.name, "summary": rt.summary, "parameters": params, "responses": responses,
+			"operationId": rt.name, "tags": []string{rt.tag}, "summary": rt.summary, "description": rt.desc,
+			"parameters": params, "responses": responses,
 		}}
 	}
 
@@ -322,9 +336,20 @@ func OpenAPI(ns, serverURL string) []byte {
 		"openapi": "3.1.0",
 		"info": map[string]any{"title": "Product catalog", "version": "1.0.0",
 			"description": "Read-only catalog of the shop's game-server scripts: products, prices in the shop base currency, " +
-				"stock, categories and framework compatibility. Anonymous GETs only; English slugs only. " +
-				"About one request per second; prefer a larger per_page over more pages."},
-		"servers":    []any{map[string]any{"url": serverURL}},
+				"stock, categories and framework compatibility. Anonymous GETs only: no operation needs authentication, " +
+				"a key or a cookie. English slugs only. " +
+				"About one request per second; prefer a larger per_page over more pages.",
+			// The catalog is the shop's: its owner answers for it, and its
+			// content is theirs, not openly licensed.
+			"contact": map[string]any{"name": "The shop", "url": site + "/"},
+			"license": map[string]any{"name": "Proprietary: the shop's content, all rights reserved", "url": site + "/"}},
+		"servers": []any{map[string]any{"url": serverURL, "description": "The shop's REST API base"}},
+		// Every operation is anonymous: an empty requirement, stated.
+		"security": []any{},
+		"tags": []any{
+			map[string]any{"name": tagCatalog, "description": "The shop and its categories."},
+			map[string]any{"name": tagProducts, "description": "The catalog's products, paged and filtered, and one by its slug."},
+		},
 		"paths":      paths,
 		"components": map[string]any{"schemas": schemaDefs, "headers": components},
 	}

@@ -80,6 +80,8 @@ type route struct {
 	path    string // under the base path
 	handler func(w http.ResponseWriter, r *http.Request) error
 	summary string
+	desc    string // the operation's description in the document
+	tag     string // its group in the document: tagCatalog or tagProducts
 	params  []param
 	body    string            // schema of the 200 body
 	errors  map[string]string // client-error statuses it answers besides 405 and 429
@@ -90,22 +92,41 @@ type route struct {
 func (s *server) routes() []route {
 	ns := s.ns
 	return []route{
-		{name: "getCatalogIndex", path: "/catalog", handler: s.getCatalogIndex, body: "CatalogIndex",
-			summary: "The catalog: shop name, currency, counts and links to every operation."},
-		{name: "listCategories", path: "/catalog/categories", handler: s.listCategories, body: "CategoryList",
-			summary: "Product categories holding at least one visible product."},
-		{name: "listProducts", path: "/catalog/products", handler: s.listProducts, body: "ProductList",
+		{name: "getCatalogIndex", path: "/catalog", handler: s.getCatalogIndex, body: "CatalogIndex", tag: tagCatalog,
+			summary: "The catalog: shop name, currency, counts and links to every operation.",
+			desc: "The entry point: the shop's name, description and currency, how many products the catalog shows " +
+				"and how many are published (some are reachable by slug only), the category count, and the URLs of every " +
+				"operation and companion document (OpenAPI, llms.txt, the sitemap when the shop serves one)."},
+		{name: "listCategories", path: "/catalog/categories", handler: s.listCategories, body: "CategoryList", tag: tagCatalog,
+			summary: "Product categories holding at least one visible product.",
+			desc: "The categories holding at least one catalog-visible product, in the storefront's order, each with its " +
+				"slug (the products operation's category filter), name, storefront URL, parent and product count " +
+				"(descendants included: the filtered list's total equals it)."},
+		{name: "listProducts", path: "/catalog/products", handler: s.listProducts, body: "ProductList", tag: tagProducts,
 			summary: "One page of the catalog-visible products, by ascending post ID.", params: listParams,
+			desc: "The products an anonymous visitor sees in the shop's catalog, a page at a time, filtered by category " +
+				"(descendants included) and framework. Each shows what the storefront shows: price, regular price, sale, " +
+				"stock, categories, frameworks, image and a summary cut to 300 characters. X-WP-Total, X-WP-TotalPages " +
+				"and Link (first, prev, next, last) page it as WordPress's REST collections do.",
 			headers: []string{"X-WP-Total", "X-WP-TotalPages"},
 			errors: map[string]string{"400": "A parameter is invalid; code names the first (" + ns + "_invalid_" +
 				strings.Join(paramNames(listParams), ", "+ns+"_invalid_") + "), data.params each one."}},
-		{name: "getProduct", path: "/catalog/products/{slug}", handler: s.getProduct, body: "Product",
+		{name: "getProduct", path: "/catalog/products/{slug}", handler: s.getProduct, body: "Product", tag: tagProducts,
 			summary: "One published product by its English slug, with its whole summary and description.",
-			params:  []param{slugParam},
+			desc: "One published product by its slug as the list shows it, hidden from the catalog or not, with its " +
+				"whole summary and its description as plain text (empty for a password-protected product). Another " +
+				"language's slug answers 404 with a hint naming the product's slug in the language served.",
+			params: []param{slugParam},
 			errors: map[string]string{"400": "The slug has characters no slug has (" + ns + "_invalid_slug).",
 				"404": "No published product has the slug (" + ns + "_product_not_found)."}},
 	}
 }
+
+// The document's tags, one per kind of resource.
+const (
+	tagCatalog  = "Catalog"
+	tagProducts = "Products"
+)
 
 // allowed is the Allow header of every route.
 const allowed = "GET, HEAD, OPTIONS"
