@@ -150,9 +150,10 @@ demo-serve:
 	@CATALOG_DSN='$(DEMO_SERVE_DSN)' CATALOG_LISTEN='$(DEMO_LISTEN)' CATALOG_SITE_URL='$(DEMO_SITE_URL)' \
 	  CATALOG_SITEMAP_URL='$(DEMO_SITEMAP_URL)' $(BIN)/catalogd & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null; wait $$pid' EXIT INT TERM; \
-	for i in $$(seq 1 240); do \
-	  $(BIN)/catalogctl --base-url '$(DEMO_BASE)' --timeout 2s catalog >/dev/null 2>&1 && break; \
-	  kill -0 $$pid 2>/dev/null || exit 1; sleep 0.5; done; \
+	for i in $$(seq 1 240); do sleep 0.5; \
+	  kill -0 $$pid 2>/dev/null || exit 1; \
+	  $(BIN)/catalogctl --base-url '$(DEMO_BASE)' --timeout 2s catalog >/dev/null 2>&1 && break; done; \
+	kill -0 $$pid 2>/dev/null || exit 1; \
 	echo; \
 	echo "The demo shop is served. Try:"; \
 	echo "  curl $(DEMO_SITE_URL)/wp-json/shop/v1/catalog"; \
