@@ -10,20 +10,20 @@ import (
 	"testing"
 )
 
-// TestREADMEPointsAtTheRules: the README's "How the storefront's fields
-// are computed" names, for each rule, the file and functions that hold it
-// in full; each must still be there.
-func TestREADMEPointsAtTheRules(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+// TestFieldsDocPointsAtTheRules: docs/fields.md, "How the storefront's
+// fields are computed", names, for each rule, the file and functions that
+// hold it in full; each must still be there.
+func TestFieldsDocPointsAtTheRules(t *testing.T) {
+	b, err := os.ReadFile("../docs/fields.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(b), "## How the storefront's fields are computed\n")
+	_, section, ok := strings.Cut(string(b), "# How the storefront's fields are computed\n")
 	if !ok {
-		t.Fatal("README has no section How the storefront's fields are computed")
+		t.Fatal("docs/fields.md has no heading How the storefront's fields are computed")
 	}
 	section, _, _ = strings.Cut(section, "\n## ")
-	// [catalog/price.go](catalog/price.go) (`storedPrice`, `FormatPrice`)
+	// [catalog/price.go](../catalog/price.go) (`storedPrice`, `FormatPrice`)
 	refRE := regexp.MustCompile(`\[catalog/([a-z_]+\.go)\]\([^)]*\)(?: \(([^)]*)\))?`)
 	refs := refRE.FindAllStringSubmatch(section, -1)
 	if len(refs) < 10 {
@@ -35,7 +35,7 @@ func TestREADMEPointsAtTheRules(t *testing.T) {
 		if funcs[file] == nil {
 			f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
 			if err != nil {
-				t.Errorf("README points at catalog/%s: %v", file, err)
+				t.Errorf("docs/fields.md points at catalog/%s: %v", file, err)
 				continue
 			}
 			funcs[file] = map[string]bool{}
@@ -47,7 +47,7 @@ func TestREADMEPointsAtTheRules(t *testing.T) {
 		}
 		for _, name := range regexp.MustCompile("`([A-Za-z]+)`").FindAllStringSubmatch(ref[2], -1) {
 			if !funcs[file][name[1]] {
-				t.Errorf("README says catalog/%s has %s; it does not", file, name[1])
+				t.Errorf("docs/fields.md says catalog/%s has %s; it does not", file, name[1])
 			}
 		}
 	}

@@ -196,7 +196,7 @@ func TestLoadRejects(t *testing.T) {
 }
 
 // TestEveryFlagHasItsVariable: each flag's help names the variable its
-// name gives, and the README's configuration table lists the same pairs,
+// name gives, and docs/operations.md's configuration table lists the same pairs,
 // no more and no fewer.
 func TestEveryFlagHasItsVariable(t *testing.T) {
 	var help strings.Builder
@@ -212,7 +212,7 @@ func TestEveryFlagHasItsVariable(t *testing.T) {
 	if len(helpOf) < 30 {
 		t.Fatalf("help lists %d flags:\n%s", len(helpOf), help.String())
 	}
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/operations.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestEveryFlagHasItsVariable(t *testing.T) {
 	for name, entry := range helpOf {
 		want := envName(name)
 		if got, ok := table[name]; !ok || got != want {
-			t.Errorf("README's configuration table: --%s with %q, want %s", name, got, want)
+			t.Errorf("docs/operations.md's configuration table: --%s with %q, want %s", name, got, want)
 		}
 		delete(table, name)
 		if !strings.Contains(entry, "["+want+"]") {
@@ -231,7 +231,7 @@ func TestEveryFlagHasItsVariable(t *testing.T) {
 		}
 	}
 	for name, v := range table {
-		t.Errorf("README's configuration table lists --%s (%s), which catalogd lacks", name, v)
+		t.Errorf("docs/operations.md's configuration table lists --%s (%s), which catalogd lacks", name, v)
 	}
 }
 

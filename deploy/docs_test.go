@@ -46,6 +46,8 @@ var notRunHere = []struct{ prefix, why string }{
 	{"make bench", "seeds 10 000- and 100 000-product databases and measures for minutes; docs/benchmarks.md is its output"},
 	{"docker ", "no Docker engine runs here; TestCompose and TestSystemdAndDockerfile check the files it reads"},
 	{"kubectl ", "no cluster runs here; TestKubernetes checks what it applies"},
+	{"make install", "installs into the reader's $(go env GOPATH)/bin; the demo's test runs the same binaries from bin/"},
+	{"make lint-openapi", ".ci/run runs it after make test (it installs the linters from npm)"},
 }
 
 // runners run the commands that start with one of their prefixes.
@@ -57,6 +59,7 @@ var runners = []struct {
 	{"read-only database user", []string{"mysql -u root -p -e "}, runReadOnlyUser},
 	{"the demo and catalogctl against it", []string{"make build", "make demo", "catalogctl "}, runDemo},
 	{"generators", []string{"make seed", "go generate ./httpapi"}, runGenerators},
+	{"make help", []string{"make help"}, runHelp},
 }
 
 // commandWords start a command in prose or a comment.
@@ -556,8 +559,15 @@ func runDemo(t *testing.T, cmds []shown) {
 		}
 	}
 	for _, c := range demo {
+		// A port the reader chooses (DEMO_LISTEN=:8510) becomes a free one;
+		// the demo must serve there, with its links on that port.
+		listen, text := listen, c.text
+		if m := demoListenRE.FindStringSubmatch(text); m != nil {
+			listen = proctest.FreeAddr(t)
+			text = strings.Replace(text, m[0], "DEMO_LISTEN="+listen, 1)
+		}
 		var log proctest.SyncBuffer
-		cmd := shell(ctx, dir, c.text, env)
+		cmd := shell(ctx, dir, text, env)
 		cmd.Stdout, cmd.Stderr = &log, &log
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -571,6 +581,25 @@ func runDemo(t *testing.T, cmds []shown) {
 		if !waitFor(ctx, base+"/catalog") {
 			stop()
 			t.Fatalf("%s: `%s` did not serve the demo within the time limit:\n%s", c.where, c.text, log.String())
+		}
+		// It says what it does from its first line, ends with the URLs to
+		// try, and links its own port: what it prints and what it serves.
+		_, port, _ := net.SplitHostPort(listen)
+		site := "http://localhost:" + port
+		if !pollFor(ctx, func() bool { return strings.Contains(log.String(), "Ctrl-C stops it.") }) {
+			t.Errorf("%s: `%s` never printed the URLs to try:\n%s", c.where, c.text, log.String())
+		}
+		out := log.String()
+		if !strings.HasPrefix(out, "make demo: building") {
+			t.Errorf("%s: `%s` does not start by saying what it builds:\n%.300s", c.where, c.text, out)
+		}
+		if !strings.Contains(out, "curl "+site+"/wp-json/shop/v1/catalog\n") {
+			t.Errorf("%s: `%s` does not print the catalog's URL on its port %s:\n%s", c.where, c.text, port, out)
+		}
+		if idx := getBody(ctx, base+"/catalog"); !strings.Contains(idx, `"catalog":"`+site+`/wp-json/shop/v1/catalog"`) ||
+			strings.Contains(idx, `"sitemap"`) {
+			t.Errorf("%s: `%s`: the index does not link the demo's own port %s, or links a sitemap nothing serves: %s",
+				c.where, c.text, port, idx)
 		}
 		for _, cc := range catalogctl {
 			if !cc.transcript {
@@ -608,6 +637,49 @@ func runTranscript(t *testing.T, ctx context.Context, dir string, env []string, 
 		"http://localhost:"+port, "http://localhost:8080").Replace(string(out))
 	if got != c.output || code != c.exit {
 		t.Errorf("%s: `%s` printed (exit %d):\n%s\nthe README shows (exit %d):\n%s", c.where, c.text, code, got, c.exit, c.output)
+	}
+}
+
+var demoListenRE = regexp.MustCompile(`DEMO_LISTEN=(\S+)`)
+
+// pollFor polls cond until it holds or ctx ends.
+func pollFor(ctx context.Context, cond func() bool) bool {
+	for ctx.Err() == nil {
+		if cond() {
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false
+}
+
+// getBody is url's body, or "" when it does not answer.
+func getBody(ctx context.Context, url string) string {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return ""
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+// runHelp runs make help as printed: it lists the targets the documents name.
+func runHelp(t *testing.T, cmds []shown) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := shell(ctx, repoRoot(t), cmds[0].text, proctest.Environ()).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: `%s`: %v\n%s", cmds[0].where, cmds[0].text, err, out)
+	}
+	for _, target := range []string{"make demo", "make test", "make build", "make lint-openapi"} {
+		if !strings.Contains(string(out), target+" ") {
+			t.Errorf("`%s` does not list %s:\n%s", cmds[0].text, target, out)
+		}
 	}
 }
 
