@@ -481,9 +481,9 @@ func runReadOnlyUser(t *testing.T, cmds []shown) {
 	}
 }
 
-// copyRepo copies the repository (without .git and bin/) into a temporary
-// directory, where commands that build or write files run without touching
-// the work tree.
+// copyRepo copies the repository (without .git, bin/ and the linters'
+// node_modules) into a temporary directory, where commands that build or
+// write files run without touching the work tree.
 func copyRepo(t *testing.T) string {
 	t.Helper()
 	root, dst := repoRoot(t), t.TempDir()
@@ -493,7 +493,7 @@ func copyRepo(t *testing.T) string {
 		}
 		rel, _ := filepath.Rel(root, p)
 		if d.IsDir() {
-			if rel == ".git" || rel == "bin" || rel == "bench" {
+			if rel == ".git" || rel == "bin" || rel == "bench" || d.Name() == "node_modules" {
 				return filepath.SkipDir
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
