@@ -9,6 +9,12 @@ export REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true SCARF_ANALYTICS
 doc="$(realpath "$1")"
 cd "$(dirname "$0")"
 
+# Redocly CLI 2 needs Node.js 20.19 or later (Debian 12's own nodejs is 18).
+if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a>20||(a===20&&b>=19)?0:1)'; then
+  echo "lint-openapi: Node.js $(node --version) is too old: the pinned Redocly CLI needs 20.19 or later" >&2
+  exit 1
+fi
+
 # The pinned linters, installed once (again when the lock file changes).
 if [ ! -e node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "lint-openapi: installing the pinned linters (npm ci)…"
