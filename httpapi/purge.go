@@ -23,6 +23,17 @@ import (
 // tagKinds are the kind suffixes, one per kind of response.
 var tagKinds = []string{"index", "categories", "list", "product", "docs"}
 
+// KindTags are the namespace's kind tags: together they purge every
+// response catalogd serves. The edge purger sends them when it cannot know
+// what changed (at start, after the change feed lost its place).
+func KindTags(ns string) []string {
+	out := make([]string, 0, len(tagKinds))
+	for _, k := range tagKinds {
+		out = append(out, ns+"-"+k)
+	}
+	return out
+}
+
 // tagger builds the tags of the namespace.
 type tagger struct{ ns string }
 
