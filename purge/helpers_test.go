@@ -196,3 +196,32 @@ func decode[T any](t *testing.T, b []byte) T {
 	}
 	return v
 }
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// problems are what a stand-in found wrong in the requests it received.
+type problems struct {
+	mu sync.Mutex
+	l  []string
+}
+
+func (p *problems) add(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.l = append(p.l, s)
+}
+
+func (p *problems) list() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.l...)
+}
+
+func (p *problems) any() bool { return len(p.list()) > 0 }
