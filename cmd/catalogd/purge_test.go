@@ -92,8 +92,11 @@ func TestEdgePurgedOnChange(t *testing.T) {
 	}
 	tag := fmt.Sprintf("shop-product-%d", id)
 	before := varnish.count()
+	edited := time.Now()
 	editPrice(t, raw, "police-radar", "33")
 	r.poll(t, 5*time.Second, "the edited product's tag not purged", func() bool { return varnish.purged(tag) })
+	t.Logf("the edit's purge reached the recorder %v after the commit (poll source, every 100ms)", time.Since(edited).Round(time.Millisecond))
+	t.Logf("/readyz:\n%s", body)
 	varnish.mu.Lock()
 	after := slices.Clone(varnish.purges[before:])
 	bad := slices.Clone(varnish.bad)
