@@ -24,6 +24,11 @@ type CacheConfig struct {
 	// again (from the catalog's snapshot) at every request, and is never
 	// gzipped, so one such request costs at most its own encoding and hash.
 	MaxEntryBytes int64
+	// Namespace names the purge tags of the changes the cache records;
+	// NewServer sets it too. Set here, the changes applied before the
+	// server is made (catalogd makes it after the first snapshot) are
+	// named right.
+	Namespace string
 	// Now is the cache's clock (freshness, stale age, the lifetimes left
 	// before a sale boundary, the change log's times); nil is time.Now.
 	// Tests set it to move time without sleeping.
@@ -155,6 +160,9 @@ func NewCache(cfg CacheConfig) *Cache {
 	c := &Cache{cfg: cfg, now: cfg.Now}
 	if c.now == nil {
 		c.now = time.Now
+	}
+	if cfg.Namespace != "" {
+		c.setNamespace(cfg.Namespace)
 	}
 	// The eviction callback runs under c.mu (every Add and Remove is made
 	// with it held), so the byte count stays exact.

@@ -49,8 +49,9 @@ func TestFollowerPurges(t *testing.T) {
 		<-done
 	})
 	reg := prometheus.NewRegistry()
-	cache := httpapi.NewCache(httpapi.DefaultCacheConfig)
-	httpapi.NewServer(httpapi.Deps{Cache: cache, Namespace: "shop", Catalog: loading{}}) // names the cache's tags
+	cfg := httpapi.DefaultCacheConfig
+	cfg.Namespace = "shop" // as main sets it: before the server is made, after the first snapshot
+	cache := httpapi.NewCache(cfg)
 	f := &follower{cache: cache, log: log, m: newChangeMetrics(reg), purger: purger,
 		version: prometheus.NewGauge(prometheus.GaugeOpts{Name: "v"}), first: make(chan struct{})}
 	snap := &catalog.Snapshot{Version: 1}
