@@ -24,6 +24,11 @@ type CacheConfig struct {
 	// again (from the catalog's snapshot) at every request, and is never
 	// gzipped, so one such request costs at most its own encoding and hash.
 	MaxEntryBytes int64
+	// Namespace names the purge tags of the changes the cache records;
+	// NewServer sets it too. Set here, the changes applied before the
+	// server is made (catalogd makes it after the first snapshot) are
+	// named right.
+	Namespace string
 	// Now is the cache's clock (freshness, stale age, the lifetimes left
 	// before a sale boundary, the change log's times); nil is time.Now.
 	// Tests set it to move time without sleeping.
@@ -156,6 +161,9 @@ func NewCache(cfg CacheConfig) *Cache {
 	if c.now == nil {
 		c.now = time.Now
 	}
+	if cfg.Namespace != "" {
+		c.setNamespace(cfg.Namespace)
+	}
 	// The eviction callback runs under c.mu (every Add and Remove is made
 	// with it held), so the byte count stays exact.
 	c.lru, _ = lru.NewWithEvict(cfg.MaxEntries, func(_ string, e *entry) {
@@ -181,8 +189,8 @@ func NewCache(cfg CacheConfig) *Cache {
 // cannot tell which products changed, so every response it had handed out
 // is named. When a response was evicted (or too large to keep) since the
 // last change, its tags are unknown: every product page is named then,
-// by its kind tag.
-func (c *Cache) Invalidate() {
+// by its kind tag. The tags named are returned, for the edge purger.
+func (c *Cache) Invalidate() []string {
 	// Under the lock only what must be consistent with the generation
 	// bump: the entries held and the losses counted up to it. The tags
 	// are gathered after: an entry's gen and tags never change once it is
@@ -222,6 +230,7 @@ func (c *Cache) Invalidate() {
 		s = tagSet{list: slices.Clone(kindTags)}
 	}
 	c.changes.record(c.now(), s.list, ns)
+	return s.list
 }
 
 // maxChangeTags bounds the tags one change names, so the change log stays
