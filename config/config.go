@@ -61,7 +61,28 @@ type Config struct {
 	EnforceRate          bool           // answer 429 past the rate limit
 	Language             string         // language served on a WPML/Polylang shop; empty: the plugin's default
 	SitemapURL           string         // sitemap the index links; empty: detected, "none": no link
+	// TagHeader is the purge tag header responses carry: auto,
+	// surrogate-key, cache-tag or both. TagHeaders resolves auto.
+	TagHeader string
 }
+
+// TagHeaders is the purge tag header(s) to send: "surrogate-key",
+// "cache-tag" or "both". auto is Cache-Tag when Cloudflare is the only
+// purge target configured (Cloudflare purges by Cache-Tag and ignores
+// Surrogate-Key), else Surrogate-Key (Fastly, Varnish xkey, and the
+// default for a shop that purges its own way).
+func (c *Config) TagHeaders() string {
+	if c.TagHeader != "auto" && c.TagHeader != "" {
+		return c.TagHeader
+	}
+	if c.cloudflareOnly() {
+		return "cache-tag"
+	}
+	return "surrogate-key"
+}
+
+// cloudflareOnly reports whether Cloudflare is the only purge target.
+func (c *Config) cloudflareOnly() bool { return false }
 
 // Load reads the configuration from args (without the program name) and
 // the environment. Usage and flag errors go to usage.
@@ -106,6 +127,7 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	fs.DurationVar(&c.PollInterval, "poll-interval", 2*time.Second, "how often the poll source reads the shop's options, terms and scheduled products")
 	fs.StringVar(&c.Changes, "changes", "auto", "where changes in the shop are seen: binlog (the binary log, needs REPLICATION SLAVE and REPLICATION CLIENT), poll, or auto (binlog when the server and grants allow it, else poll)")
 	fs.Float64Var(&c.PollBudget, "poll-budget", 0.01, "the share of one database core the poll source's product scan may use; its period adapts to its cost")
+	fs.StringVar(&c.TagHeader, "tag-header", "auto", "the purge tag header responses carry: surrogate-key (Fastly, Varnish xkey), cache-tag (Cloudflare), both, or auto (cache-tag when Cloudflare is the only purge target configured, else surrogate-key)")
 	fs.BoolVar(&c.EnforceRate, "rate-limit-enforce", false, "answer 429 past the rate limit (the edge usually enforces)")
 	trusted := "127.0.0.1/32,::1/128"
 	fs.StringVar(&trusted, "trusted-proxies", trusted, "comma-separated CIDRs of proxies whose X-Forwarded-For is believed; empty trusts none")
@@ -284,6 +306,11 @@ func (c *Config) validate() error {
 	}
 	if c.Changes != "auto" && c.Changes != "binlog" && c.Changes != "poll" {
 		bad("changes", "want auto, binlog or poll, got %q", c.Changes)
+	}
+	switch c.TagHeader {
+	case "auto", "surrogate-key", "cache-tag", "both":
+	default:
+		bad("tag-header", "want auto, surrogate-key, cache-tag or both, got %q", c.TagHeader)
 	}
 	if c.PollBudget <= 0 || c.PollBudget > 1 {
 		bad("poll-budget", "want a share of one core above 0 and at most 1 (like 0.01), got %v", c.PollBudget)

@@ -43,6 +43,9 @@ func TestLoad(t *testing.T) {
 			if c.QueryTimeout <= 0 || c.DBMaxOpen < 1 || c.RateLimit != 60 {
 				t.Errorf("query timeout, max open, rate limit = %v, %d, %d", c.QueryTimeout, c.DBMaxOpen, c.RateLimit)
 			}
+			if c.TagHeader != "auto" || c.TagHeaders() != "surrogate-key" {
+				t.Errorf("tag header %q (%s), want auto: Surrogate-Key while no purge target says otherwise", c.TagHeader, c.TagHeaders())
+			}
 			if c.MaxConns != 1024 || c.IdleTimeout != 30*time.Second {
 				t.Errorf("max conns, idle timeout = %d, %v; want 1024, 30s", c.MaxConns, c.IdleTimeout)
 			}
@@ -62,7 +65,7 @@ func TestLoad(t *testing.T) {
 			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5",
 			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug",
 			"CATALOG_CACHE_TTL", "1m", "CATALOG_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7", "CATALOG_RATE_LIMIT_ENFORCE", "true",
-			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_S_MAXAGE", "1h", "CATALOG_CHANGES", "poll", "CATALOG_POLL_BUDGET", "0.05"),
+			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_S_MAXAGE", "1h", "CATALOG_CHANGES", "poll", "CATALOG_POLL_BUDGET", "0.05", "CATALOG_TAG_HEADER", "both"),
 			func(t *testing.T, c *Config) {
 				want := Config{DSN: goodDSN, Listen: "127.0.0.1:8000", AdminListen: "127.0.0.1:8001",
 					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
@@ -70,7 +73,8 @@ func TestLoad(t *testing.T) {
 					CacheTTL: time.Minute, CacheStale: 24 * time.Hour, CacheMaxEntries: 10000, CacheMaxMB: 64,
 					PollInterval: 2 * time.Second, Changes: "poll", PollBudget: 0.05, MaxAge: 10 * time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
 					StaleIfError: 24 * time.Hour, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
-					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")}}
+					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")},
+					TagHeader:      "both"}
 				if !reflect.DeepEqual(*c, want) {
 					t.Errorf("config = %+v\nwant     %+v", *c, want)
 				}
@@ -163,6 +167,7 @@ func TestLoadRejects(t *testing.T) {
 		{"log-format xml by env", nil, append(dsn, "CATALOG_LOG_FORMAT", "xml"), []string{"CATALOG_LOG_FORMAT", "--log-format"}, ""},
 		{"log-format xml by flag", []string{"--log-format", "xml"}, dsn, []string{"--log-format"}, ""},
 		{"changes sometimes", nil, append(dsn, "CATALOG_CHANGES", "sometimes"), []string{"CATALOG_CHANGES", "--changes", "auto, binlog or poll"}, ""},
+		{"tag-header xkey", nil, append(dsn, "CATALOG_TAG_HEADER", "xkey"), []string{"CATALOG_TAG_HEADER", "--tag-header", "surrogate-key, cache-tag or both"}, ""},
 		{"poll-budget 0 by flag", []string{"--poll-budget", "0"}, dsn, []string{"--poll-budget"}, ""},
 		{"log-level loud", nil, append(dsn, "CATALOG_LOG_LEVEL", "loud"), []string{"CATALOG_LOG_LEVEL"}, ""},
 		{"max-conns 0", nil, append(dsn, "CATALOG_MAX_CONNS", "0"), []string{"CATALOG_MAX_CONNS", "--max-conns"}, ""},
