@@ -9,9 +9,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/netip"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -64,6 +66,19 @@ type Config struct {
 	// TagHeader is the purge tag header responses carry: auto,
 	// surrogate-key, cache-tag or both. TagHeaders resolves auto.
 	TagHeader string
+
+	// The edge caches catalogd purges when the shop changes (package
+	// purge); none set, none purged.
+	PurgeVarnish            []string      // Varnish base URLs, http://host:port
+	PurgeFastlyService      string        // Fastly service ID
+	PurgeFastlyToken        Secret        // Fastly API token (purge_select)
+	PurgeFastlyAPI          string        // Fastly's API, or a stand-in's
+	PurgeFastlySoft         bool          // soft purge: mark stale rather than evict
+	PurgeCloudflareZone     string        // Cloudflare zone ID
+	PurgeCloudflareToken    Secret        // Cloudflare API token (Zone / Cache Purge)
+	PurgeCloudflareAPI      string        // Cloudflare's API, or a stand-in's
+	PurgeCloudflareBatch    int           // tags per purge request
+	PurgeCloudflareInterval time.Duration // least time between two purge rounds
 }
 
 // TagHeaders is the purge tag header(s) to send: "surrogate-key",
@@ -82,7 +97,33 @@ func (c *Config) TagHeaders() string {
 }
 
 // cloudflareOnly reports whether Cloudflare is the only purge target.
-func (c *Config) cloudflareOnly() bool { return false }
+func (c *Config) cloudflareOnly() bool {
+	return c.PurgeCloudflareZone != "" && len(c.PurgeVarnish) == 0 && c.PurgeFastlyService == ""
+}
+
+// Secret is a setting that must never be shown: formatted in any way (a
+// log line, %v or %+v of the Config, JSON) it is "[redacted]", or "" when
+// unset. Reveal gives the value, to the one place that sends it.
+type Secret string
+
+// Reveal is the secret's value.
+func (s Secret) Reveal() string { return string(s) }
+
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// GoString keeps %#v from printing the value.
+func (s Secret) GoString() string { return strconv.Quote(s.String()) }
+
+// LogValue keeps slog from printing the value.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// MarshalText keeps encoders (JSON, YAML) from printing the value.
+func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Load reads the configuration from args (without the program name) and
 // the environment. Usage and flag errors go to usage.
@@ -129,6 +170,17 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	fs.Float64Var(&c.PollBudget, "poll-budget", 0.01, "the share of one database core the poll source's product scan may use; its period adapts to its cost")
 	fs.StringVar(&c.TagHeader, "tag-header", "auto", "the purge tag header responses carry: surrogate-key (Fastly, Varnish xkey), cache-tag (Cloudflare), both, or auto (cache-tag when Cloudflare is the only purge target configured, else surrogate-key)")
 	fs.BoolVar(&c.EnforceRate, "rate-limit-enforce", false, "answer 429 past the rate limit (the edge usually enforces)")
+	var varnish, fastlyTokenFile, cloudflareTokenFile string
+	fs.StringVar(&varnish, "purge-varnish", "", "comma-separated base URLs of Varnish servers (with xkey) to purge when the shop changes, e.g. http://127.0.0.1:6081")
+	fs.StringVar(&c.PurgeFastlyService, "purge-fastly-service", "", "Fastly service ID to purge by surrogate key when the shop changes; the token comes from CATALOG_PURGE_FASTLY_TOKEN or --purge-fastly-token-file")
+	fs.StringVar(&fastlyTokenFile, "purge-fastly-token-file", "", "file holding the Fastly API token (purge_select scope); or set CATALOG_PURGE_FASTLY_TOKEN")
+	fs.StringVar(&c.PurgeFastlyAPI, "purge-fastly-api", "https://api.fastly.com", "Fastly's API base URL (a stand-in's in tests)")
+	fs.BoolVar(&c.PurgeFastlySoft, "purge-fastly-soft", false, "soft-purge on Fastly (Fastly-Soft-Purge: 1): mark responses stale instead of evicting them, so stale-while-revalidate and stale-if-error still serve them")
+	fs.StringVar(&c.PurgeCloudflareZone, "purge-cloudflare-zone", "", "Cloudflare zone ID to purge by Cache-Tag when the shop changes; the token comes from CATALOG_PURGE_CLOUDFLARE_TOKEN or --purge-cloudflare-token-file")
+	fs.StringVar(&cloudflareTokenFile, "purge-cloudflare-token-file", "", "file holding the Cloudflare API token (Zone / Cache Purge permission); or set CATALOG_PURGE_CLOUDFLARE_TOKEN")
+	fs.StringVar(&c.PurgeCloudflareAPI, "purge-cloudflare-api", "https://api.cloudflare.com/client/v4", "Cloudflare's API base URL (a stand-in's in tests)")
+	fs.IntVar(&c.PurgeCloudflareBatch, "purge-cloudflare-batch", 100, "tags per Cloudflare purge request (Cloudflare allows 100 on every plan)")
+	fs.DurationVar(&c.PurgeCloudflareInterval, "purge-cloudflare-interval", time.Second, "least time between two Cloudflare purge rounds; raise it to 12s on the Free plan (5 purge requests a minute)")
 	trusted := "127.0.0.1/32,::1/128"
 	fs.StringVar(&trusted, "trusted-proxies", trusted, "comma-separated CIDRs of proxies whose X-Forwarded-For is believed; empty trusts none")
 
@@ -160,10 +212,41 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	if c.TrustedProxies, perr = parsePrefixes(trusted); perr != nil {
 		return nil, fmt.Errorf("--trusted-proxies (%s): want comma-separated CIDRs like 10.0.0.0/8,127.0.0.1/32: %v", envName("trusted-proxies"), perr)
 	}
+	for _, u := range strings.Split(varnish, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			c.PurgeVarnish = append(c.PurgeVarnish, u)
+		}
+	}
+	var terr []error
+	c.PurgeFastlyToken, terr = secretSetting(getenv, "purge-fastly-token", fastlyTokenFile, terr)
+	c.PurgeCloudflareToken, terr = secretSetting(getenv, "purge-cloudflare-token", cloudflareTokenFile, terr)
+	if err := errors.Join(terr...); err != nil {
+		return nil, err
+	}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// secretSetting reads a secret from its variable (CATALOG_PURGE_FASTLY_TOKEN)
+// or from the file its --…-file flag (or CATALOG_…_FILE) names. A secret
+// has no flag of its own: a flag's value shows in ps to every user of the
+// machine. Errors never quote the secret.
+func secretSetting(getenv func(string) string, name, file string, errs []error) (Secret, []error) {
+	env := envName(name)
+	v := getenv(env)
+	if file == "" {
+		return Secret(strings.TrimSpace(v)), errs
+	}
+	if v != "" {
+		return "", append(errs, fmt.Errorf("%s and --%s-file (%s_FILE) are both set: set one", env, name, env))
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", append(errs, fmt.Errorf("--%s-file (%s_FILE): %w", name, env, err))
+	}
+	return Secret(strings.TrimSpace(string(b))), errs
 }
 
 // envName is the environment variable twin of the flag named flagName:
@@ -318,6 +401,7 @@ func (c *Config) validate() error {
 	if c.Language != "" && !regexp.MustCompile(`^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$`).MatchString(c.Language) {
 		bad("language", "want a language code like en or pt-br, got %q", c.Language)
 	}
+	c.validatePurge(bad)
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		bad("log-format", "want text or json, got %q", c.LogFormat)
 	}
@@ -338,4 +422,56 @@ func validPort(p string) bool {
 func checkDSN(dsn string) error {
 	_, err := wpdb.ParseDSN(dsn)
 	return err
+}
+
+var purgeIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// validatePurge checks the edge purge settings: each target complete (an
+// ID needs its token and a token its ID), URLs absolute, IDs and tokens
+// free of what would break a request line or header. A token is never
+// quoted back.
+func (c *Config) validatePurge(bad func(flagName, format string, args ...any)) {
+	for _, v := range c.PurgeVarnish {
+		if !absoluteHTTP(v) {
+			bad("purge-varnish", "want comma-separated http(s) URLs like http://127.0.0.1:6081, got %q", v)
+		}
+	}
+	for _, api := range []struct{ flag, v string }{
+		{"purge-fastly-api", c.PurgeFastlyAPI}, {"purge-cloudflare-api", c.PurgeCloudflareAPI},
+	} {
+		if !absoluteHTTP(api.v) {
+			bad(api.flag, "want an absolute http(s) URL, got %q", api.v)
+		}
+	}
+	for _, t := range []struct {
+		id, idFlag, tokenName string
+		token                 Secret
+	}{
+		{c.PurgeFastlyService, "purge-fastly-service", "purge-fastly-token", c.PurgeFastlyToken},
+		{c.PurgeCloudflareZone, "purge-cloudflare-zone", "purge-cloudflare-token", c.PurgeCloudflareToken},
+	} {
+		switch {
+		case t.id != "" && !purgeIDRE.MatchString(t.id):
+			bad(t.idFlag, "want the ID as the CDN's dashboard shows it (letters, digits, - and _), got %q", t.id)
+		case t.id != "" && t.token == "":
+			bad(t.idFlag, "needs an API token: set %s or --%s-file", envName(t.tokenName), t.tokenName)
+		case t.id == "" && t.token != "":
+			bad(t.idFlag, "required with %s: the token alone names nothing to purge", envName(t.tokenName))
+		}
+		if strings.IndexFunc(t.token.Reveal(), func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
+			errs := envName(t.tokenName)
+			bad(t.tokenName+"-file", "the token in %s (or the file) holds a space or control character; it would break the request's header", errs)
+		}
+	}
+	if c.PurgeCloudflareBatch < 1 || c.PurgeCloudflareBatch > 500 {
+		bad("purge-cloudflare-batch", "want a whole number of tags from 1 to 500 (Cloudflare allows 100 per request), got %d", c.PurgeCloudflareBatch)
+	}
+	if c.PurgeCloudflareInterval < 100*time.Millisecond || c.PurgeCloudflareInterval > 10*time.Minute {
+		bad("purge-cloudflare-interval", "want a duration from 100ms to 10m (like 1s, or 12s on the Free plan), got %s", c.PurgeCloudflareInterval)
+	}
+}
+
+func absoluteHTTP(v string) bool {
+	p, err := url.Parse(v)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != "" && p.User == nil
 }

@@ -74,7 +74,9 @@ func TestLoad(t *testing.T) {
 					PollInterval: 2 * time.Second, Changes: "poll", PollBudget: 0.05, MaxAge: 10 * time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
 					StaleIfError: 24 * time.Hour, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
 					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")},
-					TagHeader:      "both"}
+					TagHeader:      "both",
+					PurgeFastlyAPI: "https://api.fastly.com", PurgeCloudflareAPI: "https://api.cloudflare.com/client/v4",
+					PurgeCloudflareBatch: 100, PurgeCloudflareInterval: time.Second}
 				if !reflect.DeepEqual(*c, want) {
 					t.Errorf("config = %+v\nwant     %+v", *c, want)
 				}

@@ -187,8 +187,8 @@ func NewCache(cfg CacheConfig) *Cache {
 // cannot tell which products changed, so every response it had handed out
 // is named. When a response was evicted (or too large to keep) since the
 // last change, its tags are unknown: every product page is named then,
-// by its kind tag.
-func (c *Cache) Invalidate() {
+// by its kind tag. The tags named are returned, for the edge purger.
+func (c *Cache) Invalidate() []string {
 	// Under the lock only what must be consistent with the generation
 	// bump: the entries held and the losses counted up to it. The tags
 	// are gathered after: an entry's gen and tags never change once it is
@@ -228,6 +228,7 @@ func (c *Cache) Invalidate() {
 		s = tagSet{list: slices.Clone(kindTags)}
 	}
 	c.changes.record(c.now(), s.list, ns)
+	return s.list
 }
 
 // maxChangeTags bounds the tags one change names, so the change log stays

@@ -112,7 +112,7 @@ func TestEvictionLossOnlyForCurrentResponses(t *testing.T) {
 	c, get := stubCache(t, CacheConfig{TTL: time.Hour, MaxEntries: 2}, shop)
 	lastTags := func() []string {
 		t.Helper()
-		p := c.changes.since(0, false) // this run's changes
+		p := c.changes.since(time.Now(), 0, false) // this run's changes
 		return p.Changes[len(p.Changes)-1].Tags
 	}
 	get("/a")
@@ -150,7 +150,7 @@ func TestChangeTagsBounded(t *testing.T) {
 		get(fmt.Sprintf("/p%d", i))
 	}
 	c.Invalidate()
-	p := c.changes.since(0, false)
+	p := c.changes.since(time.Now(), 0, false)
 	tags := p.Changes[len(p.Changes)-1].Tags
 	if len(tags) > maxChangeTags || !slices.Contains(tags, "shop-product") || !slices.Contains(tags, "shop-list") {
 		t.Errorf("a change over %d product pages named %d tags (%v…), want the kinds alone", maxChangeTags, len(tags), tags[:min(len(tags), 6)])

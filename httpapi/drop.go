@@ -11,14 +11,16 @@ import (
 // that show a changed product (its own, and the list pages listing it),
 // and the lists, counts, index and documents when a product entered or
 // left them. Every other response stays fresh: a stock change on one
-// product leaves the other products' responses cached.
-func (c *Cache) Apply(a catalog.Applied) {
+// product leaves the other products' responses cached. It returns the purge
+// tags the change named (also in the change log), for the edge purger.
+func (c *Cache) Apply(a catalog.Applied) []string {
 	switch {
 	case a.Everything:
-		c.Invalidate()
+		return c.Invalidate()
 	case !a.Nothing():
-		c.Drop(a.Products, a.Lists)
+		return c.Drop(a.Products, a.Lists)
 	}
+	return nil
 }
 
 // listKinds are the kinds of response that a product entering or leaving
@@ -29,8 +31,8 @@ var listKinds = []string{"index", "categories", "list", "docs", "miss"}
 // lists is set, every list, category list, index and document, and every
 // answer other than a 200 (a 404 for a slug just published, a 400 for a
 // category just created). The tags it names go to the change log, for a
-// CDN's purge job.
-func (c *Cache) Drop(products []int64, lists bool) {
+// CDN's purge job, and are returned.
+func (c *Cache) Drop(products []int64, lists bool) []string {
 	c.mu.Lock()
 	tg := tagger{ns: c.ns}
 	var named tagSet
@@ -61,4 +63,5 @@ func (c *Cache) Drop(products []int64, lists bool) {
 	c.dropping = false
 	c.mu.Unlock()
 	c.changes.record(c.now(), named.list, tg.ns)
+	return named.list
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -12,6 +13,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/config"
 	"catalogd/httpapi"
+	"catalogd/purge"
 	"catalogd/wpdb"
 )
 
@@ -67,16 +69,21 @@ func (m *changeMetrics) onPoll(s wpdb.PollStats) {
 	m.pollDB.WithLabelValues(round).Add(s.DBTime.Seconds())
 }
 
-// counted is a feed whose every change is counted by source and kind.
+// counted is a feed whose every change is counted by source and kind. A
+// resync the feed itself reports (it lost its place) is marked in lost.
 type counted struct {
 	catalog.Feed
 	seen *prometheus.CounterVec
+	lost *atomic.Bool
 }
 
 func (f counted) Run(ctx context.Context, report func(catalog.Change)) error {
 	name := f.Name()
 	return f.Feed.Run(ctx, func(ch catalog.Change) {
 		f.seen.WithLabelValues(name, ch.Kind).Inc()
+		if ch.Kind == catalog.KindResync {
+			f.lost.Store(true)
+		}
 		report(ch)
 	})
 }
@@ -120,6 +127,12 @@ type follower struct {
 	// first is closed when the first snapshot is in.
 	first     chan struct{}
 	firstOnce sync.Once
+	// purger sends the tags each change named to the edge caches.
+	purger *purge.Purger
+	// lost is set when the change feed lost its place (it reported a
+	// resync, or stopped and was chosen again): the whole read that
+	// follows purges the edge by kind.
+	lost atomic.Bool
 }
 
 // pick chooses the source: binlog when asked for, or under auto when the
@@ -201,7 +214,7 @@ func (f *follower) run(ctx context.Context) error {
 			}
 		}
 		warned = false
-		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen}, f.applied)
+		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen, lost: &f.lost}, f.applied)
 		var badLanguage *catalog.LanguageError
 		switch {
 		case ctx.Err() != nil:
@@ -211,6 +224,7 @@ func (f *follower) run(ctx context.Context) error {
 		}
 		// The feed gave up (the binary log went away): choose again; the
 		// next Follow begins with a whole read, so nothing is missed.
+		f.lost.Store(true)
 		f.log.Warn("the change source stopped; choosing again", "source", feed.Name(), "err", err)
 		if !wait() {
 			return nil
@@ -224,14 +238,30 @@ func (f *follower) run(ctx context.Context) error {
 // at most a second between its return and the first snapshot.
 const retryStart = time.Second
 
-// applied drops what a change touched from the cache and counts it.
+// applied drops what a change touched from the cache, hands the purge tags
+// it named to the edge purger, and counts it.
 func (f *follower) applied(a catalog.Applied) {
+	now := time.Now()
 	select {
 	case <-f.first:
-		f.cache.Apply(a)
+		tags := f.cache.Apply(a)
+		if a.Change.All && f.lost.Swap(false) {
+			// The feed lost its place: the whole read just made is diffed
+			// against the snapshot served, but the edge may hold what an
+			// earlier, failed purge left; purge every response by kind.
+			f.purger.PurgeKinds("resync", now)
+		} else {
+			f.purger.Add(tags, now)
+		}
 	default:
 		// The first snapshot: nothing was served or cached before it, so
-		// nothing is dropped and no change is logged for purging.
+		// nothing is dropped and no change is logged. But the edge may
+		// hold responses of an earlier run, and what changed since is
+		// known to no one: every target purges by kind, now that catalogd
+		// can answer the requests that follow (not before: the edge would
+		// get 503s for the purged responses meanwhile).
+		f.lost.Store(false)
+		f.purger.PurgeKinds("start", now)
 	}
 	if a.Snapshot != nil {
 		f.version.Set(float64(a.Snapshot.Version))

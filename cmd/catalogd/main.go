@@ -31,6 +31,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/config"
 	"catalogd/httpapi"
+	"catalogd/purge"
 	"catalogd/wpdb"
 )
 
@@ -176,8 +177,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return nil
 	}
+	// The edge purger: every change's tags to each configured Varnish,
+	// Fastly service and Cloudflare zone. It runs beside the follower and
+	// never holds it up.
+	targets, err := purgeTargets(cfg)
+	if err != nil {
+		return err
+	}
+	purger := purge.New(targets, purge.Options{Kinds: httpapi.KindTags(cfg.Namespace), Logger: log,
+		Metrics: purge.NewMetrics(reg)})
+	if len(targets) > 0 {
+		log.Info("purging the edge when the shop changes", "targets", targetNames(targets))
+	}
 	admin := &http.Server{
-		Handler:           adminHandler(ready, source, reg, cache.ChangesHandler()),
+		Handler:           adminHandler(ready, readyzLines{source: source, purger: purger}, reg, cache.ChangesHandler()),
 		ReadHeaderTimeout: 5 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -202,7 +215,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer stopFollowing()
 	errc := make(chan error, 3)
 	f := &follower{cfg: cfg, db: db, cat: cat, cache: cache, log: log, m: changes, source: source,
-		version: snapVersion, first: make(chan struct{})}
+		version: snapVersion, first: make(chan struct{}), purger: purger}
+	go purger.Run(followCtx)
 	go func() {
 		if err := f.run(followCtx); err != nil {
 			errc <- err
@@ -320,8 +334,10 @@ func adminHandler(ready func(context.Context) error, source fmt.Stringer, reg *p
 		// configured prefix, and the catalog loads from them; the reason
 		// goes to the operator, who is the only one who can reach this
 		// listener.
-		// The change source in use is named either way: a shop whose
-		// changes show late is first checked here.
+		// The change source in use, and each edge purge target's state,
+		// are named either way: a shop whose changes show late is first
+		// checked here. A failing purge target is reported, never made a
+		// reason to be unready: catalogd itself still answers fresh.
 		if err := ready(r.Context()); err != nil {
 			http.Error(w, "not ready: "+err.Error()+"\n"+source.String(), http.StatusServiceUnavailable)
 			return

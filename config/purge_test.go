@@ -1,0 +1,150 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+const purgeToken = "tok-9f8e7d6c5b4a"
+
+func TestPurgeSettings(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cf-token")
+	if err := os.WriteFile(file, []byte(purgeToken+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		env   []string
+		check func(t *testing.T, c *Config)
+	}{
+		{"none by default", nil, nil, func(t *testing.T, c *Config) {
+			if len(c.PurgeVarnish) != 0 || c.PurgeFastlyService != "" || c.PurgeCloudflareZone != "" {
+				t.Errorf("targets %v %q %q, want none", c.PurgeVarnish, c.PurgeFastlyService, c.PurgeCloudflareZone)
+			}
+			if c.PurgeFastlyAPI != "https://api.fastly.com" || c.PurgeCloudflareAPI != "https://api.cloudflare.com/client/v4" ||
+				c.PurgeCloudflareBatch != 100 || c.PurgeCloudflareInterval != time.Second || c.PurgeFastlySoft {
+				t.Errorf("defaults %q %q %d %v %v", c.PurgeFastlyAPI, c.PurgeCloudflareAPI, c.PurgeCloudflareBatch,
+					c.PurgeCloudflareInterval, c.PurgeFastlySoft)
+			}
+		}},
+		{"several Varnish by env", nil, []string{"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6081, http://10.0.0.2:6081,"},
+			func(t *testing.T, c *Config) {
+				if want := []string{"http://127.0.0.1:6081", "http://10.0.0.2:6081"}; !slices.Equal(c.PurgeVarnish, want) {
+					t.Errorf("PurgeVarnish %q, want %q", c.PurgeVarnish, want)
+				}
+			}},
+		{"Varnish by flag", []string{"--purge-varnish", "https://varnish.internal"}, nil, func(t *testing.T, c *Config) {
+			if !slices.Equal(c.PurgeVarnish, []string{"https://varnish.internal"}) {
+				t.Errorf("PurgeVarnish %q", c.PurgeVarnish)
+			}
+		}},
+		{"Fastly with its token from the environment", nil, []string{"CATALOG_PURGE_FASTLY_SERVICE", "SU1Z0isxPaozGVKXdv0eY",
+			"CATALOG_PURGE_FASTLY_TOKEN", purgeToken, "CATALOG_PURGE_FASTLY_SOFT", "true", "CATALOG_PURGE_FASTLY_API", "http://127.0.0.1:1"},
+			func(t *testing.T, c *Config) {
+				if c.PurgeFastlyService != "SU1Z0isxPaozGVKXdv0eY" || c.PurgeFastlyToken.Reveal() != purgeToken ||
+					!c.PurgeFastlySoft || c.PurgeFastlyAPI != "http://127.0.0.1:1" {
+					t.Errorf("fastly %q %v %q", c.PurgeFastlyService, c.PurgeFastlySoft, c.PurgeFastlyAPI)
+				}
+			}},
+		{"Cloudflare with its token from a file", []string{"--purge-cloudflare-zone", "023e105f4ecef8ad9ca31a8372d0c353",
+			"--purge-cloudflare-batch", "30", "--purge-cloudflare-interval", "12s"}, []string{"CATALOG_PURGE_CLOUDFLARE_TOKEN_FILE", file},
+			func(t *testing.T, c *Config) {
+				if c.PurgeCloudflareToken.Reveal() != purgeToken {
+					t.Errorf("token from the file not read (or not trimmed)")
+				}
+				if c.PurgeCloudflareBatch != 30 || c.PurgeCloudflareInterval != 12*time.Second {
+					t.Errorf("batch, interval = %d, %v", c.PurgeCloudflareBatch, c.PurgeCloudflareInterval)
+				}
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(tc.args, env(append([]string{"CATALOG_DSN", goodDSN}, tc.env...)...), io.Discard)
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			tc.check(t, c)
+		})
+	}
+}
+
+func TestPurgeSettingsRejected(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte(purgeToken), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		env  []string
+		want []string
+	}{
+		{"Varnish without scheme", nil, []string{"CATALOG_PURGE_VARNISH", "127.0.0.1:6081"}, []string{"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6081"}},
+		{"Fastly service without token", []string{"--purge-fastly-service", "abc"}, nil,
+			[]string{"--purge-fastly-service", "CATALOG_PURGE_FASTLY_TOKEN", "--purge-fastly-token-file"}},
+		{"Fastly token without service", nil, []string{"CATALOG_PURGE_FASTLY_TOKEN", purgeToken},
+			[]string{"CATALOG_PURGE_FASTLY_SERVICE", "required with CATALOG_PURGE_FASTLY_TOKEN"}},
+		{"Cloudflare token in both places", []string{"--purge-cloudflare-zone", "z1", "--purge-cloudflare-token-file", file},
+			[]string{"CATALOG_PURGE_CLOUDFLARE_TOKEN", purgeToken}, []string{"CATALOG_PURGE_CLOUDFLARE_TOKEN", "both set"}},
+		{"token file missing", []string{"--purge-cloudflare-zone", "z1", "--purge-cloudflare-token-file", file + ".nope"}, nil,
+			[]string{"--purge-cloudflare-token-file", "no such file"}},
+		{"token with a space", nil, []string{"CATALOG_PURGE_CLOUDFLARE_ZONE", "z1", "CATALOG_PURGE_CLOUDFLARE_TOKEN", "abc " + purgeToken},
+			[]string{"CATALOG_PURGE_CLOUDFLARE_TOKEN", "space or control character"}},
+		{"zone with a slash", nil, []string{"CATALOG_PURGE_CLOUDFLARE_ZONE", "../z", "CATALOG_PURGE_CLOUDFLARE_TOKEN", purgeToken},
+			[]string{"CATALOG_PURGE_CLOUDFLARE_ZONE"}},
+		{"API not a URL", []string{"--purge-fastly-api", "api.fastly.com"}, nil, []string{"--purge-fastly-api"}},
+		{"Cloudflare batch 0", nil, []string{"CATALOG_PURGE_CLOUDFLARE_BATCH", "0"}, []string{"CATALOG_PURGE_CLOUDFLARE_BATCH"}},
+		{"Cloudflare interval 1ms", []string{"--purge-cloudflare-interval", "1ms"}, nil, []string{"--purge-cloudflare-interval"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var usage strings.Builder
+			_, err := Load(tc.args, env(append([]string{"CATALOG_DSN", goodDSN}, tc.env...)...), &usage)
+			if err == nil {
+				t.Fatal("Load accepted it")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not name %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), purgeToken) || strings.Contains(usage.String(), purgeToken) {
+				t.Errorf("the token shows in the error: %q", err)
+			}
+		})
+	}
+}
+
+// A token shows nowhere a Config is printed: fmt's verbs, JSON, slog.
+func TestSecretsRedactedWhereverPrinted(t *testing.T) {
+	c, err := Load(nil, env("CATALOG_DSN", goodDSN, "CATALOG_PURGE_FASTLY_SERVICE", "svc", "CATALOG_PURGE_FASTLY_TOKEN", purgeToken,
+		"CATALOG_PURGE_CLOUDFLARE_ZONE", "zone", "CATALOG_PURGE_CLOUDFLARE_TOKEN", purgeToken+"-cf"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "%v %+v %#v %s\n", c, *c, *c, c.PurgeFastlyToken)
+	j, _ := json.Marshal(c)
+	out.Write(j)
+	slog.New(slog.NewTextHandler(&out, nil)).Info("config", "cfg", c, "token", c.PurgeCloudflareToken)
+	slog.New(slog.NewJSONHandler(&out, nil)).Info("config", "cfg", c, "token", c.PurgeCloudflareToken)
+	if strings.Contains(out.String(), purgeToken) {
+		t.Errorf("a token shows:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "[redacted]") {
+		t.Errorf("no [redacted] in:\n%s", out.String())
+	}
+	if Secret("").String() != "" {
+		t.Error("an unset secret prints as something")
+	}
+}

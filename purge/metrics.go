@@ -1,0 +1,85 @@
+package purge
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the purger's, by target.
+type Metrics struct {
+	requests, tags, failures *prometheus.CounterVec
+	kinds                    *prometheus.CounterVec
+	lag                      *prometheus.HistogramVec
+	pending                  *prometheus.GaugeVec
+}
+
+// NewMetrics registers the purger's metrics with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_edge_purge_requests_total",
+			Help: "Purge requests sent to an edge cache, by target."}, []string{"target"}),
+		tags: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_edge_purge_tags_total",
+			Help: "Purge tags sent to an edge cache (in requests acknowledged or not), by target."}, []string{"target"}),
+		failures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_edge_purge_failures_total",
+			Help: "Purge requests that failed (no answer, or an answer other than success), by target."}, []string{"target"}),
+		kinds: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_edge_purge_kind_purges_total",
+			Help: "Purges of every response by its kind tag, by target and why: start (what changed while catalogd was down is unknown), resync (the change feed lost its place), overflow (too many tags waiting)."},
+			[]string{"target", "why"}),
+		lag: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "catalogd_edge_purge_lag_seconds",
+			Help:    "Time from a change applied in catalogd to its purge acknowledged by the edge cache, by target.",
+			Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300}}, []string{"target"}),
+		pending: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "catalogd_edge_purge_pending_tags",
+			Help: "Purge tags waiting to be sent, by target."}, []string{"target"}),
+	}
+	reg.MustRegister(m.requests, m.tags, m.failures, m.kinds, m.lag, m.pending)
+	return m
+}
+
+// targetMetrics are one target's; a nil one counts nothing.
+type targetMetrics struct {
+	m    *Metrics
+	name string
+}
+
+func (m *Metrics) target(name string) *targetMetrics {
+	// Every series exists from the start, at zero: a dashboard sees the
+	// target before its first purge.
+	m.requests.WithLabelValues(name)
+	m.tags.WithLabelValues(name)
+	m.failures.WithLabelValues(name)
+	m.pending.WithLabelValues(name)
+	return &targetMetrics{m: m, name: name}
+}
+
+func (t *targetMetrics) request(tags int, err error) {
+	if t == nil {
+		return
+	}
+	t.m.requests.WithLabelValues(t.name).Inc()
+	t.m.tags.WithLabelValues(t.name).Add(float64(tags))
+	if err != nil {
+		t.m.failures.WithLabelValues(t.name).Inc()
+	}
+}
+
+func (t *targetMetrics) kindPurge(why string) {
+	if t == nil {
+		return
+	}
+	t.m.kinds.WithLabelValues(t.name, why).Inc()
+}
+
+func (t *targetMetrics) lagObserve(d time.Duration) {
+	if t == nil {
+		return
+	}
+	t.m.lag.WithLabelValues(t.name).Observe(d.Seconds())
+}
+
+func (t *targetMetrics) pendingSet(n int) {
+	if t == nil {
+		return
+	}
+	t.m.pending.WithLabelValues(t.name).Set(float64(n))
+}

@@ -1,0 +1,292 @@
+package purge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// A purge request's documented limits, per target.
+const (
+	// VarnishMaxTags and VarnishMaxBytes keep the xkey header well under
+	// Varnish's default http_req_hdr_len (8 KB): 400 tags of about 15
+	// bytes, or 6 000 bytes, whichever comes first.
+	VarnishMaxTags  = 400
+	VarnishMaxBytes = 6000
+	// FastlyMaxKeys: "Up to 256 surrogate keys can be purged in one batch
+	// request" (Fastly API, POST /service/{id}/purge).
+	FastlyMaxKeys = 256
+	// CloudflareMaxTags: Cloudflare's purge limits allow 100 operations
+	// (tags) per request on every plan (30 before 2025); it is
+	// configurable (--purge-cloudflare-batch).
+	CloudflareMaxTags = 100
+)
+
+// Default intervals between two purge rounds per target. Varnish is the
+// operator's own and local: a tenth of a second coalesces a burst and adds
+// little to the freshness. Fastly does not rate-limit purges by key
+// (100 000 an hour and customer), so four rounds a second from each
+// replica is well within. Cloudflare's purge rate is 5 requests a second
+// (Pro) to 50 (Enterprise), 5 a minute on Free (token buckets of 25 to
+// 500): one round a second from each replica fits every paid plan; a 429
+// (Free) is waited out as Retry-After says, the tags coalescing meanwhile.
+const (
+	VarnishInterval    = 100 * time.Millisecond
+	FastlyInterval     = 250 * time.Millisecond
+	CloudflareInterval = time.Second
+)
+
+// DefaultClient is the HTTP client targets use unless given one: a purge
+// that hangs holds back the next, so it has a deadline.
+var DefaultClient = &http.Client{Timeout: 10 * time.Second}
+
+// Varnish purges one Varnish (with the xkey vmod) by its HTTP address:
+// PURGE / with the tags, space-separated, in an xkey header, as the VCL in
+// deploy/varnish accepts (xkey.purge of that header).
+type Varnish struct {
+	base   *url.URL
+	client *http.Client
+	name   string
+}
+
+// NewVarnish makes the target for a Varnish at base (http://host:port).
+func NewVarnish(base string, client *http.Client) (*Varnish, error) {
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("want an http(s) URL like http://127.0.0.1:6081, got %q", base)
+	}
+	if client == nil {
+		client = DefaultClient
+	}
+	return &Varnish{base: u, client: client, name: "varnish " + u.Host}, nil
+}
+
+func (v *Varnish) Name() string { return v.name }
+
+func (v *Varnish) Limits() Limits {
+	return Limits{MaxTags: VarnishMaxTags, MaxBytes: VarnishMaxBytes, Interval: VarnishInterval}
+}
+
+func (v *Varnish) Purge(ctx context.Context, tags []string) error {
+	u := *v.base
+	u.Path = "/"
+	u.RawQuery = ""
+	req, err := http.NewRequestWithContext(ctx, "PURGE", u.String(), nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", v.name, err)
+	}
+	req.Header.Set("xkey", strings.Join(tags, " "))
+	return send(v.client, req, v.name, "", nil)
+}
+
+// Fastly purges a Fastly service by surrogate key: POST
+// {api}/service/{id}/purge with {"surrogate_keys": [...]} and the API token
+// in Fastly-Key. Soft purges mark the objects stale instead of evicting
+// them (Fastly-Soft-Purge: 1).
+type Fastly struct {
+	api     string
+	service string
+	token   string
+	soft    bool
+	client  *http.Client
+}
+
+// NewFastly makes the target for a Fastly service; api is
+// https://api.fastly.com but for a stand-in.
+func NewFastly(api, service, token string, soft bool, client *http.Client) *Fastly {
+	if client == nil {
+		client = DefaultClient
+	}
+	return &Fastly{api: strings.TrimRight(api, "/"), service: service, token: token, soft: soft, client: client}
+}
+
+func (f *Fastly) Name() string { return "fastly" }
+
+func (f *Fastly) Limits() Limits { return Limits{MaxTags: FastlyMaxKeys, Interval: FastlyInterval} }
+
+func (f *Fastly) Purge(ctx context.Context, tags []string) error {
+	body, _ := json.Marshal(struct {
+		Keys []string `json:"surrogate_keys"`
+	}{tags})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost,
+		f.api+"/service/"+url.PathEscape(f.service)+"/purge", bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("fastly: %w", redactErr(err, f.token))
+	}
+	req.Header.Set("Fastly-Key", f.token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if f.soft {
+		req.Header.Set("Fastly-Soft-Purge", "1")
+	}
+	return send(f.client, req, "fastly", f.token, func(b []byte) string {
+		// Fastly's errors: {"msg": "...", "detail": "..."}.
+		var e struct{ Msg, Detail string }
+		if json.Unmarshal(b, &e) == nil && e.Msg != "" {
+			return strings.TrimSpace(e.Msg + " " + e.Detail)
+		}
+		return ""
+	})
+}
+
+// Cloudflare purges a Cloudflare zone by Cache-Tag: POST
+// {api}/zones/{zone}/purge_cache with {"tags": [...]} and the API token as
+// a bearer token (a token with the Zone / Cache Purge permission).
+type Cloudflare struct {
+	api, zone, token string
+	maxTags          int
+	interval         time.Duration
+	client           *http.Client
+}
+
+// NewCloudflare makes the target for a Cloudflare zone; api is
+// https://api.cloudflare.com/client/v4 but for a stand-in. maxTags and
+// interval of 0 are the defaults.
+func NewCloudflare(api, zone, token string, maxTags int, interval time.Duration, client *http.Client) *Cloudflare {
+	if client == nil {
+		client = DefaultClient
+	}
+	if maxTags <= 0 {
+		maxTags = CloudflareMaxTags
+	}
+	if interval <= 0 {
+		interval = CloudflareInterval
+	}
+	return &Cloudflare{api: strings.TrimRight(api, "/"), zone: zone, token: token, maxTags: maxTags,
+		interval: interval, client: client}
+}
+
+func (c *Cloudflare) Name() string { return "cloudflare" }
+
+func (c *Cloudflare) Limits() Limits { return Limits{MaxTags: c.maxTags, Interval: c.interval} }
+
+// cloudflareAnswer is the API's envelope.
+type cloudflareAnswer struct {
+	Success bool `json:"success"`
+	Errors  []struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"errors"`
+}
+
+func (a cloudflareAnswer) message() string {
+	var parts []string
+	for _, e := range a.Errors {
+		parts = append(parts, strconv.Itoa(e.Code)+" "+e.Message)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (c *Cloudflare) Purge(ctx context.Context, tags []string) error {
+	body, _ := json.Marshal(struct {
+		Tags []string `json:"tags"`
+	}{tags})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost,
+		c.api+"/zones/"+url.PathEscape(c.zone)+"/purge_cache", bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("cloudflare: %w", redactErr(err, c.token))
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Content-Type", "application/json")
+	var answer cloudflareAnswer
+	err = send(c.client, req, "cloudflare", c.token, func(b []byte) string {
+		if json.Unmarshal(b, &answer) == nil {
+			return answer.message()
+		}
+		return ""
+	})
+	if err != nil {
+		return err
+	}
+	if !answer.Success {
+		// A 200 that says it failed: the API's envelope is the truth.
+		return &StatusError{Target: "cloudflare", Status: http.StatusOK,
+			Message: redactText("success is not true: "+answer.message(), c.token)}
+	}
+	return nil
+}
+
+// send does the request; an answer other than 2xx is a *StatusError with
+// what the target said (read by explain, or the body's start) and its
+// Retry-After. Nothing of token is ever in the error.
+func send(client *http.Client, req *http.Request, name, token string, explain func([]byte) string) error {
+	resp, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, redactErr(err, token))
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
+	msg := ""
+	if explain != nil {
+		msg = explain(b) // also fills a success's envelope
+	}
+	if ok {
+		return nil
+	}
+	if msg == "" {
+		msg = strings.Join(strings.Fields(string(b)), " ")
+	}
+	return &StatusError{Target: name, Status: resp.StatusCode,
+		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()), Message: redactText(shorten(msg, 200), token)}
+}
+
+// retryAfter reads Retry-After: seconds, or an HTTP date.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+const redacted = "[redacted]"
+
+// redactText takes the token out of s, should a target or a library ever
+// echo it.
+func redactText(s, token string) string {
+	if token == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, token, redacted)
+}
+
+// redactedError is an error whose text held the token.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+func redactErr(err error, token string) error {
+	if err == nil || token == "" || !strings.Contains(err.Error(), token) {
+		return err
+	}
+	return &redactedError{msg: redactText(err.Error(), token), err: err}
+}
