@@ -1,6 +1,6 @@
 vcl 4.1;
 # Varnish 7 in front of catalogd, purged by catalogd itself
-# (CATALOG_PURGE_VARNISH=http://this-varnish:6081). Needs the xkey vmod
+# (CATALOG_PURGE_VARNISH=http://127.0.0.1:6091, the purge listener). Needs the xkey vmod
 # (Debian: varnish-modules). See README.md beside this file for the start
 # parameters and docs/cdn-and-proxies.md for the whole setup.
 #
@@ -38,8 +38,11 @@ backend catalogd {
     }
 }
 
-# Who may purge: catalogd's own address (the purger), and an operator's
-# purge job on this host. In Kubernetes, the pods' network.
+# Who may purge: catalogd (its purger), and an operator's purge job, from
+# these addresses, on the listener named purge (varnishd -a
+# purge=127.0.0.1:6091), which only they reach. The public listener never
+# purges: a proxy in front (nginx on this host) would make every visitor's
+# PURGE come from 127.0.0.1.
 acl purgers {
     "127.0.0.1";
     "::1";
@@ -47,7 +50,7 @@ acl purgers {
 
 sub vcl_recv {
     if (req.method == "PURGE") {
-        if (client.ip !~ purgers) {
+        if (local.socket != "purge" || client.ip !~ purgers) {
             return (synth(403, "Forbidden"));
         }
         # xkey: drop the copies at once. xkey-softpurge: mark them stale

@@ -61,16 +61,17 @@ func startParams(t *testing.T) []string {
 
 // varnish is a running varnishd.
 type varnish struct {
-	URL    string // http://host:port
+	URL    string // http://host:port, the public listener
+	Purge  string // http://host:port, the purge listener
 	cmd    *exec.Cmd
 	done   chan struct{}
 	output *proctest.SyncBuffer
 }
 
-// startVarnish runs varnishd on listen with the shipped VCL, its backend
-// pointed at catalogd (host:port), each edit given applied to the VCL's
-// text first.
-func startVarnish(t *testing.T, listen, catalogd string, edits ...string) *varnish {
+// startVarnish runs varnishd on listen (and its purge listener on purge)
+// with the shipped VCL, its backend pointed at catalogd (host:port), each
+// edit given applied to the VCL's text first.
+func startVarnish(t *testing.T, listen, purge, catalogd string, edits ...string) *varnish {
 	t.Helper()
 	bin := proxytest.Binary(t, "varnish", "/usr/sbin/varnishd", "varnishd")
 	if matches, _ := filepath.Glob("/usr/lib/*/varnish/vmods/libvmod_xkey.so"); len(matches) == 0 {
@@ -100,9 +101,9 @@ func startVarnish(t *testing.T, listen, catalogd string, edits ...string) *varni
 	admin := proctest.FreeAddr(t)
 	// -j none: the test's own user, in its own work directory (-n); a
 	// small shared-memory log (-l).
-	args := append([]string{"-F", "-j", "none", "-n", filepath.Join(dir, "work"), "-a", listen, "-T", admin,
+	args := append([]string{"-F", "-j", "none", "-n", filepath.Join(dir, "work"), "-a", listen, "-a", "purge=" + purge, "-T", admin,
 		"-f", path, "-s", "malloc,64m", "-l", "8m"}, startParams(t)...)
-	v := &varnish{URL: "http://" + listen, cmd: exec.Command(bin, args...), done: make(chan struct{}),
+	v := &varnish{URL: "http://" + listen, Purge: "http://" + purge, cmd: exec.Command(bin, args...), done: make(chan struct{}),
 		output: &proctest.SyncBuffer{}}
 	v.cmd.Stdout, v.cmd.Stderr = v.output, v.output
 	if err := v.cmd.Start(); err != nil {
@@ -201,14 +202,15 @@ func productPath(i int) string { return fmt.Sprintf("%s/products/server-script-%
 // touched is fetched again.
 func TestVarnishInFront(t *testing.T) {
 	dsn, raw := testdb.LoadOn(t, testdb.BinlogServer(t), largeShop())
-	listen := proctest.FreeAddr(t)
+	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
 	cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: []string{
-		"CATALOG_CHANGES=binlog", "CATALOG_PURGE_VARNISH=http://" + listen, "CATALOG_ACCESS_LOG=false",
+		"CATALOG_CHANGES=binlog", "CATALOG_PURGE_VARNISH=http://" + purge, "CATALOG_ACCESS_LOG=false",
 		"CATALOG_SITE_URL=https://shop.example", "CATALOG_RATE_LIMIT=1000000"}})
 	if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	v := startVarnish(t, listen, cd.Public)
+	v := startVarnish(t, listen, purge, cd.Public)
+	purgesSettled(t, cd)
 
 	const products = 450
 	lists := []string{}
@@ -262,6 +264,34 @@ func TestVarnishInFront(t *testing.T) {
 		warm(t, every)
 		if a := v.get(t, api+"/categories"); !strings.Contains(a.body, "kind-0999") {
 			t.Errorf("the categories list lacks the 1 000th category: %.200s", a.body)
+		}
+	})
+
+	t.Run("only the purge listener purges", func(t *testing.T) {
+		warm(t, []string{api})
+		purgeReq := func(base string) int {
+			req, _ := http.NewRequest("PURGE", base+"/", nil)
+			req.Header.Set("xkey", "shop-index")
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		// A visitor's PURGE through the public listener (from loopback,
+		// as nginx in front forwards it) is refused and purges nothing.
+		if code := purgeReq(v.URL); code != http.StatusForbidden {
+			t.Errorf("PURGE on the public listener: %d, want 403", code)
+		}
+		if a := v.get(t, api); a.header.Get("X-Cache") != "HIT" {
+			t.Errorf("a refused PURGE purged the index")
+		}
+		if code := purgeReq(v.Purge); code != http.StatusOK {
+			t.Errorf("PURGE on the purge listener: %d, want 200", code)
+		}
+		if a := v.get(t, api); a.header.Get("X-Cache") != "MISS" {
+			t.Errorf("the index is still cached after its purge")
 		}
 	})
 
@@ -343,6 +373,19 @@ func TestVarnishInFront(t *testing.T) {
 	})
 }
 
+// purgesSettled waits until catalogd's purges reached Varnish: its purge
+// by kind at start (what changed while it was down is unknown) was sent
+// before Varnish listened, and is retried until Varnish takes it; a copy
+// cached before then would be dropped under the test's feet.
+func purgesSettled(t *testing.T, cd *proctest.Catalogd) {
+	t.Helper()
+	poll(t, "catalogd's first purge acknowledged", 30*time.Second, func() bool {
+		m, err := cd.Metrics()
+		return err == nil && m["catalogd_edge_purge_requests_total"] > m["catalogd_edge_purge_failures_total"] &&
+			m["catalogd_edge_purge_pending_tags"] == 0
+	})
+}
+
 func metric(t *testing.T, cd *proctest.Catalogd, name string) float64 {
 	t.Helper()
 	m, err := cd.Metrics()
@@ -360,18 +403,19 @@ func TestVarnishStaleIfError(t *testing.T) {
 	s := wpfixture.New("wp_", "https://shop.example")
 	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
 	dsn, _ := testdb.Load(t, s)
-	listen := proctest.FreeAddr(t)
+	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
 	// Short lifetimes, so the test need not wait ten minutes: 2 s fresh, 1 s
 	// of stale-while-revalidate, an hour of stale-if-error.
 	cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: []string{
-		"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + listen, "CATALOG_ACCESS_LOG=false",
+		"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge, "CATALOG_ACCESS_LOG=false",
 		"CATALOG_S_MAXAGE=2s", "CATALOG_MAX_AGE=2s", "CATALOG_STALE_WHILE_REVALIDATE=1s", "CATALOG_STALE_IF_ERROR=1h"}})
 	if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	// The VCL's healthy grace follows catalogd's stale-while-revalidate, as
 	// its comment asks.
-	v := startVarnish(t, listen, cd.Public, "set req.grace = 60s;", "set req.grace = 1s;")
+	v := startVarnish(t, listen, purge, cd.Public, "set req.grace = 60s;", "set req.grace = 1s;")
+	purgesSettled(t, cd)
 	p := api + "/products/radar"
 	first := v.get(t, p)
 	if first.status != 200 {
