@@ -11,11 +11,8 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,36 +38,13 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// startParams are the -p parameters of the shipped systemd drop-in: the
-// test runs varnishd with the limits a shop runs it with.
-func startParams(t *testing.T) []string {
-	t.Helper()
-	unit, err := os.ReadFile("varnish.service.d/catalogd.conf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, m := range regexp.MustCompile(`(?m)^\s+-p (\w+=\S+)`).FindAllStringSubmatch(string(unit), -1) {
-		out = append(out, "-p", m[1])
-	}
-	if len(out) == 0 {
-		t.Fatal("the drop-in sets no parameter")
-	}
-	return out
-}
-
-// varnish is a running varnishd.
-type varnish struct {
-	URL    string // http://host:port, the public listener
-	Purge  string // http://host:port, the purge listener
-	cmd    *exec.Cmd
-	done   chan struct{}
-	output *proctest.SyncBuffer
-}
+// varnish is a running varnishd with the shipped VCL and start
+// parameters.
+type varnish struct{ *proctest.Varnish }
 
 // startVarnish runs varnishd on listen (and its purge listener on purge)
-// with the shipped VCL, its backend pointed at catalogd (host:port), each
-// edit given applied to the VCL's text first.
+// with the shipped VCL and the drop-in's parameters, its backend pointed at
+// catalogd (host:port), each edit given applied to the VCL's text first.
 func startVarnish(t *testing.T, listen, purge, catalogd string, edits ...string) *varnish {
 	t.Helper()
 	bin := proxytest.Binary(t, "varnish", "/usr/sbin/varnishd", "varnishd")
@@ -80,67 +54,18 @@ func startVarnish(t *testing.T, listen, purge, catalogd string, edits ...string)
 		}
 		t.Skip("SKIP: the xkey vmod is not installed (apt-get install varnish-modules)")
 	}
-	vcl, err := os.ReadFile("catalogd.vcl")
+	v, err := proctest.StartVarnish(proctest.VarnishOptions{Bin: bin, VCL: "catalogd.vcl",
+		DropIn: "varnish.service.d/catalogd.conf", Listen: listen, PurgeListen: purge, Backend: catalogd, Edits: edits})
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, port, _ := strings.Cut(catalogd, ":")
-	text := strings.Replace(string(vcl), `.host = "127.0.0.1";`, `.host = "`+host+`";`, 1)
-	text = strings.Replace(text, `.port = "8080";`, `.port = "`+port+`";`, 1)
-	for i := 0; i+1 < len(edits); i += 2 {
-		if !strings.Contains(text, edits[i]) {
-			t.Fatalf("the VCL has no %q to edit", edits[i])
-		}
-		text = strings.Replace(text, edits[i], edits[i+1], 1)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "catalogd.vcl")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	admin := proctest.FreeAddr(t)
-	// -j none: the test's own user, in its own work directory (-n); a
-	// small shared-memory log (-l).
-	args := append([]string{"-F", "-j", "none", "-n", filepath.Join(dir, "work"), "-a", listen, "-a", "purge=" + purge, "-T", admin,
-		"-f", path, "-s", "malloc,64m", "-l", "8m"}, startParams(t)...)
-	v := &varnish{URL: "http://" + listen, Purge: "http://" + purge, cmd: exec.Command(bin, args...), done: make(chan struct{}),
-		output: &proctest.SyncBuffer{}}
-	v.cmd.Stdout, v.cmd.Stderr = v.output, v.output
-	if err := v.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { v.cmd.Wait(); close(v.done) }()
 	t.Cleanup(func() {
-		v.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-v.done:
-		case <-time.After(10 * time.Second):
-			v.cmd.Process.Kill()
-			<-v.done
-		}
+		v.Stop()
 		if t.Failed() {
-			t.Logf("varnishd's output:\n%s", v.output.String())
+			t.Logf("varnishd's output:\n%s", v.Output.String())
 		}
 	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := http.Get(v.URL + "/wp-json/shop/v1/catalog")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return v
-			}
-		}
-		select {
-		case <-v.done:
-			t.Fatalf("varnishd exited: %s", v.output.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("varnishd did not answer 200 through to catalogd within 30s: %v\n%s", err, v.output.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	return &varnish{v}
 }
 
 // answer is what a client of Varnish saw.
