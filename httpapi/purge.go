@@ -27,8 +27,8 @@ import (
 // The tags go out in one header, chosen for the CDN configured: Surrogate-Key
 // (Fastly, Varnish xkey; space-separated) or Cache-Tag (Cloudflare; comma
 // separated); both only when asked. A response whose tags would not fit
-// tagBudget (a list of 100 products with long IDs or a long namespace)
-// names its kind and {ns}-overflow instead, which every product change
+// tagBudget (a page of 50 products under a long namespace, or with long
+// IDs and both headers) names its kind and {ns}-overflow instead, which every product change
 // purges: nothing is left unpurgeable.
 
 // tagKinds are the kind suffixes: one per kind of response, miss for the
@@ -52,9 +52,9 @@ const (
 // must pass nginx's default proxy_buffer_size (4 KB, the status line and
 // all headers together), Apache's ResponseFieldSize (8190 bytes per
 // field) and Varnish's http_resp_hdr_len (8 KB per field) and http_resp_size
-// (32 KB); catalogd's other headers take about 1 KB. 2 KB holds a list of
-// 100 products with six-digit IDs under the default namespace (2 009
-// bytes), the largest page the API serves.
+// (32 KB); catalogd's other headers take about 1.2 KB. 2 KB holds the
+// largest page the API serves, 50 products with six-digit IDs under the
+// default namespace, in both headers (1 009 bytes each).
 const tagBudget = 2048
 
 // KindTags are the namespace's kind tags: together they purge every
