@@ -252,3 +252,32 @@ func TestEnvName(t *testing.T) {
 		}
 	}
 }
+
+// --tag-header=auto sends Cloudflare's Cache-Tag when Cloudflare is the only
+// purge target (it ignores Surrogate-Key), Surrogate-Key otherwise; a
+// setting other than auto wins.
+func TestTagHeaderAuto(t *testing.T) {
+	cloudflare := []string{"CATALOG_PURGE_CLOUDFLARE_ZONE", "zone1", "CATALOG_PURGE_CLOUDFLARE_TOKEN", "t0ken"}
+	tests := []struct {
+		name string
+		kv   []string
+		want string
+	}{
+		{"no purge target", nil, "surrogate-key"},
+		{"Cloudflare alone", cloudflare, "cache-tag"},
+		{"Cloudflare and Varnish", append([]string{"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6091"}, cloudflare...), "surrogate-key"},
+		{"Varnish alone", []string{"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6091"}, "surrogate-key"},
+		{"Cloudflare alone, both asked for", append([]string{"CATALOG_TAG_HEADER", "both"}, cloudflare...), "both"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(nil, env(append([]string{"CATALOG_DSN", goodDSN}, tt.kv...)...), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.TagHeaders(); got != tt.want {
+				t.Errorf("TagHeaders() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
