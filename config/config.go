@@ -171,7 +171,7 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	fs.StringVar(&c.TagHeader, "tag-header", "auto", "the purge tag header responses carry: surrogate-key (Fastly, Varnish xkey), cache-tag (Cloudflare), both, or auto (cache-tag when Cloudflare is the only purge target configured, else surrogate-key)")
 	fs.BoolVar(&c.EnforceRate, "rate-limit-enforce", false, "answer 429 past the rate limit (the edge usually enforces)")
 	var varnish, fastlyTokenFile, cloudflareTokenFile string
-	fs.StringVar(&varnish, "purge-varnish", "", "comma-separated base URLs of Varnish servers (with xkey) to purge when the shop changes, e.g. http://127.0.0.1:6081")
+	fs.StringVar(&varnish, "purge-varnish", "", "comma-separated base URLs of Varnish servers (with xkey) to purge when the shop changes: their purge listeners, e.g. http://127.0.0.1:6091 with deploy/varnish")
 	fs.StringVar(&c.PurgeFastlyService, "purge-fastly-service", "", "Fastly service ID to purge by surrogate key when the shop changes; the token comes from CATALOG_PURGE_FASTLY_TOKEN or --purge-fastly-token-file")
 	fs.StringVar(&fastlyTokenFile, "purge-fastly-token-file", "", "file holding the Fastly API token (purge_select scope); or set CATALOG_PURGE_FASTLY_TOKEN")
 	fs.StringVar(&c.PurgeFastlyAPI, "purge-fastly-api", "https://api.fastly.com", "Fastly's API base URL (a stand-in's in tests)")
