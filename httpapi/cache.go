@@ -24,6 +24,11 @@ type CacheConfig struct {
 	// again (from the catalog's snapshot) at every request, and is never
 	// gzipped, so one such request costs at most its own encoding and hash.
 	MaxEntryBytes int64
+	// Namespace names the purge tags of the changes the cache records;
+	// NewServer sets it too. Set here, the changes applied before the
+	// server is made (catalogd makes it after the first snapshot) are
+	// named right.
+	Namespace string
 	// Now is the cache's clock (freshness, stale age, the lifetimes left
 	// before a sale boundary, the change log's times); nil is time.Now.
 	// Tests set it to move time without sleeping.
@@ -162,6 +167,9 @@ func NewCache(cfg CacheConfig) *Cache {
 	if c.now == nil {
 		c.now = time.Now
 	}
+	if cfg.Namespace != "" {
+		c.setNamespace(cfg.Namespace)
+	}
 	// The eviction callback runs under c.mu (every Add and Remove is made
 	// with it held), so the byte count stays exact.
 	c.lru, _ = lru.NewWithEvict(cfg.MaxEntries, func(_ string, e *entry) {
@@ -235,17 +243,24 @@ func (c *Cache) Invalidate() []string {
 // small whatever the shop's size: past it, a change names the kinds.
 const maxChangeTags = 1000
 
-// setTagging names the kind tags of the server's namespace, and the
-// header(s) that carry the tags.
-func (c *Cache) setTagging(ns string, h TagHeader) {
+// setNamespace names the kind tags of the server's namespace.
+func (c *Cache) setNamespace(ns string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ns = ns
-	c.tagHeader = h
 	c.kindTags = nil
 	for _, k := range tagKinds {
 		c.kindTags = append(c.kindTags, ns+"-"+k)
 	}
+}
+
+// setTagging names the kind tags of the server's namespace, and the
+// header(s) that carry the tags.
+func (c *Cache) setTagging(ns string, h TagHeader) {
+	c.setNamespace(ns)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tagHeader = h
 }
 
 // Len and Bytes report the cache's size, for the metrics and tests.

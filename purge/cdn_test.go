@@ -32,48 +32,76 @@ const (
 	cloudflareToken = "cf-tok-Y5GPZbQz3vHHT3vfNo2d"
 )
 
-// fastlyStandIn checks each request as Fastly's API would, answers 200
-// unless status says otherwise for the request's index, and records the
-// problems it saw.
-func fastlyStandIn(t *testing.T, status func(n int) (int, http.Header, string)) (*standIn, *problems) {
+// apiShape is what a CDN's purge API documents: where it takes a purge,
+// how it is authorised, the JSON list it reads and how many it allows,
+// and what it answers.
+type apiShape struct {
+	path            string // the request's path
+	auth, authValue string // the header that authorises, and its value
+	list            string // the JSON body's one field, a list of tags
+	max             int    // the most tags one request may carry
+	failed          func(msg string) string
+	succeeded       func(tags []string) string
+}
+
+// status says what a stand-in answers to its n-th request: a status, extra
+// headers and an error message; nil answers success.
+type status func(n int) (int, http.Header, string)
+
+// apiStandIn is a local stand-in for a CDN's purge API: it checks each
+// request against the documented shape, records what does not fit, and
+// answers as the API documents.
+func apiStandIn(t *testing.T, api apiShape, answer status) (*standIn, *problems) {
 	t.Helper()
 	found := &problems{}
 	s := newStandIn(t, func(n int, r recorded, w http.ResponseWriter) {
 		switch {
 		case r.Method != http.MethodPost:
 			found.add("method " + r.Method)
-		case r.Path != "/service/"+fastlyService+"/purge":
+		case r.Path != api.path:
 			found.add("path " + r.Path)
-		case r.Header.Get("Fastly-Key") != fastlyToken:
-			found.add("no Fastly-Key")
+		case r.Header.Get(api.auth) != api.authValue:
+			found.add(api.auth + " " + r.Header.Get(api.auth))
 		case !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json"):
 			found.add("Content-Type " + r.Header.Get("Content-Type"))
 		}
 		body := decode[map[string][]string](t, r.Body)
-		keys, ok := body["surrogate_keys"]
-		if !ok || len(body) != 1 || len(keys) == 0 || len(keys) > 256 {
-			found.add(fmt.Sprintf("body with %d keys: %.80s", len(keys), r.Body))
+		tags, ok := body[api.list]
+		if !ok || len(body) != 1 || len(tags) == 0 || len(tags) > api.max {
+			found.add(fmt.Sprintf("body with %d %s: %.80s", len(tags), api.list, r.Body))
 		}
 		code, h, msg := http.StatusOK, http.Header{}, ""
-		if status != nil {
-			code, h, msg = status(n)
+		if answer != nil {
+			code, h, msg = answer(n)
 		}
 		for k, v := range h {
 			w.Header()[k] = v
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(code)
-		if code != http.StatusOK {
-			fmt.Fprintf(w, `{"msg":%q,"detail":""}`, msg)
+		if code != http.StatusOK || msg != "" {
+			fmt.Fprint(w, api.failed(msg))
 			return
 		}
-		ids := map[string]string{}
-		for i, k := range keys {
-			ids[k] = fmt.Sprintf("108-1391560174-%d", i)
-		}
-		fmt.Fprint(w, string(mustJSON(t, ids)))
+		fmt.Fprint(w, api.succeeded(tags))
 	})
 	return s, found
+}
+
+// fastlyStandIn stands in for Fastly's API: it answers the purged keys'
+// purge IDs, and errors as {"msg", "detail"}.
+func fastlyStandIn(t *testing.T, answer status) (*standIn, *problems) {
+	t.Helper()
+	return apiStandIn(t, apiShape{path: "/service/" + fastlyService + "/purge", auth: "Fastly-Key", authValue: fastlyToken,
+		list: "surrogate_keys", max: 256,
+		failed: func(msg string) string { return fmt.Sprintf(`{"msg":%q,"detail":""}`, msg) },
+		succeeded: func(keys []string) string {
+			ids := map[string]string{}
+			for i, k := range keys {
+				ids[k] = fmt.Sprintf("108-1391560174-%d", i)
+			}
+			return string(mustJSON(t, ids))
+		}}, answer)
 }
 
 func TestFastlyStandInBatchesOf256(t *testing.T) {
@@ -163,44 +191,19 @@ func TestFastlyStandInBadToken(t *testing.T) {
 	}
 }
 
-// cloudflareStandIn checks each request as Cloudflare's API would and
-// answers as status says for the request's index (200 and success by
-// default).
-func cloudflareStandIn(t *testing.T, status func(n int) (int, http.Header, string)) (*standIn, *problems) {
+// cloudflareStandIn stands in for Cloudflare's API: the v4 envelope, with
+// success false and the errors on a failure (also on a 200 when status
+// gives a message).
+func cloudflareStandIn(t *testing.T, answer status) (*standIn, *problems) {
 	t.Helper()
-	found := &problems{}
-	s := newStandIn(t, func(n int, r recorded, w http.ResponseWriter) {
-		switch {
-		case r.Method != http.MethodPost:
-			found.add("method " + r.Method)
-		case r.Path != "/client/v4/zones/"+cloudflareZone+"/purge_cache":
-			found.add("path " + r.Path)
-		case r.Header.Get("Authorization") != "Bearer "+cloudflareToken:
-			found.add("Authorization " + r.Header.Get("Authorization"))
-		case !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json"):
-			found.add("Content-Type " + r.Header.Get("Content-Type"))
-		}
-		body := decode[map[string][]string](t, r.Body)
-		tags, ok := body["tags"]
-		if !ok || len(body) != 1 || len(tags) == 0 || len(tags) > 100 {
-			found.add(fmt.Sprintf("body with %d tags: %.80s", len(tags), r.Body))
-		}
-		code, h, msg := http.StatusOK, http.Header{}, ""
-		if status != nil {
-			code, h, msg = status(n)
-		}
-		for k, v := range h {
-			w.Header()[k] = v
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(code)
-		if code != http.StatusOK || msg != "" {
-			fmt.Fprintf(w, `{"success":false,"errors":[{"code":10000,"message":%q}],"messages":[],"result":null}`, msg)
-			return
-		}
-		fmt.Fprint(w, `{"success":true,"errors":[],"messages":[],"result":{"id":"9a7806061c88ada191ed06f989cc3dac"}}`)
-	})
-	return s, found
+	return apiStandIn(t, apiShape{path: "/client/v4/zones/" + cloudflareZone + "/purge_cache", auth: "Authorization",
+		authValue: "Bearer " + cloudflareToken, list: "tags", max: 100,
+		failed: func(msg string) string {
+			return fmt.Sprintf(`{"success":false,"errors":[{"code":10000,"message":%q}],"messages":[],"result":null}`, msg)
+		},
+		succeeded: func([]string) string {
+			return `{"success":true,"errors":[],"messages":[],"result":{"id":"9a7806061c88ada191ed06f989cc3dac"}}`
+		}}, answer)
 }
 
 func TestCloudflareStandInBatchesOf100(t *testing.T) {

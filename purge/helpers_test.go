@@ -1,7 +1,6 @@
 package purge
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -10,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"catalogd/internal/proctest"
 )
 
 // fakeClock is moved by the test: a wait ends when Advance passes it, so
@@ -140,9 +141,9 @@ func (s *standIn) count() int {
 
 // run starts a purger for the targets on a fake clock, with the jitter off
 // (each wait is the full backoff), and a log kept in a buffer.
-func run(t *testing.T, clock *fakeClock, o Options, targets ...Target) (*Purger, *syncBuffer) {
+func run(t *testing.T, clock *fakeClock, o Options, targets ...Target) (*Purger, *proctest.SyncBuffer) {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &proctest.SyncBuffer{}
 	o.Clock = clock
 	o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	o.Jitter = func(d time.Duration) time.Duration { return d }
@@ -169,23 +170,6 @@ func step(t *testing.T, clock *fakeClock, d time.Duration) {
 	t.Helper()
 	eventually(t, "the purger waits", func() bool { return clock.waiting() > 0 })
 	clock.Advance(d)
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func decode[T any](t *testing.T, b []byte) T {

@@ -339,9 +339,10 @@ func (w *worker) collapse(why string) {
 	w.collapsed = true
 }
 
-// take empties the pending set; w.mu is held.
-func (w *worker) take() ([]string, time.Time) {
-	tags, since := w.order, w.since
+// take empties the pending set, and says whether it had collapsed to the
+// kinds; w.mu is held.
+func (w *worker) take() ([]string, time.Time, bool) {
+	tags, since, collapsed := w.order, w.since, w.collapsed
 	if w.owed {
 		seen := w.pending
 		for _, k := range w.kinds {
@@ -356,19 +357,28 @@ func (w *worker) take() ([]string, time.Time) {
 	w.since = time.Time{}
 	w.collapsed = false
 	w.m.pendingSet(0)
-	return tags, since
+	return tags, since, collapsed
 }
 
-// putBack returns unsent tags to the pending set, keeping the oldest time.
-func (w *worker) putBack(tags []string, since time.Time) {
+// putBack returns unsent tags to the pending set, keeping the oldest time;
+// collapsed says they were the kinds an overflow left, which stay the
+// pending set (they cover whatever arrived since).
+func (w *worker) putBack(tags []string, since time.Time, collapsed bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.since.IsZero() || since.Before(w.since) {
 		w.since = since
 	}
-	if !w.collapsed && len(w.pending)+len(tags) > w.o.MaxPending {
+	switch {
+	case w.collapsed:
+		// The kinds pending cover these.
+	case collapsed:
+		w.pending, w.order = map[string]bool{}, nil
+		w.merge(w.kinds)
+		w.collapsed = true
+	case len(w.pending)+len(tags) > w.o.MaxPending:
 		w.collapse("overflow")
-	} else if !w.collapsed {
+	default:
 		// The unsent first: they are the older.
 		old := w.order
 		w.pending, w.order = map[string]bool{}, nil
@@ -403,7 +413,7 @@ func (w *worker) run(ctx context.Context) {
 			}
 		}
 		w.mu.Lock()
-		tags, since := w.take()
+		tags, since, collapsed := w.take()
 		w.mu.Unlock()
 		if len(tags) == 0 {
 			continue
@@ -433,7 +443,7 @@ func (w *worker) run(ctx context.Context) {
 		if retryable(err) {
 			// Unsent tags wait, with what arrives meanwhile, for the
 			// next round after the backoff.
-			w.putBack(tags[sent:], since)
+			w.putBack(tags[sent:], since, collapsed)
 			pause = w.o.Jitter(min(w.o.MaxBackoff, w.o.Backoff<<min(failures, 20)))
 			failures++
 			var se *StatusError

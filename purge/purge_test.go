@@ -237,3 +237,35 @@ func TestRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+// Through an outage the pending set stays collapsed: one collapse, one
+// warning, however many rounds fail and tags arrive.
+func TestOverflowStaysCollapsedThroughAnOutage(t *testing.T) {
+	varnish := newStandIn(t, func(_ int, _ recorded, w http.ResponseWriter) {
+		http.Error(w, "backend fetch failed", http.StatusServiceUnavailable)
+	})
+	v, _ := NewVarnish(varnish.URL, nil)
+	reg := prometheus.NewRegistry()
+	clock := newFakeClock()
+	p, logs := run(t, clock, Options{MaxPending: 100, Metrics: NewMetrics(reg), Backoff: time.Second}, v)
+	for round := range 3 {
+		for i := range 150 {
+			p.Add([]string{fmt.Sprintf("shop-product-%d", round*1000+i)}, clock.Now())
+		}
+		eventually(t, "the purger waits", func() bool { return clock.waiting() > 0 })
+		clock.Advance(clock.lastAsked()) // the interval, then the backoffs
+		eventually(t, "a failed round", func() bool { return varnish.count() == round+1 })
+		eventually(t, "the failure put back", func() bool { return p.Status()[0].Pending == 5 })
+	}
+	if got := value(t, p.workers[0].m.m.kinds.WithLabelValues(v.Name(), "overflow")); got != 1 {
+		t.Errorf("kind purges for overflow = %v through one outage, want 1", got)
+	}
+	if n := strings.Count(logs.String(), "too many tags waiting"); n != 1 {
+		t.Errorf("the collapse logged %d times, want once:\n%s", n, logs.String())
+	}
+	for _, r := range varnish.requests()[1:] {
+		if x := r.Header.Get("xkey"); x != "shop-index shop-categories shop-list shop-product shop-docs" {
+			t.Errorf("a round during the outage sent %q, want the kinds", x)
+		}
+	}
+}

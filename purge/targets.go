@@ -113,28 +113,19 @@ func (f *Fastly) Name() string { return "fastly" }
 func (f *Fastly) Limits() Limits { return Limits{MaxTags: FastlyMaxKeys, Interval: FastlyInterval} }
 
 func (f *Fastly) Purge(ctx context.Context, tags []string) error {
-	body, _ := json.Marshal(struct {
-		Keys []string `json:"surrogate_keys"`
-	}{tags})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost,
-		f.api+"/service/"+url.PathEscape(f.service)+"/purge", bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("fastly: %w", redactErr(err, f.token))
-	}
-	req.Header.Set("Fastly-Key", f.token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
+	h := http.Header{"Fastly-Key": {f.token}, "Accept": {"application/json"}}
 	if f.soft {
-		req.Header.Set("Fastly-Soft-Purge", "1")
+		h.Set("Fastly-Soft-Purge", "1")
 	}
-	return send(f.client, req, "fastly", f.token, func(b []byte) string {
-		// Fastly's errors: {"msg": "...", "detail": "..."}.
-		var e struct{ Msg, Detail string }
-		if json.Unmarshal(b, &e) == nil && e.Msg != "" {
-			return strings.TrimSpace(e.Msg + " " + e.Detail)
-		}
-		return ""
-	})
+	return postJSON(ctx, f.client, "fastly", f.token, f.api+"/service/"+url.PathEscape(f.service)+"/purge", h,
+		map[string][]string{"surrogate_keys": tags}, func(b []byte) string {
+			// Fastly's errors: {"msg": "...", "detail": "..."}.
+			var e struct{ Msg, Detail string }
+			if json.Unmarshal(b, &e) == nil && e.Msg != "" {
+				return strings.TrimSpace(e.Msg + " " + e.Detail)
+			}
+			return ""
+		})
 }
 
 // Cloudflare purges a Cloudflare zone by Cache-Tag: POST
@@ -186,23 +177,14 @@ func (a cloudflareAnswer) message() string {
 }
 
 func (c *Cloudflare) Purge(ctx context.Context, tags []string) error {
-	body, _ := json.Marshal(struct {
-		Tags []string `json:"tags"`
-	}{tags})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost,
-		c.api+"/zones/"+url.PathEscape(c.zone)+"/purge_cache", bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("cloudflare: %w", redactErr(err, c.token))
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("Content-Type", "application/json")
 	var answer cloudflareAnswer
-	err = send(c.client, req, "cloudflare", c.token, func(b []byte) string {
-		if json.Unmarshal(b, &answer) == nil {
-			return answer.message()
-		}
-		return ""
-	})
+	err := postJSON(ctx, c.client, "cloudflare", c.token, c.api+"/zones/"+url.PathEscape(c.zone)+"/purge_cache",
+		http.Header{"Authorization": {"Bearer " + c.token}}, map[string][]string{"tags": tags}, func(b []byte) string {
+			if json.Unmarshal(b, &answer) == nil {
+				return answer.message()
+			}
+			return ""
+		})
 	if err != nil {
 		return err
 	}
@@ -212,6 +194,23 @@ func (c *Cloudflare) Purge(ctx context.Context, tags []string) error {
 			Message: redactText("success is not true: "+answer.message(), c.token)}
 	}
 	return nil
+}
+
+// postJSON posts body as JSON to a CDN's API with the headers, and sends it
+// as send does.
+func postJSON(ctx context.Context, client *http.Client, name, token, endpoint string, h http.Header, body any,
+	explain func([]byte) string) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(b))
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, redactErr(err, token))
+	}
+	req.Header = h
+	req.Header.Set("Content-Type", "application/json")
+	return send(client, req, name, token, explain)
 }
 
 // send does the request; an answer other than 2xx is a *StatusError with

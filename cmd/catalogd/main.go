@@ -134,7 +134,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}})
 	changes := newChangeMetrics(reg)
 	source := &changeSource{configured: cfg.Changes}
-	cache := httpapi.NewCache(httpapi.CacheConfig{TTL: cfg.CacheTTL, StaleFor: cfg.CacheStale,
+	cache := httpapi.NewCache(httpapi.CacheConfig{Namespace: cfg.Namespace, TTL: cfg.CacheTTL, StaleFor: cfg.CacheStale,
 		MaxEntries: cfg.CacheMaxEntries, MaxBytes: int64(cfg.CacheMaxMB) << 20, MaxEntryBytes: int64(cfg.CacheMaxEntryMB) << 20})
 	metrics := httpapi.NewMetrics(reg, cache)
 	// The API's handler names the site in Link headers, hints and the

@@ -70,12 +70,28 @@ var kindTags = []string{"shop-index", "shop-categories", "shop-list", "shop-prod
 
 // catalogd purges the edge itself: at start every kind (what changed while
 // it was down is unknown), then each edit's product tag, within a second
-// or two of the edit; /readyz names the target, and the metrics count it.
+// of the edit; /readyz names the target, and the metrics count it. Through
+// either change source: the binary log (a private MariaDB writing one) and
+// polling.
 func TestEdgePurgedOnChange(t *testing.T) {
-	dsn, _ := testdb.Load(t, jobsShop())
+	private := testdb.BinlogServer(t)
+	for _, source := range []string{"binlog", "poll"} {
+		t.Run(source, func(t *testing.T) {
+			var dsn string
+			if source == "binlog" {
+				dsn, _ = testdb.LoadOn(t, private, jobsShop())
+			} else {
+				dsn, _ = testdb.Load(t, jobsShop())
+			}
+			edgePurgedOnChange(t, dsn, source)
+		})
+	}
+}
+
+func edgePurgedOnChange(t *testing.T, dsn, source string) {
 	raw := testdb.Open(t, dsn)
 	varnish := newPurgeRecorder(t)
-	r := startFaulty(t, dsn, "CATALOG_CHANGES=poll", "CATALOG_POLL_INTERVAL=100ms",
+	r := startFaulty(t, dsn, "CATALOG_CHANGES="+source, "CATALOG_POLL_INTERVAL=100ms",
 		"CATALOG_PURGE_VARNISH="+varnish.URL)
 	r.waitBaseline(t)
 
@@ -92,8 +108,11 @@ func TestEdgePurgedOnChange(t *testing.T) {
 	}
 	tag := fmt.Sprintf("shop-product-%d", id)
 	before := varnish.count()
+	edited := time.Now()
 	editPrice(t, raw, "police-radar", "33")
 	r.poll(t, 5*time.Second, "the edited product's tag not purged", func() bool { return varnish.purged(tag) })
+	t.Logf("%s: the edit's purge reached the recorder %v after the commit", source, time.Since(edited).Round(time.Millisecond))
+	t.Logf("/readyz:\n%s", body)
 	varnish.mu.Lock()
 	after := slices.Clone(varnish.purges[before:])
 	bad := slices.Clone(varnish.bad)

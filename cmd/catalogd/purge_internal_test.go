@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"catalogd/catalog"
+	"catalogd/httpapi"
+	"catalogd/purge"
+)
+
+// resyncFeed is a change feed that reports that it lost its place, as the
+// binary log does when its position was purged.
+type resyncFeed struct{}
+
+func (resyncFeed) Name() string                { return "binlog" }
+func (resyncFeed) Start(context.Context) error { return nil }
+func (resyncFeed) Run(_ context.Context, report func(catalog.Change)) error {
+	report(catalog.Change{All: true, Kind: catalog.KindResync})
+	return nil
+}
+
+// What the follower hands the purger for each change applied: the kinds at
+// the first snapshot and after the feed lost its place (catalogd cannot
+// know what the edge holds then), a change's own tags otherwise, and
+// nothing for the periodic whole read that found nothing new.
+func TestFollowerPurges(t *testing.T) {
+	varnish := newPurgeRecorder(t)
+	target, err := purge.NewVarnish(varnish.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	purger := purge.New([]purge.Target{target}, purge.Options{Kinds: httpapi.KindTags("shop"), Logger: log})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		purger.Run(ctx)
+		close(done)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	reg := prometheus.NewRegistry()
+	cfg := httpapi.DefaultCacheConfig
+	cfg.Namespace = "shop" // as main sets it: before the server is made, after the first snapshot
+	cache := httpapi.NewCache(cfg)
+	f := &follower{cache: cache, log: log, m: newChangeMetrics(reg), purger: purger,
+		version: prometheus.NewGauge(prometheus.GaugeOpts{Name: "v"}), first: make(chan struct{})}
+	snap := &catalog.Snapshot{Version: 1}
+
+	// wait returns the tags of the purges after the first n.
+	wait := func(what string, n int) []string {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for varnish.count() <= n {
+			if time.Now().After(deadline) {
+				t.Fatalf("no purge within 10s: %s", what)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(300 * time.Millisecond) // a round more, if the purger split it
+		varnish.mu.Lock()
+		defer varnish.mu.Unlock()
+		var tags []string
+		for _, p := range varnish.purges[n:] {
+			tags = append(tags, p...)
+		}
+		return tags
+	}
+	kinds := httpapi.KindTags("shop")
+
+	f.applied(catalog.Applied{Snapshot: snap, Change: catalog.Change{All: true, Kind: catalog.KindResync}})
+	if got := wait("the first snapshot", 0); !slices.Equal(got, kinds) {
+		t.Errorf("first snapshot: purged %v, want the kinds %v", got, kinds)
+	}
+
+	n := varnish.count()
+	f.applied(catalog.Applied{Snapshot: snap, Products: []int64{7}, Change: catalog.Change{Products: []int64{7}, Kind: catalog.KindProduct}})
+	// Its own tag, and the overflow tag of the pages whose product tags
+	// did not fit their header (any product may be on them).
+	if got := wait("a product's change", n); !slices.Equal(got, []string{"shop-product-7", "shop-overflow"}) {
+		t.Errorf("a product's change: purged %v, want shop-product-7 shop-overflow", got)
+	}
+
+	// The periodic whole read, nothing changed: no purge.
+	n = varnish.count()
+	f.applied(catalog.Applied{Snapshot: snap, Change: catalog.Change{All: true, Kind: catalog.KindResync}})
+	// The feed reports it lost its place; the whole read that follows
+	// purges by kind, even though it found nothing that differs.
+	if err := (counted{Feed: resyncFeed{}, seen: f.m.seen, lost: &f.lost}).Run(ctx, func(catalog.Change) {}); err != nil {
+		t.Fatal(err)
+	}
+	f.applied(catalog.Applied{Snapshot: snap, Change: catalog.Change{All: true, Kind: catalog.KindResync}})
+	if got := wait("the resync", n); !slices.Equal(got, kinds) {
+		t.Errorf("after the periodic read and the feed's resync: purged %v, want the kinds once", got)
+	}
+}
