@@ -63,6 +63,9 @@ type Config struct {
 	EnforceRate          bool           // answer 429 past the rate limit
 	Language             string         // language served on a WPML/Polylang shop; empty: the plugin's default
 	SitemapURL           string         // sitemap the index links; empty: detected, "none": no link
+	// TagHeader is the purge tag header responses carry: auto,
+	// surrogate-key, cache-tag or both. TagHeaders resolves auto.
+	TagHeader string
 
 	// The edge caches catalogd purges when the shop changes (package
 	// purge); none set, none purged.
@@ -76,6 +79,26 @@ type Config struct {
 	PurgeCloudflareAPI      string        // Cloudflare's API, or a stand-in's
 	PurgeCloudflareBatch    int           // tags per purge request
 	PurgeCloudflareInterval time.Duration // least time between two purge rounds
+}
+
+// TagHeaders is the purge tag header(s) to send: "surrogate-key",
+// "cache-tag" or "both". auto is Cache-Tag when Cloudflare is the only
+// purge target configured (Cloudflare purges by Cache-Tag and ignores
+// Surrogate-Key), else Surrogate-Key (Fastly, Varnish xkey, and the
+// default for a shop that purges its own way).
+func (c *Config) TagHeaders() string {
+	if c.TagHeader != "auto" && c.TagHeader != "" {
+		return c.TagHeader
+	}
+	if c.cloudflareOnly() {
+		return "cache-tag"
+	}
+	return "surrogate-key"
+}
+
+// cloudflareOnly reports whether Cloudflare is the only purge target.
+func (c *Config) cloudflareOnly() bool {
+	return c.PurgeCloudflareZone != "" && len(c.PurgeVarnish) == 0 && c.PurgeFastlyService == ""
 }
 
 // Secret is a setting that must never be shown: formatted in any way (a
@@ -145,9 +168,10 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	fs.DurationVar(&c.PollInterval, "poll-interval", 2*time.Second, "how often the poll source reads the shop's options, terms and scheduled products")
 	fs.StringVar(&c.Changes, "changes", "auto", "where changes in the shop are seen: binlog (the binary log, needs REPLICATION SLAVE and REPLICATION CLIENT), poll, or auto (binlog when the server and grants allow it, else poll)")
 	fs.Float64Var(&c.PollBudget, "poll-budget", 0.01, "the share of one database core the poll source's product scan may use; its period adapts to its cost")
+	fs.StringVar(&c.TagHeader, "tag-header", "auto", "the purge tag header responses carry: surrogate-key (Fastly, Varnish xkey), cache-tag (Cloudflare), both, or auto (cache-tag when Cloudflare is the only purge target configured, else surrogate-key)")
 	fs.BoolVar(&c.EnforceRate, "rate-limit-enforce", false, "answer 429 past the rate limit (the edge usually enforces)")
 	var varnish, fastlyTokenFile, cloudflareTokenFile string
-	fs.StringVar(&varnish, "purge-varnish", "", "comma-separated base URLs of Varnish servers (with xkey) to purge when the shop changes, e.g. http://127.0.0.1:6081")
+	fs.StringVar(&varnish, "purge-varnish", "", "comma-separated base URLs of Varnish servers (with xkey) to purge when the shop changes: their purge listeners, e.g. http://127.0.0.1:6091 with deploy/varnish")
 	fs.StringVar(&c.PurgeFastlyService, "purge-fastly-service", "", "Fastly service ID to purge by surrogate key when the shop changes; the token comes from CATALOG_PURGE_FASTLY_TOKEN or --purge-fastly-token-file")
 	fs.StringVar(&fastlyTokenFile, "purge-fastly-token-file", "", "file holding the Fastly API token (purge_select scope); or set CATALOG_PURGE_FASTLY_TOKEN")
 	fs.StringVar(&c.PurgeFastlyAPI, "purge-fastly-api", "https://api.fastly.com", "Fastly's API base URL (a stand-in's in tests)")
@@ -365,6 +389,11 @@ func (c *Config) validate() error {
 	}
 	if c.Changes != "auto" && c.Changes != "binlog" && c.Changes != "poll" {
 		bad("changes", "want auto, binlog or poll, got %q", c.Changes)
+	}
+	switch c.TagHeader {
+	case "auto", "surrogate-key", "cache-tag", "both":
+	default:
+		bad("tag-header", "want auto, surrogate-key, cache-tag or both, got %q", c.TagHeader)
 	}
 	if c.PollBudget <= 0 || c.PollBudget > 1 {
 		bad("poll-budget", "want a share of one core above 0 and at most 1 (like 0.01), got %v", c.PollBudget)

@@ -43,6 +43,9 @@ func TestLoad(t *testing.T) {
 			if c.QueryTimeout <= 0 || c.DBMaxOpen < 1 || c.RateLimit != 60 {
 				t.Errorf("query timeout, max open, rate limit = %v, %d, %d", c.QueryTimeout, c.DBMaxOpen, c.RateLimit)
 			}
+			if c.TagHeader != "auto" || c.TagHeaders() != "surrogate-key" {
+				t.Errorf("tag header %q (%s), want auto: Surrogate-Key while no purge target says otherwise", c.TagHeader, c.TagHeaders())
+			}
 			if c.MaxConns != 1024 || c.IdleTimeout != 30*time.Second {
 				t.Errorf("max conns, idle timeout = %d, %v; want 1024, 30s", c.MaxConns, c.IdleTimeout)
 			}
@@ -62,7 +65,7 @@ func TestLoad(t *testing.T) {
 			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5",
 			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug",
 			"CATALOG_CACHE_TTL", "1m", "CATALOG_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7", "CATALOG_RATE_LIMIT_ENFORCE", "true",
-			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_S_MAXAGE", "1h", "CATALOG_CHANGES", "poll", "CATALOG_POLL_BUDGET", "0.05"),
+			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_S_MAXAGE", "1h", "CATALOG_CHANGES", "poll", "CATALOG_POLL_BUDGET", "0.05", "CATALOG_TAG_HEADER", "both"),
 			func(t *testing.T, c *Config) {
 				want := Config{DSN: goodDSN, Listen: "127.0.0.1:8000", AdminListen: "127.0.0.1:8001",
 					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
@@ -71,6 +74,7 @@ func TestLoad(t *testing.T) {
 					PollInterval: 2 * time.Second, Changes: "poll", PollBudget: 0.05, MaxAge: 10 * time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
 					StaleIfError: 24 * time.Hour, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
 					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")},
+					TagHeader:      "both",
 					PurgeFastlyAPI: "https://api.fastly.com", PurgeCloudflareAPI: "https://api.cloudflare.com/client/v4",
 					PurgeCloudflareBatch: 100, PurgeCloudflareInterval: time.Second}
 				if !reflect.DeepEqual(*c, want) {
@@ -165,6 +169,7 @@ func TestLoadRejects(t *testing.T) {
 		{"log-format xml by env", nil, append(dsn, "CATALOG_LOG_FORMAT", "xml"), []string{"CATALOG_LOG_FORMAT", "--log-format"}, ""},
 		{"log-format xml by flag", []string{"--log-format", "xml"}, dsn, []string{"--log-format"}, ""},
 		{"changes sometimes", nil, append(dsn, "CATALOG_CHANGES", "sometimes"), []string{"CATALOG_CHANGES", "--changes", "auto, binlog or poll"}, ""},
+		{"tag-header xkey", nil, append(dsn, "CATALOG_TAG_HEADER", "xkey"), []string{"CATALOG_TAG_HEADER", "--tag-header", "surrogate-key, cache-tag or both"}, ""},
 		{"poll-budget 0 by flag", []string{"--poll-budget", "0"}, dsn, []string{"--poll-budget"}, ""},
 		{"log-level loud", nil, append(dsn, "CATALOG_LOG_LEVEL", "loud"), []string{"CATALOG_LOG_LEVEL"}, ""},
 		{"max-conns 0", nil, append(dsn, "CATALOG_MAX_CONNS", "0"), []string{"CATALOG_MAX_CONNS", "--max-conns"}, ""},
@@ -245,5 +250,34 @@ func TestEnvName(t *testing.T) {
 		if got := envName(flagName); got != want {
 			t.Errorf("envName(%q) = %q, want %q", flagName, got, want)
 		}
+	}
+}
+
+// --tag-header=auto sends Cloudflare's Cache-Tag when Cloudflare is the only
+// purge target (it ignores Surrogate-Key), Surrogate-Key otherwise; a
+// setting other than auto wins.
+func TestTagHeaderAuto(t *testing.T) {
+	cloudflare := []string{"CATALOG_PURGE_CLOUDFLARE_ZONE", "zone1", "CATALOG_PURGE_CLOUDFLARE_TOKEN", "t0ken"}
+	tests := []struct {
+		name string
+		kv   []string
+		want string
+	}{
+		{"no purge target", nil, "surrogate-key"},
+		{"Cloudflare alone", cloudflare, "cache-tag"},
+		{"Cloudflare and Varnish", append([]string{"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6091"}, cloudflare...), "surrogate-key"},
+		{"Varnish alone", []string{"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6091"}, "surrogate-key"},
+		{"Cloudflare alone, both asked for", append([]string{"CATALOG_TAG_HEADER", "both"}, cloudflare...), "both"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(nil, env(append([]string{"CATALOG_DSN", goodDSN}, tt.kv...)...), io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.TagHeaders(); got != tt.want {
+				t.Errorf("TagHeaders() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

@@ -343,3 +343,206 @@ func TestSystemdAndDockerfile(t *testing.T) {
 	}
 	exists(t, "../cmd/catalogd/main.go")
 }
+
+// yamlObjects decodes every object of the YAML files matching glob, by
+// kind/name, as generic maps.
+func yamlObjects(t *testing.T, glob string) map[string]map[string]any {
+	t.Helper()
+	files, _ := filepath.Glob(glob)
+	out := map[string]map[string]any{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		for {
+			var o map[string]any
+			if err := dec.Decode(&o); errors.Is(err, io.EOF) {
+				break
+			} else if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			meta, _ := o["metadata"].(map[string]any)
+			out[fmt.Sprint(o["kind"])+"/"+fmt.Sprint(meta["name"])] = o
+		}
+	}
+	return out
+}
+
+// dig walks a generic YAML value by map keys and list indexes.
+func dig(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
+}
+
+// The NetworkPolicy lets catalogd's purger out (the CDN's API over HTTPS,
+// Varnish's purge port) and Varnish in; the optional Varnish component
+// runs the shipped VCL with the shipped start parameters, is reached by
+// the ingress on its public port and by catalogd alone on its purge port,
+// and catalogd purges every one of its pods.
+func TestKubernetesVarnish(t *testing.T) {
+	np := yamlObjects(t, "kubernetes/networkpolicy.yaml")["NetworkPolicy/catalogd"]
+	spec, _ := yaml.Marshal(np["spec"])
+	var pol struct {
+		PolicyTypes []string `yaml:"policyTypes"`
+		Ingress     []struct {
+			From []map[string]any `yaml:"from"`
+		} `yaml:"ingress"`
+		Egress []struct {
+			To    []map[string]any `yaml:"to"`
+			Ports []struct {
+				Protocol string `yaml:"protocol"`
+				Port     any    `yaml:"port"`
+			} `yaml:"ports"`
+		} `yaml:"egress"`
+	}
+	if err := yaml.Unmarshal(spec, &pol); err != nil {
+		t.Fatal(err)
+	}
+	egress := map[string]string{} // port → the pods it is limited to, "" for any address
+	for _, r := range pol.Egress {
+		to := ""
+		for _, d := range r.To {
+			to += fmt.Sprint(dig(d, "podSelector", "matchLabels", "app.kubernetes.io/name"))
+		}
+		for _, p := range r.Ports {
+			egress[fmt.Sprint(p.Port)] = to
+		}
+	}
+	if !slices.Contains(pol.PolicyTypes, "Egress") {
+		t.Errorf("policyTypes %v: the egress rules restrict nothing", pol.PolicyTypes)
+	}
+	for port, to := range map[string]string{"443": "", "3306": "", "53": "", "6091": "catalogd-varnish"} {
+		if got, ok := egress[port]; !ok || got != to {
+			t.Errorf("catalogd's egress to port %s: %q (allowed %v), want to %q", port, got, ok, to)
+		}
+	}
+	fromVarnish := false
+	for _, r := range pol.Ingress {
+		for _, f := range r.From {
+			fromVarnish = fromVarnish || dig(f, "podSelector", "matchLabels", "app.kubernetes.io/name") == "catalogd-varnish"
+		}
+	}
+	if !fromVarnish {
+		t.Error("the NetworkPolicy keeps Varnish from catalogd")
+	}
+
+	// The component.
+	k, err := os.ReadFile("kubernetes/varnish/kustomization.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kust struct {
+		Kind      string   `yaml:"kind"`
+		Resources []string `yaml:"resources"`
+		Gen       []struct {
+			Files []string `yaml:"files"`
+		} `yaml:"configMapGenerator"`
+		Patches []struct {
+			Patch string `yaml:"patch"`
+		} `yaml:"patches"`
+	}
+	if err := yaml.Unmarshal(k, &kust); err != nil {
+		t.Fatal(err)
+	}
+	if kust.Kind != "Component" {
+		t.Errorf("kubernetes/varnish is a %s, want a kustomize Component", kust.Kind)
+	}
+	for _, r := range kust.Resources {
+		exists(t, filepath.Join("kubernetes/varnish", r))
+	}
+	if len(kust.Gen) != 1 || !slices.Equal(kust.Gen[0].Files, []string{"catalogd.vcl"}) {
+		t.Errorf("the VCL ConfigMap is generated from %+v, want catalogd.vcl", kust.Gen)
+	}
+	// Its VCL is the shipped one, but for the backend and the purgers.
+	shipped, _ := os.ReadFile("varnish/catalogd.vcl")
+	copied, _ := os.ReadFile("kubernetes/varnish/catalogd.vcl")
+	norm := func(b []byte) string {
+		s := regexp.MustCompile(`(?s)acl purgers \{.*?\}`).ReplaceAllString(string(b), "acl purgers {}")
+		s = regexp.MustCompile(`\.host = "[^"]*";`).ReplaceAllString(s, `.host = "";`)
+		return regexp.MustCompile(`(?m)^#.*\n`).ReplaceAllString(s, "")
+	}
+	if norm(shipped) != norm(copied) {
+		t.Error("kubernetes/varnish/catalogd.vcl drifted from varnish/catalogd.vcl beyond the backend and the purgers")
+	}
+	if !strings.Contains(string(copied), `.host = "catalogd";`) {
+		t.Error("the cluster's VCL does not point at the Service catalogd")
+	}
+
+	objs := yamlObjects(t, "kubernetes/varnish/*.yaml")
+	sts := objs["StatefulSet/catalogd-varnish"]
+	if sts == nil {
+		t.Fatal("StatefulSet/catalogd-varnish missing")
+	}
+	var args []string
+	for _, a := range dig(sts, "spec", "template", "spec", "containers", 0, "args").([]any) {
+		args = append(args, fmt.Sprint(a))
+	}
+	unit, _ := os.ReadFile("varnish/varnish.service.d/catalogd.conf")
+	for _, m := range regexp.MustCompile(`(?m)^\s+-p (\w+=\S+)`).FindAllStringSubmatch(string(unit), -1) {
+		if i := slices.Index(args, m[1]); i < 1 || args[i-1] != "-p" {
+			t.Errorf("the StatefulSet does not start varnishd with -p %s, as the drop-in does", m[1])
+		}
+	}
+	for _, want := range []string{":6081", "purge=:6091"} {
+		if i := slices.Index(args, want); i < 1 || args[i-1] != "-a" {
+			t.Errorf("the StatefulSet has no listener -a %s", want)
+		}
+	}
+	if dig(sts, "spec", "serviceName") != "catalogd-varnish-peers" || objs["Service/catalogd-varnish-peers"] == nil ||
+		dig(objs["Service/catalogd-varnish-peers"], "spec", "clusterIP") != "None" {
+		t.Error("the Varnish pods have no stable names (a headless Service catalogd-varnish-peers as the StatefulSet's serviceName)")
+	}
+	// catalogd purges every pod by name.
+	replicas, _ := dig(sts, "spec", "replicas").(int)
+	var want []string
+	for i := range replicas {
+		want = append(want, fmt.Sprintf("http://catalogd-varnish-%d.catalogd-varnish-peers:6091", i))
+	}
+	if len(kust.Patches) != 1 || !strings.Contains(kust.Patches[0].Patch, "CATALOG_PURGE_VARNISH") ||
+		!strings.Contains(kust.Patches[0].Patch, `"`+strings.Join(want, ",")+`"`) {
+		t.Errorf("CATALOG_PURGE_VARNISH does not name the %d Varnish pods %v: %+v", replicas, want, kust.Patches)
+	}
+	// Who reaches Varnish: the ingress controller on http, catalogd alone
+	// on purge.
+	vnp, _ := yaml.Marshal(dig(objs["NetworkPolicy/catalogd-varnish"], "spec"))
+	var vpol struct {
+		Ingress []struct {
+			From  []map[string]any `yaml:"from"`
+			Ports []struct {
+				Port any `yaml:"port"`
+			} `yaml:"ports"`
+		} `yaml:"ingress"`
+	}
+	if err := yaml.Unmarshal(vnp, &vpol); err != nil {
+		t.Fatal(err)
+	}
+	if len(vpol.Ingress) == 0 {
+		t.Fatal("no NetworkPolicy for Varnish: any pod could purge it")
+	}
+	for i, r := range vpol.Ingress {
+		for _, p := range r.Ports {
+			if fmt.Sprint(p.Port) != "purge" && fmt.Sprint(p.Port) != "6091" {
+				continue
+			}
+			for _, f := range r.From {
+				if dig(f, "podSelector", "matchLabels", "app.kubernetes.io/name") != "catalogd" || f["namespaceSelector"] != nil {
+					t.Errorf("Varnish's ingress rule %d lets %v reach the purge port; only catalogd may", i, f)
+				}
+			}
+		}
+	}
+}

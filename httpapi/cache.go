@@ -61,6 +61,9 @@ type Cache struct {
 	// server: a change may touch any kind. Under mu.
 	kindTags []string
 	ns       string
+	// tagHeader is the purge tag header(s) the entries carry; set with
+	// the namespace, before any fill.
+	tagHeader TagHeader
 	// dropping is set while Drop removes entries, under mu: the eviction
 	// callback then counts no eviction and no loss (Drop names the tags).
 	dropping bool
@@ -99,9 +102,9 @@ type entry struct {
 	// lastMod is the Last-Modified, to the second; lastModH its header.
 	lastMod  time.Time
 	lastModH []string
-	// tags are the purge tags; cacheTagH and surrogateKeyH their headers.
-	tags                     []string
-	cacheTagH, surrogateKeyH []string
+	// tags are the purge tags; tagFields the headers that carry them.
+	tags      []string
+	tagFields []tagField
 
 	// The gzip copy is made by the first request that takes gzip, once:
 	// clients that never ask for it cost no compression and no memory.
@@ -130,10 +133,13 @@ func (e *entry) memSize(key string) int64 {
 		n += 16 + len(e.lastModH[0])
 	}
 	if e.tags != nil {
-		// The tags, and both headers that join them.
-		n += 16*cap(e.tags) + 2*16 + len(e.cacheTagH[0]) + len(e.surrogateKeyH[0])
+		// The tags, and the headers that join them.
+		n += 16 * cap(e.tags)
 		for _, t := range e.tags {
 			n += len(t)
+		}
+		for _, f := range e.tagFields {
+			n += 48 + len(f.value[0])
 		}
 	}
 	for k, v := range e.header {
@@ -246,6 +252,15 @@ func (c *Cache) setNamespace(ns string) {
 	for _, k := range tagKinds {
 		c.kindTags = append(c.kindTags, ns+"-"+k)
 	}
+}
+
+// setTagging names the kind tags of the server's namespace, and the
+// header(s) that carry the tags.
+func (c *Cache) setTagging(ns string, h TagHeader) {
+	c.setNamespace(ns)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tagHeader = h
 }
 
 // Len and Bytes report the cache's size, for the metrics and tests.

@@ -118,8 +118,8 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen, drops 
 	e := newEntry(rec.status, rec.header, rec.body.Bytes(), d.version, now)
 	e.gen, e.drops = gen, drops
 	e.until = d.until
-	if e.status == http.StatusOK {
-		e.describe(d, now)
+	if cacheable(e.status) {
+		e.describe(d, now, c.tagHeader)
 	}
 	e.freshUntil = now.Add(c.cfg.TTL)
 	if !d.until.IsZero() && d.until.Before(e.freshUntil) {
@@ -151,8 +151,15 @@ func newEntry(status int, header http.Header, body []byte, version uint64, now t
 	return e
 }
 
-// describe prepares a 200's Last-Modified and purge tag headers.
-func (e *entry) describe(d *description, now time.Time) {
+// tagField is a purge tag header, its value prepared once.
+type tagField struct {
+	name  string
+	value []string
+}
+
+// describe prepares a response's Last-Modified and purge tag headers (h
+// chooses which).
+func (e *entry) describe(d *description, now time.Time, h TagHeader) {
 	if !d.modified.IsZero() {
 		e.lastMod = d.modified
 		if e.lastMod.After(now) {
@@ -163,7 +170,11 @@ func (e *entry) describe(d *description, now time.Time) {
 	}
 	if len(d.tags) > 0 {
 		e.tags = d.tags
-		e.cacheTagH = []string{strings.Join(d.tags, ",")}
-		e.surrogateKeyH = []string{strings.Join(d.tags, " ")}
+		if h == TagSurrogateKey || h == TagBoth {
+			e.tagFields = append(e.tagFields, tagField{"Surrogate-Key", []string{strings.Join(d.tags, " ")}})
+		}
+		if h == TagCacheTag || h == TagBoth {
+			e.tagFields = append(e.tagFields, tagField{"Cache-Tag", []string{strings.Join(d.tags, ",")}})
+		}
 	}
 }

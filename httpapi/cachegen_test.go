@@ -38,7 +38,7 @@ func (s *shopStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func stubCache(t *testing.T, cfg CacheConfig, h http.Handler) (*Cache, func(path string) *httptest.ResponseRecorder) {
 	t.Helper()
 	c := NewCache(cfg)
-	c.setNamespace("shop")
+	c.setTagging("shop", TagSurrogateKey)
 	mw := c.middleware(h, pathKey, newCacheControl(DefaultFreshness))
 	return c, func(path string) *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()

@@ -90,10 +90,10 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *ent
 		if e.lastModH != nil {
 			h["Last-Modified"] = e.lastModH
 		}
-		if e.tags != nil {
-			h["Cache-Tag"] = e.cacheTagH
-			h["Surrogate-Key"] = e.surrogateKeyH
-		}
+	}
+	// A 400 or 404 carries its tag too: a change to the lists purges it.
+	for _, f := range e.tagFields {
+		h[f.name] = f.value
 	}
 	if e.status == http.StatusOK && notModified(r, e) {
 		h.Del("Content-Encoding")

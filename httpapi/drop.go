@@ -24,8 +24,8 @@ func (c *Cache) Apply(a catalog.Applied) []string {
 }
 
 // listKinds are the kinds of response that a product entering or leaving
-// the catalog moves.
-var listKinds = []string{"index", "categories", "list", "docs"}
+// the catalog moves; miss the 400s and 404s (a slug just published).
+var listKinds = []string{"index", "categories", "list", "docs", "miss"}
 
 // Drop removes the cached responses that show one of the products, and when
 // lists is set, every list, category list, index and document, and every
@@ -38,6 +38,11 @@ func (c *Cache) Drop(products []int64, lists bool) []string {
 	var named tagSet
 	for _, id := range products {
 		named.add(tg.product(id))
+	}
+	if len(products) > 0 {
+		// The responses whose product tags did not fit carry this one
+		// instead (tagger.fit): any product may be among theirs.
+		named.add(tg.kind("overflow"))
 	}
 	if lists {
 		for _, k := range listKinds {

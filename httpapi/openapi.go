@@ -214,12 +214,14 @@ var cacheHeaders = map[string]any{
 			"time for those). Never in the future. Send it back in If-Modified-Since; If-None-Match wins when both are sent.",
 		"schema": map[string]any{"type": "string",
 			"pattern": `^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-9]{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT$`}},
-	"Cache-Tag": map[string]any{"required": true,
-		"description": "Purge tags (Cloudflare), comma-separated: {ns}-product-{post ID} and {ns}-category-{term ID} " +
-			"for every product and category shown, and the kind: {ns}-index, {ns}-categories, {ns}-list or {ns}-product.",
+	"Cache-Tag": map[string]any{"required": false,
+		"description": "Purge tags (Cloudflare), comma-separated, sent instead of Surrogate-Key when catalogd is set up " +
+			"for Cloudflare (--tag-header): the kind ({ns}-index, {ns}-categories, {ns}-list, {ns}-product or {ns}-docs) " +
+			"and, on a product or list page, {ns}-product-{post ID} for every product shown; when those would pass 2 KB, " +
+			"{ns}-overflow instead of them.",
 		"schema": map[string]any{"type": "string", "pattern": `^[^,\s]+(,[^,\s]+)*$`}},
-	"Surrogate-Key": map[string]any{"required": true,
-		"description": "The purge tags of Cache-Tag, space-separated (Fastly, Varnish xkey).",
+	"Surrogate-Key": map[string]any{"required": false,
+		"description": "The purge tags of Cache-Tag, space-separated (Fastly, Varnish xkey); the default tag header.",
 		"schema":      map[string]any{"type": "string", "pattern": `^[^,\s]+( [^,\s]+)*$`}},
 }
 

@@ -7,15 +7,55 @@ import (
 )
 
 // Purge tags name what a cacheable response shows, so that a CDN or
-// Varnish can drop exactly the responses a change touches: one tag per
-// product ({ns}-product-{post ID}) and category ({ns}-category-{term ID})
-// shown, and one per kind of response ({ns}-index, {ns}-categories,
-// {ns}-list, {ns}-product, {ns}-docs). IDs, not slugs: short, and stable
-// when a slug is edited. They go out as Cache-Tag (Cloudflare, comma
-// separated) and Surrogate-Key (Fastly, Varnish xkey; space separated).
+// Varnish can drop exactly the responses a change touches. A tag is sent
+// only where a purge needs it:
+//
+//   - every response names its kind ({ns}-index, {ns}-categories,
+//     {ns}-list, {ns}-product, {ns}-docs), which a change to the lists
+//     (a product entering or leaving them) or to a term or setting purges;
+//   - a product page and a list page also name each product they show
+//     ({ns}-product-{post ID}: IDs, not slugs, short and stable when a slug
+//     is edited), which a change to that product purges;
+//   - a 400 or 404 names {ns}-miss, which a change to the lists purges: a
+//     product just published is no longer missing at the edge.
+//
+// No response names its categories: a category's name, slug, order or
+// count only changes with a term (every kind is purged then) or with a
+// product entering, leaving or moving (the lists' kinds, and the
+// product's own tag, are purged then).
+//
+// The tags go out in one header, chosen for the CDN configured: Surrogate-Key
+// (Fastly, Varnish xkey; space-separated) or Cache-Tag (Cloudflare; comma
+// separated); both only when asked. A response whose tags would not fit
+// tagBudget (a page of 50 products under a long namespace, or with long
+// IDs and both headers) names its kind and {ns}-overflow instead, which every product change
+// purges: nothing is left unpurgeable.
 
-// tagKinds are the kind suffixes, one per kind of response.
-var tagKinds = []string{"index", "categories", "list", "product", "docs"}
+// tagKinds are the kind suffixes: one per kind of response, miss for the
+// 400s and 404s, overflow for the responses whose tags did not fit.
+var tagKinds = []string{"index", "categories", "list", "product", "docs", "miss", "overflow"}
+
+// TagHeader chooses the purge tag header(s) a response carries.
+type TagHeader int
+
+const (
+	// TagSurrogateKey sends Surrogate-Key (Fastly, Varnish xkey).
+	TagSurrogateKey TagHeader = iota
+	// TagCacheTag sends Cache-Tag (Cloudflare).
+	TagCacheTag
+	// TagBoth sends both, each within half the budget.
+	TagBoth
+)
+
+// tagBudget bounds the bytes of purge tag headers one response carries,
+// both headers together when both are sent. Every header of a response
+// must pass nginx's default proxy_buffer_size (4 KB, the status line and
+// all headers together), Apache's ResponseFieldSize (8190 bytes per
+// field) and Varnish's http_resp_hdr_len (8 KB per field) and http_resp_size
+// (32 KB); catalogd's other headers take about 1.2 KB. 2 KB holds the
+// largest page the API serves, 50 products with six-digit IDs under the
+// default namespace, in both headers (1 009 bytes each).
+const tagBudget = 2048
 
 // KindTags are the namespace's kind tags: together they purge every
 // response catalogd serves. The edge purger sends them when it cannot know
@@ -29,16 +69,16 @@ func KindTags(ns string) []string {
 }
 
 // tagger builds the tags of the namespace.
-type tagger struct{ ns string }
+type tagger struct {
+	ns string
+	// fields is how many headers carry the tags: 2 for TagBoth.
+	fields int
+}
 
 func (tg tagger) kind(k string) string { return tg.ns + "-" + k }
 
 func (tg tagger) product(id int64) string {
 	return tg.ns + "-product-" + strconv.FormatInt(id, 10)
-}
-
-func (tg tagger) category(id int64) string {
-	return tg.ns + "-category-" + strconv.FormatInt(id, 10)
 }
 
 // tagSet collects tags once each, in order.
@@ -57,39 +97,30 @@ func (s *tagSet) add(tag string) {
 	}
 }
 
-func (tg tagger) addProduct(s *tagSet, p *catalog.Product) {
-	s.add(tg.product(p.ID))
-	for _, c := range p.CategoryIDs {
-		s.add(tg.category(c))
+// fit returns tags (the kind first) when their header(s) fit tagBudget,
+// else the kind and the overflow tag, which every product change names.
+func (tg tagger) fit(tags []string) []string {
+	n := len(tags) - 1 // the separators
+	for _, t := range tags {
+		n += len(t)
 	}
+	if n*max(tg.fields, 1) <= tagBudget {
+		return tags
+	}
+	return []string{tags[0], tg.kind("overflow")}
 }
 
-// listTags: the kind, the category filtered on, every product and category
-// shown.
+// listTags: the kind and every product shown. The category filtered on
+// needs no tag: a term change purges every list by its kind.
 func (tg tagger) listTags(l *catalog.ProductList) []string {
-	var s tagSet
-	s.add(tg.kind("list"))
-	if l.CategoryID != 0 {
-		s.add(tg.category(l.CategoryID))
-	}
+	tags := make([]string, 0, 1+len(l.Items))
+	tags = append(tags, tg.kind("list"))
 	for i := range l.Items {
-		tg.addProduct(&s, &l.Items[i])
+		tags = append(tags, tg.product(l.Items[i].ID))
 	}
-	return s.list
+	return tg.fit(tags)
 }
 
 func (tg tagger) productTags(p *catalog.Product) []string {
-	var s tagSet
-	s.add(tg.kind("product"))
-	tg.addProduct(&s, p)
-	return s.list
-}
-
-func (tg tagger) categoryTags(l *catalog.CategoryList) []string {
-	var s tagSet
-	s.add(tg.kind("categories"))
-	for _, c := range l.Items {
-		s.add(tg.category(c.ID))
-	}
-	return s.list
+	return []string{tg.kind("product"), tg.product(p.ID)}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"catalogd/api"
 	"catalogd/catalog"
@@ -62,6 +63,12 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	default:
 		// A client error stays true for a while; let caches keep it briefly.
 		w.Header().Set("Cache-Control", "public, max-age=60")
+		if status == http.StatusNotFound || status == http.StatusBadRequest {
+			// Until the lists change: a product published, a slug
+			// edited. A term change (a category created) purges every
+			// kind, this one too.
+			describe(r, 0, time.Time{}, time.Time{}, []string{s.tags.kind("miss")})
+		}
 	}
 	reason := ce.Reason
 	if reason == "" {

@@ -52,6 +52,10 @@ type Deps struct {
 	// DefaultFreshness. All four lifetimes 0 is meaningful (every cache
 	// must ask again), hence the pointer.
 	Freshness *Freshness
+	// TagHeader is the purge tag header each cacheable response carries:
+	// Surrogate-Key by default (Fastly, Varnish xkey), Cache-Tag for
+	// Cloudflare, or both.
+	TagHeader TagHeader
 }
 
 type server struct {
@@ -161,13 +165,16 @@ func NewServer(d Deps) http.Handler {
 		alog:       d.AccessLogger,
 		lines:      d.AccessLines,
 		developers: d.DevelopersURL,
-		tags:       tagger{ns: d.Namespace},
+		tags:       tagger{ns: d.Namespace, fields: 1},
 	}
 	fresh := DefaultFreshness
 	if d.Freshness != nil {
 		fresh = *d.Freshness
 	}
-	d.Cache.setNamespace(d.Namespace)
+	if d.TagHeader == TagBoth {
+		s.tags.fields = 2
+	}
+	d.Cache.setTagging(d.Namespace, d.TagHeader)
 	s.link = []string{"<" + s.site + "/openapi.json>; rel=\"service-desc\""}
 	s.openapi = OpenAPI(s.ns, s.site+s.base)
 	r := mux.NewRouter()
@@ -342,7 +349,9 @@ func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	describe(r, list.Version, time.Time{}, list.Modified, s.tags.categoryTags(list))
+	// Its kind alone: every change that moves a category (a term, a
+	// product entering, leaving or changing category) names it.
+	describe(r, list.Version, time.Time{}, list.Modified, []string{s.tags.kind("categories")})
 	return s.writeJSON(w, r, http.StatusOK, list.CategoryList)
 }
 

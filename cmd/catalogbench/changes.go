@@ -20,6 +20,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
+	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
 )
 
@@ -43,7 +44,11 @@ type changesResult struct {
 	round, scan, period, perSecond figures // ms, ms, s, ms/s
 	lagP50, lagP99                 figures // ms, binlog
 	hitBinlog, hitPoll             figures // %
-	applied                        float64 // changes the feed applied during the hit-ratio runs (binlog), per run
+	// Through Varnish (deploy/varnish) purged by catalogd, binlog: from an
+	// UPDATE's return to Varnish's answer showing it, and the share of
+	// Varnish's answers that were hits.
+	edgeP50, edgeP99, hitEdge figures
+	applied                   float64 // changes the feed applied during the hit-ratio runs (binlog), per run
 }
 
 // benchChanges measures every size; wpseed seeds the private server.
@@ -76,7 +81,7 @@ func benchChanges(o options, sizes []string, wpseed string) ([]*changesResult, e
 			return nil, fmt.Errorf("wpseed %s: %w", db, err)
 		}
 		for range runs {
-			hit, lag, applied, err := stream(o, private+db, "binlog", true)
+			hit, lag, applied, err := stream(o, private+db, "binlog", true, false)
 			if err != nil {
 				return nil, fmt.Errorf("%s, binlog: %w", size, err)
 			}
@@ -84,11 +89,21 @@ func benchChanges(o options, sizes []string, wpseed string) ([]*changesResult, e
 			res.lagP50 = append(res.lagP50, ms(pct(lag, 0.5)))
 			res.lagP99 = append(res.lagP99, ms(pct(lag, 0.99)))
 			res.applied = applied
-			hit, _, _, err = stream(o, o.server+db, "poll", false)
+			hit, _, _, err = stream(o, o.server+db, "poll", false, false)
 			if err != nil {
 				return nil, fmt.Errorf("%s, poll: %w", size, err)
 			}
 			res.hitPoll = append(res.hitPoll, hit)
+			if o.varnishd == "" {
+				continue
+			}
+			hit, lag, _, err = stream(o, private+db, "binlog", true, true)
+			if err != nil {
+				return nil, fmt.Errorf("%s, through Varnish: %w", size, err)
+			}
+			res.hitEdge = append(res.hitEdge, hit)
+			res.edgeP50 = append(res.edgeP50, ms(pct(lag, 0.5)))
+			res.edgeP99 = append(res.edgeP99, ms(pct(lag, 0.99)))
 		}
 		out = append(out, res)
 	}
@@ -166,8 +181,10 @@ const (
 // time) while requesting the warm products in turn, and returns the share
 // of those answered from the cache. With lag, it then edits the price of
 // warm products one at a time and times each edit until the product's
-// response shows it.
-func stream(o options, dsn, mode string, lag bool) (hit float64, lags []time.Duration, applied float64, err error) {
+// response shows it. With edge, the requests go through Varnish with the
+// shipped VCL, which catalogd purges itself: X-Cache and the freshness
+// are Varnish's.
+func stream(o options, dsn, mode string, lag, edge bool) (hit float64, lags []time.Duration, applied float64, err error) {
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		return 0, nil, 0, err
@@ -201,12 +218,41 @@ func stream(o options, dsn, mode string, lag bool) (hit float64, lags []time.Dur
 	rand.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
 	warm := all[:streamProducts]
 
-	p, _, err := start(o.bin, dsn, os.Stderr, "CATALOG_CHANGES="+mode)
+	env := []string{"CATALOG_CHANGES=" + mode}
+	var listen, purge string
+	if edge {
+		if listen, err = proctest.FreeAddress(); err != nil {
+			return 0, nil, 0, err
+		}
+		if purge, err = proctest.FreeAddress(); err != nil {
+			return 0, nil, 0, err
+		}
+		env = append(env, "CATALOG_PURGE_VARNISH=http://"+purge)
+	}
+	p, _, err := start(o.bin, dsn, os.Stderr, env...)
 	if err != nil {
 		return 0, nil, 0, err
 	}
 	defer p.Kill()
-	path := func(pr product) string { return p.API + "/catalog/products/" + url.PathEscape(pr.slug) }
+	api := p.API
+	if edge {
+		v, err := proctest.StartVarnish(proctest.VarnishOptions{Bin: o.varnishd, VCL: o.vcl, DropIn: o.varnishDropIn,
+			Listen: listen, PurgeListen: purge, Backend: p.Public})
+		if err != nil {
+			return 0, nil, 0, err
+		}
+		defer v.Stop()
+		api = v.URL + "/wp-json/shop/v1"
+		// catalogd's purge by kind at start reached Varnish before the
+		// warm-up: it would empty Varnish under the measurement.
+		if err := p.Poll(30*time.Second, func() bool {
+			return p.value("catalogd_edge_purge_requests_total") > p.value("catalogd_edge_purge_failures_total") &&
+				p.value("catalogd_edge_purge_pending_tags") == 0
+		}); err != nil {
+			return 0, nil, 0, fmt.Errorf("catalogd's first purge of Varnish: %w", err)
+		}
+	}
+	path := func(pr product) string { return api + "/catalog/products/" + url.PathEscape(pr.slug) }
 	for _, pr := range warm {
 		if code, err := get(path(pr)); err != nil || code != http.StatusOK {
 			return 0, nil, 0, fmt.Errorf("warm %s: %d %v", pr.slug, code, err)
@@ -305,7 +351,9 @@ func writeChanges(r *bytes.Buffer, results []*changesResult) {
 		"with a binary log (1 GB buffer pool) into which the same shops are seeded; lag from an UPDATE's return to the "+
 		"single-product response showing it, %d edits per run. Hit ratio: %d warm single-product responses requested "+
 		"in turn for %v while one random product's stock changes every second (before the change feed, every "+
-		"change dropped every cached response: 0 %% right after each).\n\n", lagSamples, streamProducts, streamFor)
+		"change dropped every cached response: 0 %% right after each). Through Varnish: the same, binlog, with Varnish 7 and "+
+		"the shipped VCL (deploy/varnish) in front of catalogd, which purges it itself; the lag is to Varnish's answer and "+
+		"the hits are Varnish's.\n\n", lagSamples, streamProducts, streamFor)
 	line := summaryTable(r, results, func(c *changesResult) string { return c.size })
 	line("poll: database ms per cheap round", "", func(c *changesResult) string { return c.round.format(2) })
 	line("poll: database ms per product scan", "", func(c *changesResult) string { return c.scan.format(1) })
@@ -317,6 +365,11 @@ func writeChanges(r *bytes.Buffer, results []*changesResult) {
 		func(c *changesResult) string { return c.hitBinlog.format(1) })
 	line("single products from the cache during 1 stock change/s, poll, %", "unaffected stay cached",
 		func(c *changesResult) string { return c.hitPoll.format(1) })
+	if len(results[0].hitEdge) > 0 {
+		line("through Varnish purged by catalogd: DB commit to a fresh answer p50, ms", "", func(c *changesResult) string { return c.edgeP50.format(1) })
+		line("through Varnish purged by catalogd: DB commit to a fresh answer p99, ms", "≤ 1000", func(c *changesResult) string { return c.edgeP99.format(1) })
+		line("Varnish hits during 1 stock change/s, %", "unaffected stay cached", func(c *changesResult) string { return c.hitEdge.format(1) })
+	}
 	line("changes the binlog feed reported per hit-ratio run", "", func(c *changesResult) string {
 		return fmt.Sprintf("%.0f", c.applied)
 	})

@@ -36,6 +36,9 @@ type options struct {
 	load                time.Duration
 	accessLogs          []bool // the access log settings the throughput is measured with
 	loader              string // "wrk" or "go"
+	// varnishd, the VCL and the drop-in of the edge measurement; no
+	// varnishd skips it.
+	varnishd, vcl, varnishDropIn string
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -53,8 +56,18 @@ func run(args []string, stdout io.Writer) error {
 	out := fs.String("out", "docs/benchmarks.md", "report file")
 	changeSizes := fs.String("changes-sizes", "10k,100k", `shops the change feed is measured on (issue 12), comma-separated; "" skips it`)
 	wpseed := fs.String("wpseed", "bin/wpseed", "wpseed binary, which seeds the shops into the private server with a binary log")
+	fs.StringVar(&o.varnishd, "varnishd", "/usr/sbin/varnishd", `varnishd, for the edge figures (Varnish purged by catalogd); "" skips them`)
+	fs.StringVar(&o.vcl, "vcl", "deploy/varnish/catalogd.vcl", "the VCL Varnish runs")
+	fs.StringVar(&o.varnishDropIn, "varnish-dropin", "deploy/varnish/varnish.service.d/catalogd.conf", "the systemd drop-in whose varnishd parameters it gets")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if o.varnishd != "" {
+		if _, err := exec.LookPath(o.varnishd); err != nil {
+			// A machine without Varnish still measures the rest, and says so.
+			fmt.Fprintf(os.Stderr, "catalogbench: no varnishd (%v): the edge figures are left out (apt-get install varnish varnish-modules)\n", err)
+			o.varnishd = ""
+		}
 	}
 	switch *accessLog {
 	case "on":

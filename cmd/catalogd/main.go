@@ -149,7 +149,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			SiteURL: site, DevelopersURL: cfg.DevelopersURL, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
 			TrustedProxies: cfg.TrustedProxies, Cache: cache, Metrics: metrics,
 			Logger: log, AccessLog: cfg.AccessLog, AccessLines: accessLog, Freshness: &httpapi.Freshness{MaxAge: cfg.MaxAge, SMaxAge: cfg.SMaxAge,
-				StaleWhileRevalidate: cfg.StaleWhileRevalidate, StaleIfError: cfg.StaleIfError}})
+				StaleWhileRevalidate: cfg.StaleWhileRevalidate, StaleIfError: cfg.StaleIfError},
+			TagHeader: tagHeader(cfg.TagHeaders())})
 	}
 	var current atomic.Pointer[http.Handler]
 	var live atomic.Bool // the catalog's handler is installed
@@ -365,4 +366,15 @@ func registerDBMetrics(reg *prometheus.Registry, db *wpdb.DB) {
 		Name: "catalogd_db_queries_total", Help: "Database statements sent.",
 	}, func() float64 { return float64(db.Queries()) }))
 	reg.MustRegister(collectors.NewDBStatsCollector(db.Pool(), "shop"))
+}
+
+// tagHeader maps the configured tag header to the server's.
+func tagHeader(name string) httpapi.TagHeader {
+	switch name {
+	case "cache-tag":
+		return httpapi.TagCacheTag
+	case "both":
+		return httpapi.TagBoth
+	}
+	return httpapi.TagSurrogateKey
 }

@@ -95,7 +95,12 @@ func Start(t *testing.T) *Backends {
 		Catalog: catalog.New(db, catalog.Config{}), SiteURL: "http://shop.test", RateLimit: 60,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
 		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil))})
+	large := LargeShop(t)
 	catalogd := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(LargeShopHeader) != "" {
+			large.ServeHTTP(w, r)
+			return
+		}
 		b.mu.Lock()
 		b.xff = append(b.xff, r.Header.Get("X-Forwarded-For"))
 		b.mu.Unlock()
@@ -135,6 +140,34 @@ func Start(t *testing.T) *Backends {
 	b.WordPress = strings.TrimPrefix(wp.URL, "http://")
 	return b
 }
+
+// LargeShopHeader, sent through the proxy, has catalogd answer from the
+// large shop (LargeShop) rather than the one-product shop: the proxies have
+// no cache, so one backend serves both.
+const LargeShopHeader = "X-Proxytest-Shop"
+
+// LargeShop is catalogd's handler over a shop of 1 000 categories and 250
+// products in four categories each, with six-digit post IDs: its list
+// pages carry the largest headers catalogd sends (a Surrogate-Key of 1 009
+// bytes, a header block of about 2.2 KB).
+func LargeShop(t *testing.T) http.Handler {
+	t.Helper()
+	dsn, _ := testdb.Load(t, wpfixture.ManyCategories("http://shop.test", 1000, 250))
+	db, err := wpdb.Open(dsn, wpdb.Options{Prefix: "wp_", QueryTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return httpapi.NewServer(httpapi.Deps{Catalog: catalog.New(db, catalog.Config{}), SiteURL: "http://shop.test",
+		RateLimit: 1 << 20, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+}
+
+// LargePaths are the large shop's answers with the largest headers, one
+// per kind of response: the list pages (50 products, the most a page
+// holds), the categories (1 000), the index, a product, a 404.
+var LargePaths = []string{"/wp-json/shop/v1/catalog", "/wp-json/shop/v1/catalog/categories",
+	"/wp-json/shop/v1/catalog/products?per_page=50", "/wp-json/shop/v1/catalog/products?per_page=50&page=5",
+	"/wp-json/shop/v1/catalog/products/server-script-00249", "/wp-json/shop/v1/catalog/products/no-such-script"}
 
 // lastXFF is the X-Forwarded-For of the latest request catalogd got.
 func (b *Backends) lastXFF() string {
@@ -255,6 +288,29 @@ func Run(t *testing.T, site string, b *Backends, o Options) {
 				if !strings.Contains(body, c.Want) || h.Get("RateLimit-Limit") == "" || !isJSON(h) {
 					t.Errorf("%s: %d %s %s, want catalogd's answer with %s", c.Path, code, h.Get("Content-Type"), body, c.Want)
 				}
+			}
+		}
+	})
+	t.Run("the largest answers of a 1 000-category shop pass whole", func(t *testing.T) {
+		for _, p := range LargePaths {
+			hdr := map[string]string{LargeShopHeader: "1", "Accept": "application/json", "Accept-Encoding": "gzip"}
+			code, h, _ := get(t, p, hdr)
+			// The same request straight to catalogd: what the proxy must
+			// pass on.
+			req, _ := http.NewRequest(http.MethodGet, "http://"+b.Catalogd+p, nil)
+			for k, v := range hdr {
+				req.Header.Set(k, v)
+			}
+			resp, err := http.DefaultTransport.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if code != resp.StatusCode || code >= 500 {
+				t.Errorf("%s: %d through the proxy, %d from catalogd", p, code, resp.StatusCode)
+			}
+			if got, want := h.Get("Surrogate-Key"), resp.Header.Get("Surrogate-Key"); got != want || want == "" {
+				t.Errorf("%s: Surrogate-Key of %d bytes through the proxy, %d from catalogd", p, len(got), len(want))
 			}
 		}
 	})
