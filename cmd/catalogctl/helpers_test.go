@@ -287,7 +287,7 @@ func expectUsageErrors(t *testing.T, cases []usageCase) {
 // inProcess is catalogctl run in the test's process with no environment,
 // sleep in place of the wall clock's waits and stderr as given.
 func inProcess(stdout, stderr io.Writer, sleep func(ctx context.Context, d time.Duration) error) *cli {
-	return &cli{getenv: func(string) string { return "" }, stdout: stdout, stderr: stderr, sleep: sleep}
+	return &cli{getenv: func(string) string { return "" }, stdout: stdout, stderr: stderr, sleep: sleep, now: time.Now}
 }
 
 func contains(list []string, s string) bool {

@@ -49,7 +49,7 @@ func main() {
 // can run it in-process. No command reads stdin: a slug or a filter is an
 // argument, never a stream.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	c := &cli{getenv: getenv, stdout: stdout, stderr: stderr, sleep: sleepCtx}
+	c := &cli{getenv: getenv, stdout: stdout, stderr: stderr, sleep: sleepCtx, now: time.Now}
 	if isTerminal(stderr) {
 		// Progress is for a person watching; every other write to stderr
 		// goes through the status line, which clears it first.
@@ -106,6 +106,8 @@ type cli struct {
 	// sleep waits between retries and rate-limit windows; tests replace
 	// it to observe the waits without spending them.
 	sleep func(ctx context.Context, d time.Duration) error
+	// now is the clock (time.Now); tests fix it, with sleep.
+	now func() time.Time
 	// status shows progress when stderr is a terminal; nil otherwise.
 	status *statusLine
 }
@@ -270,7 +272,7 @@ func (c *cli) client(g *globals) (*client, error) {
 	if s := strings.TrimSpace(g.userAgent); s != "" {
 		ua += " " + s
 	}
-	return newClient(base, g.timeout, ua, c.sleep, c.stderr), nil
+	return newClient(base, g.timeout, ua, c.sleep, c.now, c.stderr), nil
 }
 
 // parseBaseURL accepts an absolute http(s) URL without query or fragment,
