@@ -270,8 +270,9 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 		}
 	}
 	t.Logf("answers: %v; slowest by phase %v", counts, slowest)
-	// Nothing waits for the database: the query deadline is 5s.
-	if slowest[1] > time.Second {
+	// Nothing waits for the database: an answer that did would take the
+	// query deadline (5s); the bound leaves a busy machine the rest.
+	if slowest[1] > 4*time.Second {
 		t.Errorf("slowest answer during the outage took %v", slowest[1])
 	}
 }
