@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	ctlBinary, serverBinary = bins["catalogctl"], bins["catalogd"]
-	code := m.Run()
+	code := testdb.Run(m)
 	remove()
 	os.Exit(code)
 }
