@@ -31,23 +31,38 @@ import (
 	"catalogd/catalog"
 	"catalogd/config"
 	"catalogd/httpapi"
+	"catalogd/internal/buildinfo"
 	"catalogd/wpdb"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "catalogd:", err)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	var usage *config.UsageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &usage):
+		// One line per mistake, each naming the setting and pointing at
+		// --help; exit 2, as the flag package does.
+		for _, p := range usage.Problems {
+			fmt.Fprintln(os.Stderr, "catalogd:", p)
 		}
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "catalogd:", err)
 		os.Exit(1)
 	}
 }
 
-// run starts catalogd and serves until ctx is done.
+// run starts catalogd and serves until ctx is done. --help and --version
+// print to stdout and return flag.ErrHelp or nil at once.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cfg, err := config.Load(args, getenv, stderr)
+	cfg, err := config.Load(args, getenv, stdout)
+	if errors.Is(err, config.ErrVersion) {
+		_, err := fmt.Fprintln(stdout, buildinfo.String("catalogd"))
+		return err
+	}
 	if err != nil {
 		return err
 	}
