@@ -21,11 +21,13 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"catalogd/internal/buildinfo"
 )
 
-// version is catalogctl's own version, sent in the User-Agent. Release
-// builds may set it with -ldflags "-X main.version=…".
-var version = "1.0.0"
+// version is catalogctl's own version, sent in the User-Agent: the one make
+// build and make install stamp (internal/buildinfo).
+var version = buildinfo.Version()
 
 // defaultBaseURL is where `make demo` serves the API.
 const defaultBaseURL = "http://127.0.0.1:8080/wp-json/shop/v1"
@@ -206,7 +208,7 @@ func (c *cli) dispatch(ctx context.Context, args []string) error {
 		return usagef("", "%v", err)
 	}
 	if *showVersion {
-		fmt.Fprintf(c.stdout, "catalogctl %s\n", version)
+		fmt.Fprintln(c.stdout, buildinfo.String("catalogctl"))
 		return nil
 	}
 	if envURL != "" && !isSet(fs, "base-url") {
