@@ -132,6 +132,11 @@ demo-load:
 	$(MYSQL_CMD) $(DEMO_DB) < deploy/seed/demo.sql
 	@echo "demo shop loaded into $(DEMO_DB)"
 
+# The demo's database is its own throwaway copy, read as root: catalogd is
+# told the writable user is meant, so that it says so at INFO instead of
+# warning as it must in production.
+DEMO_SETTINGS ?= CATALOG_ALLOW_WRITABLE_USER=true
+
 # The real database whenever one answers; the embedded one otherwise.
 demo: build
 	@if command -v $(MYSQL) >/dev/null 2>&1 && $(MYSQL_CMD) -e 'SELECT 1' >/dev/null 2>&1; then \
@@ -143,7 +148,7 @@ demo: build
 
 demo-mariadb: demo-load
 	@echo "serving the demo shop: curl http://localhost:8080/wp-json/shop/v1/catalog"
-	CATALOG_DSN='$(DEMO_DSN)' CATALOG_SITE_URL=http://localhost:8080 $(BIN)/catalogd
+	CATALOG_DSN='$(DEMO_DSN)' CATALOG_SITE_URL=http://localhost:8080 $(DEMO_SETTINGS) $(BIN)/catalogd
 
 demo-embedded:
 	cd deploy/embedded && $(GO) build -o ../../$(BIN)/embedded-mysql .
@@ -153,7 +158,7 @@ demo-embedded:
 	for i in $$(seq 1 120); do grep -q 'serving' $(BIN)/embedded.log && break; \
 	  kill -0 $$pid 2>/dev/null || { cat $(BIN)/embedded.log; exit 1; }; sleep 0.5; done; \
 	echo "serving the demo shop: curl http://localhost:8080/wp-json/shop/v1/catalog"; \
-	CATALOG_DSN='root@tcp($(EMBEDDED_ADDR))/$(DEMO_DB)' CATALOG_SITE_URL=http://localhost:8080 $(BIN)/catalogd
+	CATALOG_DSN='root@tcp($(EMBEDDED_ADDR))/$(DEMO_DB)' CATALOG_SITE_URL=http://localhost:8080 $(DEMO_SETTINGS) $(BIN)/catalogd
 
 clean:
 	rm -rf $(BIN)
