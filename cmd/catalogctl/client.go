@@ -284,6 +284,10 @@ func (cl *client) index(ctx context.Context) (*api.Index, *response, error) {
 	return fetch[api.Index](ctx, cl, "/catalog", indexFields)
 }
 
+func (cl *client) categories(ctx context.Context) (*api.CategoryList, *response, error) {
+	return fetch[api.CategoryList](ctx, cl, "/catalog/categories", []string{"categories"})
+}
+
 func (cl *client) product(ctx context.Context, slug string) (*api.Product, *response, error) {
 	return fetch[api.Product](ctx, cl, "/catalog/products/"+url.PathEscape(slug), productFields)
 }

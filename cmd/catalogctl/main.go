@@ -183,6 +183,7 @@ var commands = []struct {
 	name, synopsis, summary string
 }{
 	{"catalog", "catalog [--json]", "show the catalog: shop, currency, counts, endpoints"},
+	{"categories", "categories [--json]", "list the categories: slug, name, products, parent"},
 	{"products", "products [options]", "list products as a table, one page or --all"},
 	{"product", "product <slug> [--json]", "show one product"},
 	{"help", "help [command]", "show help for catalogctl or a command"},
@@ -216,12 +217,14 @@ func (c *cli) dispatch(ctx context.Context, args []string) error {
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {
-		return usagef("", "no command given; use one of catalog, products, product")
+		return usagef("", "no command given; use one of catalog, categories, products, product")
 	}
 	name, rest := rest[0], rest[1:]
 	switch name {
 	case "catalog":
 		return c.catalogCmd(ctx, g, rest)
+	case "categories":
+		return c.categoriesCmd(ctx, g, rest)
 	case "products":
 		return c.productsCmd(ctx, g, rest)
 	case "product":
@@ -238,11 +241,11 @@ func (c *cli) dispatch(ctx context.Context, args []string) error {
 			return errHelpShown
 		}
 		if !knownCommand(rest[0]) {
-			return usagef("", "unknown command %q; use one of catalog, products, product", rest[0])
+			return usagef("", "unknown command %q; use one of catalog, categories, products, product", rest[0])
 		}
 		return c.dispatch(ctx, []string{rest[0], "--help"})
 	}
-	return usagef("", "unknown command %q; use one of catalog, products, product", name)
+	return usagef("", "unknown command %q; use one of catalog, categories, products, product", name)
 }
 
 func knownCommand(name string) bool {

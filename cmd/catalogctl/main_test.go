@@ -28,6 +28,7 @@ func TestAgainstCatalogd(t *testing.T) {
 		t.Fatalf("product_count = %d; the demo has more than one page of 50", idx.ProductCount)
 	}
 	t.Run("catalog", func(t *testing.T) { runDemoCases(t, env, catalogCases(idx)) })
+	t.Run("categories", func(t *testing.T) { runDemoCases(t, env, categoriesCases(idx, env)) })
 	t.Run("products", func(t *testing.T) { runDemoCases(t, env, productsCases(idx)) })
 	t.Run("product", func(t *testing.T) { runDemoCases(t, env, productCases()) })
 }
