@@ -17,7 +17,9 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -206,7 +208,7 @@ func (c *cli) dispatch(ctx context.Context, args []string) error {
 			c.toolHelp(fs)
 			return errHelpShown
 		}
-		return usagef("", "%v", err)
+		return usagef("", "%s", flagProblem(fs, err))
 	}
 	if *showVersion {
 		fmt.Fprintln(c.stdout, buildinfo.String("catalogctl"))
@@ -335,6 +337,66 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
+// flagValueRE matches the flag package's message for a refused value
+// ("invalid value %q for flag -%s: %v", "invalid boolean value %q for -%s:
+// %v"), which names no expectation.
+var flagValueRE = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:\s]+): `)
+
+// flagProblem rewords the flag package's error as one line naming the
+// option, the value and what it expects. fs is catalogctl's own flag set
+// or a command's.
+func flagProblem(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := flagValueRE.FindStringSubmatch(msg); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			if v, uerr := strconv.Unquote(m[1]); uerr == nil {
+				return fmt.Sprintf("--%s %q: want %s", f.Name, v, kindOf(f))
+			}
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		if fs.Name() == "catalogctl" {
+			return fmt.Sprintf("unknown option --%s", name)
+		}
+		if globalOption(name) {
+			return fmt.Sprintf("--%s is a global option: put it before the command (catalogctl --%s … %s)", name, name, fs.Name())
+		}
+		return fmt.Sprintf("unknown option --%s for %s", name, fs.Name())
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		name = strings.TrimLeft(name, "-")
+		if f := fs.Lookup(name); f != nil && kindOf(f) != "" {
+			return fmt.Sprintf("--%s needs a value: %s", name, kindOf(f))
+		}
+		return fmt.Sprintf("--%s needs a value", name)
+	}
+	return msg
+}
+
+// globalOption reports whether name is one of the options that come
+// before the command.
+func globalOption(name string) bool {
+	switch name {
+	case "base-url", "timeout", "user-agent", "version":
+		return true
+	}
+	return false
+}
+
+// kindOf says what kind of value a flag takes.
+func kindOf(f *flag.Flag) string {
+	switch f.Value.(flag.Getter).Get().(type) {
+	case time.Duration:
+		return "a duration such as 3s or 500ms"
+	case int:
+		return "a whole number"
+	case bool:
+		return "true or false"
+	}
+	return "" // a string option checks its value itself, and says what it wants
+}
+
 // parseCommand parses a command's options and returns its arguments.
 // Options may stand after the arguments too ("product dispatch-system
 // --json"), which the flag package alone does not allow: it stops at the
@@ -347,7 +409,7 @@ func (c *cli) parseCommand(fs *flag.FlagSet, args []string) ([]string, error) {
 				c.commandHelp(fs)
 				return nil, errHelpShown
 			}
-			return nil, usagef(fs.Name(), "%v", err)
+			return nil, usagef(fs.Name(), "%s", flagProblem(fs, err))
 		}
 		rest := fs.Args()
 		if used := args[:len(args)-len(rest)]; len(used) > 0 && used[len(used)-1] == "--" {
