@@ -359,8 +359,8 @@ func TestFeedOpsTick(t *testing.T) {
 // real scan period.
 const (
 	pollInterval = 100 * time.Millisecond
-	pollScan     = time.Hour              // the scan period (MaxScan, with a budget too small to bring it sooner)
-	applySlack   = 5 * time.Second        // the deadline for Follow reading and swapping the snapshot, on a busy machine
+	pollScan     = time.Hour       // the scan period (MaxScan, with a budget too small to bring it sooner)
+	applySlack   = 5 * time.Second // the deadline for Follow reading and swapping the snapshot, on a busy machine
 )
 
 func TestFeedOpsPoll(t *testing.T) {
