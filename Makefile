@@ -45,14 +45,15 @@ install:
 	echo "installed catalogd and catalogctl in $$dir"; \
 	case ":$$PATH:" in *":$$dir:"*) ;; *) echo "  $$dir is not on your PATH: add it (export PATH=\"$$dir:\$$PATH\")";; esac
 
-# Vet once, in the -race configuration the tests build in, so that the
-# dependencies it compiles (the binlog library's SQL parser is the largest)
-# are the tests' own: go vet ./... without -race compiled all of them a
-# second time (go vet alone took 11 minutes on a busy cold machine in
-# issue 24). go test's own vet is then off (-vet=off): it would only
-# repeat a subset of this one.
+# Vet once: go test's own vet is off below (-vet=off), as it would only
+# repeat a subset of this one on every package. vet builds without -race,
+# as the process tests' catalogd and catalogctl binaries (proctest.Build)
+# and test-mysql8 do, so its compile of the dependencies (the binlog
+# library's SQL parser is the largest) is theirs too; the -race run is
+# the other build. go vet's 11 minutes on a busy cold machine (issue 24)
+# were that compile, cold, not vet's own work.
 vet:
-	$(GO) vet -race ./...
+	$(GO) vet ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -65,11 +66,10 @@ test: vet fmt-check test-embedded
 # The read path once more in MySQL 8.0's default sql_mode (ONLY_FULL_GROUP_BY,
 # NO_ZERO_DATE, strict...), which many shops run and MariaDB's default is not:
 # catalogd's session gets it, the fixtures load as WordPress writes them.
-# With -race too, though the first run covered races: it reuses that run's
-# compiled packages, where a build without -race would compile every
-# dependency of wpdb (the binlog library's SQL parser) once more.
+# Without -race: the first run covers races, this one only the SQL; its
+# packages are compiled as vet compiled them.
 test-mysql8:
-	CATALOG_TEST_SQL_MODE=mysql8 $(GO) test -race -vet=off -count=1 ./wpdb/ ./catalog/
+	CATALOG_TEST_SQL_MODE=mysql8 $(GO) test -vet=off -count=1 ./wpdb/ ./catalog/
 
 # No test may depend on how fast the machine is: the packages whose tests
 # wait on processes, pollers, deadlines and clocks run with BUSY_HOGS busy
