@@ -1,7 +1,7 @@
 // Package config reads catalogd's settings: command-line flags, each with a
 // CATALOG_* environment variable twin. A flag wins over its variable, and a
-// bad value stops start-up with a message naming the setting and what it
-// expects.
+// bad value stops start-up with one line per mistake naming the setting,
+// the value and what it expects, flag and variable alike.
 package config
 
 import (
@@ -79,6 +79,32 @@ type Config struct {
 	PurgeCloudflareAPI      string        // Cloudflare's API, or a stand-in's
 	PurgeCloudflareBatch    int           // tags per purge request
 	PurgeCloudflareInterval time.Duration // least time between two purge rounds
+	// AllowWritableUser says a database user that can write is meant (the
+	// demo's throwaway database): no warning at start, an INFO line.
+	AllowWritableUser bool
+}
+
+// ErrVersion is Load's answer to --version: the caller prints the version
+// and exits 0, as it does for flag.ErrHelp after Load printed the help.
+var ErrVersion = errors.New("config: --version")
+
+// UsageError is a command line or environment catalogd cannot start with:
+// each of Problems is one line naming the setting, the value and what it
+// expects.
+type UsageError struct {
+	Problems []string
+}
+
+func (e *UsageError) Error() string { return strings.Join(e.Problems, "\n") }
+
+// helpPointer ends each usage line: where every setting is explained.
+const helpPointer = " (see catalogd --help)"
+
+func usageErr(problems ...string) *UsageError {
+	for i := range problems {
+		problems[i] += helpPointer
+	}
+	return &UsageError{Problems: problems}
 }
 
 // TagHeaders is the purge tag header(s) to send: "surrogate-key",
@@ -126,11 +152,15 @@ func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
 func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Load reads the configuration from args (without the program name) and
-// the environment. Usage and flag errors go to usage.
-func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, error) {
+// the environment. --help writes the help to help and returns
+// flag.ErrHelp; --version returns ErrVersion; a mistake returns a
+// *UsageError. Nothing else is written: the caller prints the error.
+func Load(args []string, getenv func(string) string, help io.Writer) (*Config, error) {
 	c := &Config{}
 	fs := flag.NewFlagSet("catalogd", flag.ContinueOnError)
-	fs.SetOutput(usage)
+	// The flag package would print each error, then the whole usage, to
+	// its output: the caller prints the one line instead.
+	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.DSN, "dsn", "", "go-sql-driver DSN of the shop's database, e.g. catalog:pw@tcp(127.0.0.1:3306)/wordpress (required)")
 	fs.StringVar(&c.TablePrefix, "table-prefix", "wp_", "WordPress table prefix")
 	fs.StringVar(&c.Listen, "listen", ":8080", "public listen address, host:port")
@@ -183,34 +213,58 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	fs.DurationVar(&c.PurgeCloudflareInterval, "purge-cloudflare-interval", time.Second, "least time between two Cloudflare purge rounds; raise it to 12s on the Free plan (5 purge requests a minute)")
 	trusted := "127.0.0.1/32,::1/128"
 	fs.StringVar(&trusted, "trusted-proxies", trusted, "comma-separated CIDRs of proxies whose X-Forwarded-For is believed; empty trusts none")
+	fs.BoolVar(&c.AllowWritableUser, "allow-writable-user", false, "a database user that can write is meant (make demo's throwaway database): say so at INFO instead of warning; production wants a SELECT-only user")
 
 	// Every flag's help names its variable, which its name gives.
 	fs.VisitAll(func(f *flag.Flag) { f.Usage += " [" + envName(f.Name) + "]" })
+	// --help and --version are commands, not settings: no variable.
+	showVersion := fs.Bool("version", false, "print catalogd's version and commit, and exit")
+	// The flag package calls Usage on every mistake too: it prints only
+	// when --help asked for it.
+	fs.Usage = func() {}
+	printHelp := func() {
+		fmt.Fprintf(help, "Usage: catalogd [flags]\n\n"+
+			"Serves a WooCommerce shop's catalog as a read-only JSON API. Each flag has an\n"+
+			"environment variable twin, named in brackets; a flag wins over its variable.\n\n")
+		fs.SetOutput(help)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
 
 	if err := fs.Parse(args); err != nil {
-		return nil, err
+		if errors.Is(err, flag.ErrHelp) {
+			printHelp()
+			return nil, flag.ErrHelp
+		}
+		return nil, usageErr(flagProblem(fs, err))
+	}
+	if *showVersion {
+		return nil, ErrVersion
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q: catalogd takes only flags", fs.Arg(0))
+		return nil, usageErr(fmt.Sprintf("unexpected argument %q: catalogd takes only flags", fs.Arg(0)))
 	}
 	// A variable applies where its flag was not given: flags win.
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	var errs []error
+	var refused []string
 	fs.VisitAll(func(f *flag.Flag) {
-		env := envName(f.Name)
-		if v := getenv(env); v != "" && !given[f.Name] {
+		if f.Name == "version" {
+			return
+		}
+		if v := getenv(envName(f.Name)); v != "" && !given[f.Name] {
 			if err := fs.Set(f.Name, v); err != nil {
-				errs = append(errs, fmt.Errorf("%s (--%s): %q is not a valid value: want %s", env, f.Name, v, kindOf(f)))
+				refused = append(refused, badValue(f, v))
 			}
 		}
 	})
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
+	if len(refused) > 0 {
+		return nil, usageErr(refused...)
 	}
 	var perr error
 	if c.TrustedProxies, perr = parsePrefixes(trusted); perr != nil {
-		return nil, fmt.Errorf("--trusted-proxies (%s): want comma-separated CIDRs like 10.0.0.0/8,127.0.0.1/32: %v", envName("trusted-proxies"), perr)
+		return nil, usageErr(fmt.Sprintf("--trusted-proxies (%s): %q is not a valid value: want comma-separated CIDRs like 10.0.0.0/8,127.0.0.1/32 (%v)",
+			envName("trusted-proxies"), trusted, perr))
 	}
 	for _, u := range strings.Split(varnish, ",") {
 		if u = strings.TrimSpace(u); u != "" {
@@ -220,11 +274,15 @@ func Load(args []string, getenv func(string) string, usage io.Writer) (*Config, 
 	var terr []error
 	c.PurgeFastlyToken, terr = secretSetting(getenv, "purge-fastly-token", fastlyTokenFile, terr)
 	c.PurgeCloudflareToken, terr = secretSetting(getenv, "purge-cloudflare-token", cloudflareTokenFile, terr)
-	if err := errors.Join(terr...); err != nil {
-		return nil, err
+	if len(terr) > 0 {
+		var problems []string
+		for _, e := range terr {
+			problems = append(problems, e.Error())
+		}
+		return nil, usageErr(problems...)
 	}
-	if err := c.validate(); err != nil {
-		return nil, err
+	if problems := c.validate(); len(problems) > 0 {
+		return nil, usageErr(problems...)
 	}
 	return c, nil
 }
@@ -247,6 +305,37 @@ func secretSetting(getenv func(string) string, name, file string, errs []error) 
 		return "", append(errs, fmt.Errorf("--%s-file (%s_FILE): %w", name, env, err))
 	}
 	return Secret(strings.TrimSpace(string(b))), errs
+}
+
+// badValue is the line for a value flag f refused.
+func badValue(f *flag.Flag, v string) string {
+	return fmt.Sprintf("--%s (%s): %q is not a valid value: want %s", f.Name, envName(f.Name), v, kindOf(f))
+}
+
+// flagValueRE matches the flag package's message for a refused value
+// ("invalid value %q for flag -%s: %v", "invalid boolean value %q for -%s:
+// %v"), which names no expectation.
+var flagValueRE = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:\s]+): `)
+
+// flagProblem rewords the flag package's error as one line naming the
+// setting, the value and what it expects: a refused value, an unknown
+// flag, a flag without its value.
+func flagProblem(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := flagValueRE.FindStringSubmatch(msg); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			if v, uerr := strconv.Unquote(m[1]); uerr == nil {
+				return badValue(f, v)
+			}
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Sprintf("unknown flag --%s: catalogd has no such setting", strings.TrimLeft(name, "-"))
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Sprintf("--%s needs a value", strings.TrimLeft(name, "-"))
+	}
+	return msg
 }
 
 // envName is the environment variable twin of the flag named flagName:
@@ -301,11 +390,12 @@ var (
 	namespaceRE = regexp.MustCompile(`^[a-z0-9-]{1,32}$`)
 )
 
-// validate checks every setting and names each bad one with what it expects.
-func (c *Config) validate() error {
-	var errs []error
+// validate checks every setting and names each bad one with what it
+// expects, one line each.
+func (c *Config) validate() []string {
+	var errs []string
 	bad := func(flagName, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("--%s (%s): %s", flagName, envName(flagName), fmt.Sprintf(format, args...)))
+		errs = append(errs, fmt.Sprintf("--%s (%s): %s", flagName, envName(flagName), fmt.Sprintf(format, args...)))
 	}
 	if c.DSN == "" {
 		bad("dsn", "required: the go-sql-driver DSN of the shop's database, e.g. catalog:secret@tcp(127.0.0.1:3306)/wordpress")
@@ -410,7 +500,7 @@ func (c *Config) validate() error {
 	default:
 		bad("log-level", "want debug, info, warn or error, got %q", c.LogLevel)
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
 func validPort(p string) bool {

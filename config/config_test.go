@@ -1,11 +1,14 @@
 package config
 
 import (
+	"errors"
+	"flag"
 	"io"
 	"net/netip"
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -227,6 +230,10 @@ func TestEveryFlagHasItsVariable(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `--([a-z-]+)` \\| `(CATALOG_[A-Z_]+)` \\|").FindAllStringSubmatch(string(readme), -1) {
 		table[m[1]] = m[2]
 	}
+	if !strings.Contains(helpOf["version"], "version") {
+		t.Errorf("help lists no --version:\n%s", help.String())
+	}
+	delete(helpOf, "version") // a command, not a setting: no variable
 	for name, entry := range helpOf {
 		want := envName(name)
 		if got, ok := table[name]; !ok || got != want {
@@ -279,5 +286,80 @@ func TestTagHeaderAuto(t *testing.T) {
 				t.Errorf("TagHeaders() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// A mistake is one line naming the setting, the value and what it
+// expects, ending with where the help is, whether a flag or its variable
+// carried it; the flag package's own words ("parse error", "flag provided
+// but not defined") and its usage dump never reach the user.
+func TestUsageErrorsAreOneLineEach(t *testing.T) {
+	dsn := []string{"CATALOG_DSN", goodDSN}
+	tests := []struct {
+		name string
+		args []string
+		env  []string
+		want []string // the lines, each ending with the help pointer
+	}{
+		{"bad duration by flag", []string{"--query-timeout", "fast"}, dsn,
+			[]string{`--query-timeout (CATALOG_QUERY_TIMEOUT): "fast" is not a valid value: want a duration like 5s or 500ms`}},
+		{"bad duration by flag=value", []string{"--query-timeout=fast"}, dsn,
+			[]string{`--query-timeout (CATALOG_QUERY_TIMEOUT): "fast" is not a valid value: want a duration like 5s or 500ms`}},
+		{"bad duration by variable", nil, append(dsn, "CATALOG_QUERY_TIMEOUT", "fast"),
+			[]string{`--query-timeout (CATALOG_QUERY_TIMEOUT): "fast" is not a valid value: want a duration like 5s or 500ms`}},
+		{"bad number by flag", []string{"--db-max-open", "many"}, dsn,
+			[]string{`--db-max-open (CATALOG_DB_MAX_OPEN): "many" is not a valid value: want a whole number`}},
+		{"bad boolean by flag", []string{"--access-log=maybe"}, dsn,
+			[]string{`--access-log (CATALOG_ACCESS_LOG): "maybe" is not a valid value: want true or false`}},
+		{"unknown flag", []string{"--nope"}, dsn,
+			[]string{`unknown flag --nope: catalogd has no such setting`}},
+		{"flag without its value", []string{"--dsn"}, nil,
+			[]string{`--dsn needs a value`}},
+		{"out of range by flag", []string{"--db-max-open", "0"}, dsn,
+			[]string{`--db-max-open (CATALOG_DB_MAX_OPEN): want a whole number from 1 to 1000, got 0`}},
+		{"two bad variables", nil, append(dsn, "CATALOG_LOG_FORMAT", "xml", "CATALOG_NAMESPACE", "Shop!"),
+			[]string{`--namespace (CATALOG_NAMESPACE): want 1 to 32 lowercase letters, digits or hyphens (like shop), got "Shop!"`,
+				`--log-format (CATALOG_LOG_FORMAT): want text or json, got "xml"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var help strings.Builder
+			_, err := Load(tt.args, env(tt.env...), &help)
+			var ue *UsageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("Load: %v, want a *UsageError", err)
+			}
+			var want []string
+			for _, w := range tt.want {
+				want = append(want, w+" (see catalogd --help)")
+			}
+			if !slices.Equal(ue.Problems, want) {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(ue.Problems, "\n"), strings.Join(want, "\n"))
+			}
+			if help.Len() > 0 {
+				t.Errorf("a mistake printed the help:\n%s", help.String())
+			}
+		})
+	}
+}
+
+// --help writes the help and nothing else goes wrong; --version asks for
+// the version, without needing a DSN.
+func TestHelpAndVersion(t *testing.T) {
+	var help strings.Builder
+	if _, err := Load([]string{"--help"}, env(), &help); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("--help: %v, want flag.ErrHelp", err)
+	}
+	for _, want := range []string{"Usage: catalogd [flags]", "-dsn", "[CATALOG_DSN]", "-version"} {
+		if !strings.Contains(help.String(), want) {
+			t.Errorf("--help lacks %q:\n%s", want, help.String())
+		}
+	}
+	help.Reset()
+	if _, err := Load([]string{"--version"}, env(), &help); !errors.Is(err, ErrVersion) {
+		t.Errorf("--version: %v, want ErrVersion", err)
+	}
+	if help.Len() > 0 {
+		t.Errorf("--version wrote %q", help.String())
 	}
 }

@@ -43,10 +43,10 @@ import (
 // notRunHere names the commands this machine cannot run, and why.
 var notRunHere = []struct{ prefix, why string }{
 	{"make test", "the whole suite, this test included: CI runs it (.ci/run)"},
+	{"make test-busy", "the timing-sensitive packages' tests beside CPU hogs, this one's neighbours: CI runs it (.ci/run)"},
 	{"make bench", "seeds 10 000- and 100 000-product databases and measures for minutes; docs/benchmarks.md is its output"},
 	{"docker ", "no Docker engine runs here; TestCompose and TestSystemdAndDockerfile check the files it reads"},
 	{"kubectl ", "no cluster runs here; TestKubernetes checks what it applies"},
-	{"make install", "installs into the reader's $(go env GOPATH)/bin; the demo's test runs the same binaries from bin/"},
 	{"make lint-openapi", ".ci/run runs it after make test (it installs the linters from npm)"},
 }
 
@@ -60,6 +60,28 @@ var runners = []struct {
 	{"the demo and catalogctl against it", []string{"make build", "make demo", "catalogctl "}, runDemo},
 	{"generators", []string{"make seed", "go generate ./httpapi"}, runGenerators},
 	{"make help", []string{"make help"}, runHelp},
+	{"install", []string{"make install"}, runInstall},
+}
+
+// runInstall runs make install as printed, in a copy of the repository,
+// with GOBIN a temporary directory: catalogd and catalogctl land there and
+// answer --version with the version make stamped.
+func runInstall(t *testing.T, cmds []shown) {
+	dir, gobin := copyRepo(t), t.TempDir()
+	env := proctest.Environ("GOBIN=" + gobin)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	for _, c := range cmds {
+		if out, err := shell(ctx, dir, c.text, env).CombinedOutput(); err != nil {
+			t.Fatalf("%s: `%s`: %v\n%s", c.where, c.text, err, out)
+		}
+		for _, name := range []string{"catalogd", "catalogctl"} {
+			out, err := exec.CommandContext(ctx, filepath.Join(gobin, name), "--version").Output()
+			if err != nil || !strings.HasPrefix(string(out), name+" ") {
+				t.Errorf("%s: after `%s`, %s --version: %v %q", c.where, c.text, name, err, out)
+			}
+		}
+	}
 }
 
 // commandWords start a command in prose or a comment.

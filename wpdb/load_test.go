@@ -339,7 +339,10 @@ func TestLoadDeadline(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.read) {
 				t.Errorf("LoadShop on a locked %s: %v; want the statement that reads it first (%s) stopped", table, err, tt.read)
 			}
-			if elapsed < load || elapsed > 5*load {
+			// At least the load's deadline: the statement's did not stop
+			// it. The upper bound only says something stopped it, with
+			// room for a busy machine.
+			if elapsed < load || elapsed > 20*load {
 				t.Errorf("LoadShop returned after %v: want the load's deadline (%v) to stop it, not the statement's (%v)",
 					elapsed, load, query)
 			}

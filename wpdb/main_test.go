@@ -9,7 +9,7 @@ import (
 
 // TestMain stops the private MariaDB the binary log tests start.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := testdb.Run(m)
 	testdb.StopServers()
 	os.Exit(code)
 }

@@ -41,7 +41,7 @@ func (tx *Tx) NetworkPlugins(ctx context.Context) ([]string, error) {
 	base, blog := basePrefix(tx.prefix)
 	// The base prefix is a part of a validated prefix: safe to splice.
 	var raws []string
-	err := tx.selectx(ctx, &raws, `SELECT meta_value FROM `+"`"+base+"sitemeta`"+`
+	err := tx.probe(ctx, &raws, `SELECT meta_value FROM `+"`"+base+"sitemeta`"+`
 		WHERE meta_key = 'active_sitewide_plugins'
 		  AND site_id = COALESCE((SELECT site_id FROM `+"`"+base+"blogs`"+` WHERE blog_id = ?), 1)`, blog)
 	if missingTable(err) {
@@ -71,7 +71,7 @@ func (tx *Tx) NetworkPlugins(ctx context.Context) ([]string, error) {
 // prefix and can be read.
 func (tx *Tx) HasTable(ctx context.Context, name string) (bool, error) {
 	var n []int
-	err := tx.selectx(ctx, &n, `SELECT 1 FROM {`+name+`} LIMIT 0`)
+	err := tx.probe(ctx, &n, `SELECT 1 FROM {`+name+`} LIMIT 0`)
 	if missingTable(err) {
 		return false, nil
 	}

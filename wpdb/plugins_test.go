@@ -3,7 +3,9 @@ package wpdb
 import (
 	"context"
 	"reflect"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestNetworkPlugins(t *testing.T) {
@@ -45,11 +47,22 @@ func TestNetworkPlugins(t *testing.T) {
 	}
 }
 
+// HasTable answers whether an optional table is there; an absent one is
+// an answer, observed as no errored query (it is no failure), while a
+// statement that does fail still is.
 func TestHasTable(t *testing.T) {
 	t.Parallel()
 	shop := newTestShop("wp_")
 	shop.EnableWPML("en")
-	db, _ := openShop(t, shop)
+	var mu sync.Mutex
+	var errored []error
+	db, _ := openShopWith(t, shop, Options{Prefix: "wp_", Observe: func(_ time.Duration, err error) {
+		if err != nil {
+			mu.Lock()
+			errored = append(errored, err)
+			mu.Unlock()
+		}
+	}})
 	view(t, db, func(ctx context.Context, tx *Tx) error {
 		for table, want := range map[string]bool{"icl_translations": true, "posts": true, "trp_slug_originals": false} {
 			got, err := tx.HasTable(ctx, table)
@@ -60,6 +73,23 @@ func TestHasTable(t *testing.T) {
 				t.Errorf("HasTable(%s) = %v, want %v", table, got, want)
 			}
 		}
+		if plugins, err := tx.NetworkPlugins(ctx); err != nil || plugins != nil {
+			t.Errorf("NetworkPlugins on a single site = %v, %v; want none", plugins, err)
+		}
 		return nil
 	})
+	mu.Lock()
+	if len(errored) > 0 {
+		t.Errorf("absent tables observed as errored queries: %v", errored)
+	}
+	mu.Unlock()
+	err := db.View(context.Background(), func(ctx context.Context, tx *Tx) error {
+		var n []int
+		return tx.selectx(ctx, &n, `SELECT 1 FROM {no_such_table}`)
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if err == nil || len(errored) != 1 {
+		t.Errorf("a statement on a missing table outside a probe: err %v, observed errors %v; want it failed and observed", err, errored)
+	}
 }

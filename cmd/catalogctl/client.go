@@ -36,11 +36,15 @@ type client struct {
 	timeout   time.Duration
 	userAgent string
 	sleep     func(ctx context.Context, d time.Duration) error
-	notices   io.Writer // retries and waits are reported here (stderr)
+	// now reads the clock a Retry-After date is measured from; tests
+	// inject a fixed one so the wait does not depend on how long the test
+	// took to get there.
+	now     func() time.Time
+	notices io.Writer // retries and waits are reported here (stderr)
 }
 
 func newClient(base string, timeout time.Duration, userAgent string,
-	sleep func(context.Context, time.Duration) error, notices io.Writer) *client {
+	sleep func(context.Context, time.Duration) error, now func() time.Time, notices io.Writer) *client {
 	return &client{
 		base: base,
 		// The timeout covers the whole exchange, the body included, so a
@@ -49,6 +53,7 @@ func newClient(base string, timeout time.Duration, userAgent string,
 		timeout:   timeout,
 		userAgent: userAgent,
 		sleep:     sleep,
+		now:       now,
 		notices:   notices,
 	}
 }
@@ -113,7 +118,7 @@ func (cl *client) getURL(ctx context.Context, u string) (*response, error) {
 			ae.Retries = attempt
 			return nil, err
 		}
-		wait := retryDelay(ae.header, time.Now(), attempt)
+		wait := retryDelay(ae.header, cl.now(), attempt)
 		fmt.Fprintf(cl.notices, "catalogctl: %d from the server; retry %d of %d in %v\n",
 			ae.Status, attempt+1, maxRetries, wait)
 		if err := cl.sleep(ctx, wait); err != nil {
@@ -277,6 +282,10 @@ var (
 
 func (cl *client) index(ctx context.Context) (*api.Index, *response, error) {
 	return fetch[api.Index](ctx, cl, "/catalog", indexFields)
+}
+
+func (cl *client) categories(ctx context.Context) (*api.CategoryList, *response, error) {
+	return fetch[api.CategoryList](ctx, cl, "/catalog/categories", []string{"categories"})
 }
 
 func (cl *client) product(ctx context.Context, slug string) (*api.Product, *response, error) {

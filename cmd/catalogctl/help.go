@@ -17,6 +17,14 @@ var commandDocs = map[string]struct{ usage, about, examples string }{
 		examples: "catalogctl catalog\n" +
 			"catalogctl --base-url https://shop.example/wp-json/shop/v1 catalog --json",
 	},
+	"categories": {
+		usage: "catalogctl [global options] categories [--json]",
+		about: "Lists the categories that hold a visible product, as a table: the slug, which\n" +
+			"products --category takes, the name, how many products it holds (its\n" +
+			"subcategories' included) and its parent's slug (- for a top-level one).",
+		examples: "catalogctl categories\n" +
+			"catalogctl categories --json | jq -r '.categories[].slug'",
+	},
 	"products": {
 		usage: "catalogctl [global options] products [--framework F] [--category C]\n" +
 			"                                  [--per-page N] [--page N] [--all] [--json]",
@@ -30,7 +38,7 @@ var commandDocs = map[string]struct{ usage, about, examples string }{
 			"repeats a page or goes past total_pages.",
 		examples: "catalogctl products\n" +
 			"catalogctl products --framework qbox --per-page 5\n" +
-			"catalogctl products --category police --page 2\n" +
+			"catalogctl products --category police --per-page 5 --page 2\n" +
 			"catalogctl products --all --json > products.json",
 	},
 	"product": {
@@ -62,7 +70,9 @@ func (c *cli) toolHelp(global *flag.FlagSet) {
 	fmt.Fprint(w, "\nExamples:\n")
 	for _, ex := range []string{
 		"catalogctl catalog",
+		"catalogctl categories",
 		"catalogctl products --framework qbox --per-page 5",
+		"catalogctl products --category police",
 		"catalogctl product dispatch-system",
 		"CATALOG_BASE_URL=https://shop.example/wp-json/shop/v1 catalogctl catalog",
 		"catalogctl products --all --json > products.json",

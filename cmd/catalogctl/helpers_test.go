@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	ctlBinary, serverBinary = bins["catalogctl"], bins["catalogd"]
-	code := m.Run()
+	code := testdb.Run(m)
 	remove()
 	os.Exit(code)
 }
@@ -287,7 +287,7 @@ func expectUsageErrors(t *testing.T, cases []usageCase) {
 // inProcess is catalogctl run in the test's process with no environment,
 // sleep in place of the wall clock's waits and stderr as given.
 func inProcess(stdout, stderr io.Writer, sleep func(ctx context.Context, d time.Duration) error) *cli {
-	return &cli{getenv: func(string) string { return "" }, stdout: stdout, stderr: stderr, sleep: sleep}
+	return &cli{getenv: func(string) string { return "" }, stdout: stdout, stderr: stderr, sleep: sleep, now: time.Now}
 }
 
 func contains(list []string, s string) bool {

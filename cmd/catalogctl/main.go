@@ -17,15 +17,19 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"catalogd/internal/buildinfo"
 )
 
-// version is catalogctl's own version, sent in the User-Agent. Release
-// builds may set it with -ldflags "-X main.version=…".
-var version = "1.0.0"
+// version is catalogctl's own version, sent in the User-Agent: the one make
+// build and make install stamp (internal/buildinfo).
+var version = buildinfo.Version()
 
 // defaultBaseURL is where `make demo` serves the API.
 const defaultBaseURL = "http://127.0.0.1:8080/wp-json/shop/v1"
@@ -49,7 +53,7 @@ func main() {
 // can run it in-process. No command reads stdin: a slug or a filter is an
 // argument, never a stream.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	c := &cli{getenv: getenv, stdout: stdout, stderr: stderr, sleep: sleepCtx}
+	c := &cli{getenv: getenv, stdout: stdout, stderr: stderr, sleep: sleepCtx, now: time.Now}
 	if isTerminal(stderr) {
 		// Progress is for a person watching; every other write to stderr
 		// goes through the status line, which clears it first.
@@ -106,6 +110,8 @@ type cli struct {
 	// sleep waits between retries and rate-limit windows; tests replace
 	// it to observe the waits without spending them.
 	sleep func(ctx context.Context, d time.Duration) error
+	// now is the clock (time.Now); tests fix it, with sleep.
+	now func() time.Time
 	// status shows progress when stderr is a terminal; nil otherwise.
 	status *statusLine
 }
@@ -179,6 +185,7 @@ var commands = []struct {
 	name, synopsis, summary string
 }{
 	{"catalog", "catalog [--json]", "show the catalog: shop, currency, counts, endpoints"},
+	{"categories", "categories [--json]", "list the categories: slug, name, products, parent"},
 	{"products", "products [options]", "list products as a table, one page or --all"},
 	{"product", "product <slug> [--json]", "show one product"},
 	{"help", "help [command]", "show help for catalogctl or a command"},
@@ -201,10 +208,10 @@ func (c *cli) dispatch(ctx context.Context, args []string) error {
 			c.toolHelp(fs)
 			return errHelpShown
 		}
-		return usagef("", "%v", err)
+		return usagef("", "%s", flagProblem(fs, err))
 	}
 	if *showVersion {
-		fmt.Fprintf(c.stdout, "catalogctl %s\n", version)
+		fmt.Fprintln(c.stdout, buildinfo.String("catalogctl"))
 		return nil
 	}
 	if envURL != "" && !isSet(fs, "base-url") {
@@ -212,12 +219,14 @@ func (c *cli) dispatch(ctx context.Context, args []string) error {
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {
-		return usagef("", "no command given; use one of catalog, products, product")
+		return usagef("", "no command given; use one of catalog, categories, products, product")
 	}
 	name, rest := rest[0], rest[1:]
 	switch name {
 	case "catalog":
 		return c.catalogCmd(ctx, g, rest)
+	case "categories":
+		return c.categoriesCmd(ctx, g, rest)
 	case "products":
 		return c.productsCmd(ctx, g, rest)
 	case "product":
@@ -234,11 +243,11 @@ func (c *cli) dispatch(ctx context.Context, args []string) error {
 			return errHelpShown
 		}
 		if !knownCommand(rest[0]) {
-			return usagef("", "unknown command %q; use one of catalog, products, product", rest[0])
+			return usagef("", "unknown command %q; use one of catalog, categories, products, product", rest[0])
 		}
 		return c.dispatch(ctx, []string{rest[0], "--help"})
 	}
-	return usagef("", "unknown command %q; use one of catalog, products, product", name)
+	return usagef("", "unknown command %q; use one of catalog, categories, products, product", name)
 }
 
 func knownCommand(name string) bool {
@@ -270,7 +279,7 @@ func (c *cli) client(g *globals) (*client, error) {
 	if s := strings.TrimSpace(g.userAgent); s != "" {
 		ua += " " + s
 	}
-	return newClient(base, g.timeout, ua, c.sleep, c.stderr), nil
+	return newClient(base, g.timeout, ua, c.sleep, c.now, c.stderr), nil
 }
 
 // parseBaseURL accepts an absolute http(s) URL without query or fragment,
@@ -328,6 +337,66 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
+// flagValueRE matches the flag package's message for a refused value
+// ("invalid value %q for flag -%s: %v", "invalid boolean value %q for -%s:
+// %v"), which names no expectation.
+var flagValueRE = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:\s]+): `)
+
+// flagProblem rewords the flag package's error as one line naming the
+// option, the value and what it expects. fs is catalogctl's own flag set
+// or a command's.
+func flagProblem(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := flagValueRE.FindStringSubmatch(msg); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			if v, uerr := strconv.Unquote(m[1]); uerr == nil {
+				return fmt.Sprintf("--%s %q: want %s", f.Name, v, kindOf(f))
+			}
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name = strings.TrimLeft(name, "-")
+		if fs.Name() == "catalogctl" {
+			return fmt.Sprintf("unknown option --%s", name)
+		}
+		if globalOption(name) {
+			return fmt.Sprintf("--%s is a global option: put it before the command (catalogctl --%s … %s)", name, name, fs.Name())
+		}
+		return fmt.Sprintf("unknown option --%s for %s", name, fs.Name())
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		name = strings.TrimLeft(name, "-")
+		if f := fs.Lookup(name); f != nil && kindOf(f) != "" {
+			return fmt.Sprintf("--%s needs a value: %s", name, kindOf(f))
+		}
+		return fmt.Sprintf("--%s needs a value", name)
+	}
+	return msg
+}
+
+// globalOption reports whether name is one of the options that come
+// before the command.
+func globalOption(name string) bool {
+	switch name {
+	case "base-url", "timeout", "user-agent", "version":
+		return true
+	}
+	return false
+}
+
+// kindOf says what kind of value a flag takes.
+func kindOf(f *flag.Flag) string {
+	switch f.Value.(flag.Getter).Get().(type) {
+	case time.Duration:
+		return "a duration such as 3s or 500ms"
+	case int:
+		return "a whole number"
+	case bool:
+		return "true or false"
+	}
+	return "" // a string option checks its value itself, and says what it wants
+}
+
 // parseCommand parses a command's options and returns its arguments.
 // Options may stand after the arguments too ("product dispatch-system
 // --json"), which the flag package alone does not allow: it stops at the
@@ -340,7 +409,7 @@ func (c *cli) parseCommand(fs *flag.FlagSet, args []string) ([]string, error) {
 				c.commandHelp(fs)
 				return nil, errHelpShown
 			}
-			return nil, usagef(fs.Name(), "%v", err)
+			return nil, usagef(fs.Name(), "%s", flagProblem(fs, err))
 		}
 		rest := fs.Args()
 		if used := args[:len(args)-len(rest)]; len(used) > 0 && used[len(used)-1] == "--" {

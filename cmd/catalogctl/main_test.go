@@ -28,6 +28,7 @@ func TestAgainstCatalogd(t *testing.T) {
 		t.Fatalf("product_count = %d; the demo has more than one page of 50", idx.ProductCount)
 	}
 	t.Run("catalog", func(t *testing.T) { runDemoCases(t, env, catalogCases(idx)) })
+	t.Run("categories", func(t *testing.T) { runDemoCases(t, env, categoriesCases(idx, env)) })
 	t.Run("products", func(t *testing.T) { runDemoCases(t, env, productsCases(idx)) })
 	t.Run("product", func(t *testing.T) { runDemoCases(t, env, productCases()) })
 }
@@ -38,8 +39,8 @@ func TestGlobalUsageErrors(t *testing.T) {
 	expectUsageErrors(t, []usageCase{
 		{"no command", nil, nil, "no command given"},
 		{"unknown command", []string{"frobnicate"}, nil, `unknown command "frobnicate"`},
-		{"unknown global flag", []string{"--verbose", "catalog"}, nil, "flag provided but not defined: -verbose"},
-		{"global flag after the command", []string{"catalog", "--timeout", "1s"}, nil, "not defined: -timeout"},
+		{"unknown global flag", []string{"--verbose", "catalog"}, nil, "catalogctl: unknown option --verbose\nRun 'catalogctl --help' for usage."},
+		{"global flag after the command", []string{"catalog", "--timeout", "1s"}, nil, "catalogctl: --timeout is a global option: put it before the command (catalogctl --timeout … catalog)\nRun 'catalogctl catalog --help' for usage."},
 		{"base URL with another scheme", []string{"--base-url", "ftp://shop.example/wp-json/shop/v1", "catalog"}, nil, `--base-url "ftp://shop.example/wp-json/shop/v1": want an http:// or https:// URL`},
 		{"base URL without scheme", []string{"--base-url", "shop.example/wp-json/shop/v1", "catalog"}, nil, "want an http:// or https:// URL"},
 		{"base URL without host", []string{"--base-url", "http:///wp-json/shop/v1", "catalog"}, nil, "the URL has no host"},
@@ -48,7 +49,8 @@ func TestGlobalUsageErrors(t *testing.T) {
 		{"base URL empty", []string{"--base-url", "", "catalog"}, nil, "want an http:// or https:// URL"},
 		{"base URL from the environment", []string{"catalog"}, proctest.Environ("CATALOG_BASE_URL=not a url"), `CATALOG_BASE_URL "not a url"`},
 		{"timeout zero", []string{"--timeout", "0s", "catalog"}, nil, "--timeout must be positive"},
-		{"timeout not a duration", []string{"--timeout", "soon", "catalog"}, nil, `invalid value "soon" for flag -timeout`},
+		{"timeout not a duration", []string{"--timeout", "soon", "catalog"}, nil, `catalogctl: --timeout "soon": want a duration such as 3s or 500ms` + "\nRun 'catalogctl --help' for usage."},
+		{"page without its value", []string{"products", "--page"}, nil, "catalogctl: --page needs a value\nRun 'catalogctl products --help' for usage."},
 		{"user agent with a line break", []string{"--user-agent", "x\r\nX-Evil: 1", "catalog"}, nil, "--user-agent must not contain control characters"},
 	})
 }

@@ -265,8 +265,8 @@ func TestAllPages(t *testing.T) {
 
 func TestProductsUsageErrors(t *testing.T) {
 	expectUsageErrors(t, []usageCase{
-		{"unknown products flag", []string{"products", "--sort", "name"}, nil, "not defined: -sort"},
-		{"bad bool value", []string{"products", "--json=maybe"}, nil, "invalid boolean value"},
+		{"unknown products flag", []string{"products", "--sort", "name"}, nil, "unknown option --sort for products"},
+		{"bad bool value", []string{"products", "--json=maybe"}, nil, `--json "maybe": want true or false`},
 		{"products with an argument", []string{"products", "police"}, nil, "products takes no arguments"},
 		{"per-page 0", []string{"products", "--per-page", "0"}, nil, "--per-page must be a plain whole number from 1 to 50"},
 		{"per-page 51", []string{"products", "--per-page", "51"}, nil, "--per-page must be"},

@@ -96,11 +96,13 @@ func TestConnectionCapAndIdleTimeout(t *testing.T) {
 	}
 
 	// The idle one is closed by the server, after about a second.
-	_ = second.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_ = second.SetReadDeadline(time.Now().Add(30 * time.Second))
 	if _, err := second.br.ReadByte(); !errors.Is(err, io.EOF) {
 		t.Fatalf("idle connection: %v, want it closed by the server (EOF)", err)
 	}
-	if idle := time.Since(idleSince); idle < 900*time.Millisecond || idle > 4*time.Second {
-		t.Errorf("idle connection closed after %v, want about 1s", idle)
+	// Not before the timeout; the upper bound is the read deadline above,
+	// which leaves a busy machine room.
+	if idle := time.Since(idleSince); idle < 900*time.Millisecond {
+		t.Errorf("idle connection closed after %v, want after the 1s idle timeout", idle)
 	}
 }

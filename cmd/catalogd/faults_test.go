@@ -270,8 +270,9 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 		}
 	}
 	t.Logf("answers: %v; slowest by phase %v", counts, slowest)
-	// Nothing waits for the database: the query deadline is 5s.
-	if slowest[1] > time.Second {
+	// Nothing waits for the database: an answer that did would take the
+	// query deadline (5s); the bound leaves a busy machine the rest.
+	if slowest[1] > 4*time.Second {
 		t.Errorf("slowest answer during the outage took %v", slowest[1])
 	}
 }
@@ -360,8 +361,12 @@ func TestFaultSlowDatabase(t *testing.T) {
 				t.Errorf("%s: %d %.300s, want the answer of before the fault", what, a.status, a.body)
 			}
 		}
-		// Nothing waits for the database; leave room for a loaded machine.
-		if slowest > queryTimeout/2 {
+		// Nothing waits for the database: the connections tried say so
+		// above. Were the burst's requests to wait, at most maxOpen at a
+		// time, each for the query deadline, the slowest would take
+		// burstSize/maxOpen deadlines (7.5s); the bound leaves a busy
+		// machine, with the race detector, room below that.
+		if slowest > 4*queryTimeout {
 			t.Errorf("%s: slowest answer took %v with CATALOG_QUERY_TIMEOUT=%v", name, slowest, queryTimeout)
 		}
 		t.Logf("%s: %d answers, slowest %v", name, burstSize, slowest)

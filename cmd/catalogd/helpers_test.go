@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = bins["catalogd"]
-	code := m.Run()
+	code := testdb.Run(m)
 	testdb.StopServers()
 	remove()
 	os.Exit(code)

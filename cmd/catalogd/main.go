@@ -31,6 +31,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/config"
 	"catalogd/httpapi"
+	"catalogd/internal/buildinfo"
 	"catalogd/purge"
 	"catalogd/wpdb"
 )
@@ -38,17 +39,55 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "catalogd:", err)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	var usage *config.UsageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+	case errors.As(err, &usage):
+		// One line per mistake, each naming the setting and pointing at
+		// --help; exit 2, as the flag package does.
+		for _, p := range usage.Problems {
+			fmt.Fprintln(os.Stderr, "catalogd:", p)
 		}
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "catalogd:", err)
 		os.Exit(1)
 	}
 }
 
-// run starts catalogd and serves until ctx is done.
+// checkReadOnly says at start whether the database user can write:
+// catalogd never writes, but a leaked or buggy build could, so production
+// runs it with the SELECT-only user deploy/mysql/readonly-user.sql
+// creates, and a user that can write is warned about, unless
+// --allow-writable-user says it is meant (make demo's throwaway database,
+// as root). A server that keeps no grants (the embedded demo server) is no
+// warning either: there is nothing to check, and nothing wrong.
+func checkReadOnly(ctx context.Context, log *slog.Logger, db *wpdb.DB, allowWritable bool) {
+	writes, err := db.WritePrivileges(ctx)
+	switch {
+	case errors.Is(err, wpdb.ErrNoGrantTables):
+		log.Info("the database server keeps no grants (an embedded or test server): whether the user can write is not checked", "err", err)
+	case err != nil:
+		log.Warn("could not read the database user's grants", "err", err)
+	case len(writes) == 0:
+	case allowWritable:
+		log.Info("the database user can write, as --allow-writable-user allows; production wants a SELECT-only user (deploy/mysql/readonly-user.sql)",
+			"grants", writes)
+	default:
+		log.Warn("the database user can write; give catalogd a SELECT-only user (deploy/mysql/readonly-user.sql), or set --allow-writable-user for a throwaway database",
+			"grants", writes)
+	}
+}
+
+// run starts catalogd and serves until ctx is done. --help and --version
+// print to stdout and return flag.ErrHelp or nil at once.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	cfg, err := config.Load(args, getenv, stderr)
+	cfg, err := config.Load(args, getenv, stdout)
+	if errors.Is(err, config.ErrVersion) {
+		_, err := fmt.Fprintln(stdout, buildinfo.String("catalogd"))
+		return err
+	}
 	if err != nil {
 		return err
 	}
@@ -99,13 +138,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// answer 503 until it returns, and /readyz says so.
 	if err := db.Ping(ctx); err != nil {
 		log.Warn("database not reachable yet; serving 503 until it is", "err", err)
-	} else if writes, err := db.WritePrivileges(ctx); err != nil {
-		log.Warn("could not read the database user's grants", "err", err)
-	} else if len(writes) > 0 {
-		// catalogd never writes, but a leaked or buggy build could: run it
-		// with the user deploy/mysql/readonly-user.sql creates.
-		log.Warn("the database user can write; give catalogd a SELECT-only user (deploy/mysql/readonly-user.sql)",
-			"grants", writes)
+	} else {
+		checkReadOnly(ctx, log, db, cfg.AllowWritableUser)
 	}
 
 	buildSeconds := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_build_seconds",

@@ -149,7 +149,7 @@ func TestReadOnlyUserReplication(t *testing.T) {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := testdb.Run(m)
 	testdb.StopServers()
 	os.Exit(code)
 }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := Run(m)
 	StopServers()
 	os.Exit(code)
 }

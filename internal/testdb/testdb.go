@@ -10,8 +10,13 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"regexp"
+	"runtime/debug"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,13 +57,132 @@ func unavailable(t testing.TB, err error) {
 
 // Lacking stops a test that cannot run on this machine: it fails under
 // CI=true, where .ci/run provides everything and nothing may pass by
-// skipping, and skips loudly elsewhere.
+// skipping, and skips loudly elsewhere: Run ends the package's output with
+// a banner that counts the skips (see announce).
 func Lacking(t testing.TB, format string, args ...any) {
 	t.Helper()
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("under CI=true: "+format, args...)
 	}
-	t.Skipf("SKIP: "+format, args...)
+	msg := fmt.Sprintf(format, args...)
+	lacking.Lock()
+	if lacking.counts == nil {
+		lacking.counts = map[string]int{}
+	}
+	if lacking.counts[format] == 0 {
+		lacking.order = append(lacking.order, format)
+		lacking.first = append(lacking.first, msg)
+	}
+	lacking.counts[format]++
+	inMain := lacking.inMain
+	lacking.Unlock()
+	if !inMain {
+		// A package without testdb.Run in its TestMain still says so, at
+		// its first skip.
+		lackingOnce.Do(func() {
+			loud("SKIPPED: " + testedPackage() + ": tests skip: " + msg + "\n" +
+				"         (every test that skips for this is listed by go test -v; CI=true makes it a failure)\n")
+		})
+	}
+	t.Skipf("SKIP: %s", msg)
+}
+
+// lacking counts the tests Lacking skipped, by cause.
+var lacking struct {
+	sync.Mutex
+	inMain bool
+	counts map[string]int // by Lacking's format
+	order  []string       // the formats, first seen first
+	first  []string       // the first message of each
+}
+
+var lackingOnce sync.Once
+
+// Run runs the package's tests, for its TestMain, and then says how many
+// skipped for lack of a database or a tool, loudly, whatever the flags:
+//
+//	SKIPPED: 12 tests need what this machine lacks: no test database (...)
+//
+// The caller cleans up and exits with the code it returns.
+func Run(m *testing.M) int {
+	lacking.Lock()
+	lacking.inMain = true
+	lacking.Unlock()
+	code := m.Run()
+	announce()
+	return code
+}
+
+// announce writes the banner of the skips, if any.
+func announce() {
+	if b := banner(); b != "" {
+		loud(b)
+	}
+}
+
+// banner is one line per cause of the skips so far, counted; empty if none.
+func banner() string {
+	lacking.Lock()
+	defer lacking.Unlock()
+	if len(lacking.order) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, f := range lacking.order {
+		n := lacking.counts[f]
+		fmt.Fprintf(&b, "SKIPPED: %s: %d %s this machine lacks: %s\n", testedPackage(), n,
+			map[bool]string{true: "test needs what", false: "tests need what"}[n == 1], lacking.first[i])
+	}
+	b.WriteString("         go test -v lists them; under CI=true they fail.\n")
+	return b.String()
+}
+
+// testedPackage is the import path of the package under test.
+func testedPackage() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Path != "" {
+		return strings.TrimSuffix(bi.Path, ".test")
+	}
+	return filepath.Base(os.Args[0])
+}
+
+// loud writes msg where a person running go test sees it. go test, given
+// packages to test, prints a passing package's output only with -v: a skip
+// banner written to the test binary's stderr would be dropped with the
+// rest, leaving a bare "ok". So when the binary's parent is the go command
+// (Linux) and its stderr is a terminal or a pipe, the banner goes there,
+// to the terminal or CI log go test itself writes to; otherwise (a test
+// binary run by hand, go test's output redirected to a file) to the
+// binary's stderr, which -v shows.
+func loud(msg string) {
+	if w := goCommandStderr(); w != nil {
+		defer w.Close()
+		if _, err := io.WriteString(w, msg); err == nil {
+			return
+		}
+	}
+	fmt.Fprint(os.Stderr, msg)
+}
+
+// goCommandStderr opens the parent's standard error when the parent is the
+// go command; nil otherwise.
+func goCommandStderr() *os.File {
+	ppid := os.Getppid()
+	comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", ppid))
+	if err != nil || strings.TrimSpace(string(comm)) != "go" {
+		return nil
+	}
+	f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/2", ppid), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil
+	}
+	// A terminal or a pipe is shared with the go command; a regular file
+	// opened again is not: the go command's next write, at its own offset,
+	// would overwrite the banner.
+	if st, err := f.Stat(); err != nil || st.Mode().IsRegular() {
+		f.Close()
+		return nil
+	}
+	return f
 }
 
 // New creates an empty database and returns its DSN; it is dropped when

@@ -93,3 +93,27 @@ func (f *fatalRecorder) Fatalf(format string, args ...any) {
 	f.msg = format
 	panic("fatal")
 }
+
+// Tests that skip for lack of something are counted by cause for the
+// banner Run prints, which names the package.
+func TestLackingIsCounted(t *testing.T) {
+	t.Setenv("CI", "")
+	for range 2 {
+		t.Run("no tool", func(t *testing.T) { Lacking(t, "the %s client is not installed", "frob") })
+	}
+	t.Run("no server", func(t *testing.T) { Lacking(t, "no server") })
+	got := banner()
+	// The skips are this test's own: the package's banner must not count them.
+	lacking.Lock()
+	lacking.counts, lacking.order, lacking.first = nil, nil, nil
+	lacking.Unlock()
+	for _, want := range []string{
+		"SKIPPED: catalogd/internal/testdb: 2 tests need what this machine lacks: the frob client is not installed\n",
+		"SKIPPED: catalogd/internal/testdb: 1 test needs what this machine lacks: no server\n",
+		"under CI=true they fail",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("banner:\n%s\nwant it to hold %q", got, want)
+		}
+	}
+}
