@@ -45,7 +45,11 @@ var roleColumns = map[tableRole][]string{
 // binlogMapper holds the tables watched, their column positions, and the
 // term_ids of the taxonomies read.
 type binlogMapper struct {
-	schema     string
+	schema string
+	// fold: the server compares schema names without case
+	// (lower_case_table_names 1 or 2), so the log may spell the schema
+	// otherwise than the DSN does.
+	fold       bool
 	tables     map[string]tableRole // lower-cased table name → role
 	options    map[string]bool
 	metaKeys   map[string]bool
@@ -97,13 +101,21 @@ func (m *binlogMapper) load(ctx context.Context, db *DB) error {
 		Pos    int    `db:"pos"`
 	}
 	var terms []int64
+	var lowerCase int
 	taxes := make([]string, 0, len(m.taxonomies))
 	for t := range m.taxonomies {
 		taxes = append(taxes, t)
 	}
 	err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
+		if err := tx.getx(ctx, &lowerCase, `SELECT @@lower_case_table_names`); err != nil {
+			return fmt.Errorf("wpdb: binlog: lower_case_table_names: %w", err)
+		}
+		schemaIs := `TABLE_SCHEMA = ?`
+		if lowerCase != 0 {
+			schemaIs = `LOWER(TABLE_SCHEMA) = LOWER(?)`
+		}
 		if err := tx.selectx(ctx, &cols, `SELECT LOWER(TABLE_NAME) AS tbl, COLUMN_NAME AS col, ORDINAL_POSITION AS pos
-			FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND LOWER(TABLE_NAME) IN (?)`, m.schema, names); err != nil {
+			FROM information_schema.COLUMNS WHERE `+schemaIs+` AND LOWER(TABLE_NAME) IN (?)`, m.schema, names); err != nil {
 			return fmt.Errorf("wpdb: binlog: the tables' columns: %w", err)
 		}
 		if len(taxes) == 0 {
@@ -132,19 +144,41 @@ func (m *binlogMapper) load(ctx context.Context, db *DB) error {
 		termSet[id] = true
 	}
 	m.mu.Lock()
-	m.cols, m.terms = byTable, termSet
+	m.cols, m.terms, m.fold = byTable, termSet, lowerCase != 0
 	m.mu.Unlock()
 	return nil
+}
+
+// sameSchema reports whether a schema name in the log is the followed
+// one, compared as the server compares them.
+func (m *binlogMapper) sameSchema(s string) bool {
+	m.mu.Lock()
+	fold := m.fold
+	m.mu.Unlock()
+	if fold {
+		return strings.EqualFold(s, m.schema)
+	}
+	return s == m.schema
 }
 
 // ddlTouches reports whether a statement logged as such (DDL) in schema
 // may change a watched table: it names one.
 func (m *binlogMapper) ddlTouches(schema, q string) bool {
-	if !isDDL(q) {
-		return false
-	}
+	return isDDL(q) && m.names(schema, q)
+}
+
+// dmlTouches reports whether a data change logged as a statement in
+// schema may change a watched table: it names one.
+func (m *binlogMapper) dmlTouches(schema, q string) bool {
+	return isDML(q) && m.names(schema, q)
+}
+
+// names reports whether a statement run in schema names a watched table
+// (of the followed schema, when it runs in another). Conservative: a
+// name in a string or a longer name counts too.
+func (m *binlogMapper) names(schema, q string) bool {
 	lq := strings.ToLower(q)
-	if schema != m.schema && !strings.Contains(lq, strings.ToLower(m.schema)) {
+	if !m.sameSchema(schema) && !strings.Contains(lq, strings.ToLower(m.schema)) {
 		return false
 	}
 	for t := range m.tables {
@@ -157,19 +191,63 @@ func (m *binlogMapper) ddlTouches(schema, q string) bool {
 
 // isDDL reports whether a statement changes a schema.
 func isDDL(q string) bool {
-	verb, _, _ := strings.Cut(strings.TrimSpace(q), " ")
-	switch strings.ToUpper(verb) {
+	switch verb(q) {
 	case "ALTER", "CREATE", "DROP", "TRUNCATE", "RENAME":
 		return true
 	}
 	return false
 }
 
+// isDML reports whether a statement changes rows.
+func isDML(q string) bool {
+	switch verb(q) {
+	case "INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD", "WITH":
+		return true
+	}
+	return false
+}
+
+// verb is a statement's first word, upper-cased, after any leading
+// comments (/* … */, -- …, # …) and white space: the server logs a
+// statement as the client sent it, comments included.
+func verb(q string) string {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n(")
+		switch {
+		case strings.HasPrefix(q, "/*"):
+			end := strings.Index(q[2:], "*/")
+			if end < 0 {
+				return ""
+			}
+			// /*!50100 … */ and /*M! … */ are executed comments: their
+			// body is the statement's.
+			if body := q[2 : 2+end]; strings.HasPrefix(body, "!") || strings.HasPrefix(body, "M!") {
+				body = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(body, "M"), "!"), "0123456789")
+				if v := verb(body); v != "" {
+					return v
+				}
+			}
+			q = q[2+end+2:]
+		case strings.HasPrefix(q, "--"), strings.HasPrefix(q, "#"):
+			_, rest, ok := strings.Cut(q, "\n")
+			if !ok {
+				return ""
+			}
+			q = rest
+		default:
+			w, _, _ := strings.Cut(q, " ")
+			w, _, _ = strings.Cut(w, "\n")
+			w, _, _ = strings.Cut(w, "\t")
+			return strings.ToUpper(w)
+		}
+	}
+}
+
 // rows adds what a row event changed to c. stale: the event's table has
 // another column count than the one read (its schema changed), so its
 // images cannot be read.
 func (m *binlogMapper) rows(e *replication.RowsEvent, update bool, c *catalog.Change) (stale bool, err error) {
-	if e.Table == nil || string(e.Table.Schema) != m.schema {
+	if e.Table == nil || !m.sameSchema(string(e.Table.Schema)) {
 		return false, nil
 	}
 	table := strings.ToLower(string(e.Table.Table))
@@ -196,6 +274,21 @@ func (m *binlogMapper) rows(e *replication.RowsEvent, update bool, c *catalog.Ch
 	for _, name := range roleColumns[role] {
 		if _, ok := tc.pos[name]; !ok {
 			return true, nil // a column the mapping needs is missing
+		}
+	}
+	// A partial image (binlog_row_image MINIMAL, for the server or a
+	// session) lacks columns the mapping reads: what the row was cannot
+	// be known. NOBLOB leaves out only text columns the mapping does not
+	// read.
+	for _, skipped := range e.SkippedColumns {
+		for _, c := range skipped {
+			for _, name := range roleColumns[role] {
+				if tc.pos[name] == c {
+					return false, &BlindError{Reason: BlindPartial, Detail: fmt.Sprintf(
+						"a row image of %s lacks its column %s (binlog_row_image is not FULL for the server or a session)",
+						table, name)}
+				}
+			}
 		}
 	}
 	for i := 0; i < len(e.Rows); i++ {
