@@ -124,3 +124,34 @@ func TestBinlogBlindFallsBackToPolling(t *testing.T) {
 		})
 	}
 }
+
+// TestBinlogLostOnRestart: the shop's server restarts without its binary
+// log while catalogd follows it. catalogd polls (an edit shows, /readyz
+// and the metric say why), and follows the log again once the server is
+// restarted with it.
+func TestBinlogLostOnRestart(t *testing.T) {
+	srv := testdb.NewServer(t)
+	dsn, raw := testdb.LoadOn(t, srv.DSN(), jobsShop())
+	r := startFaulty(t, dsn, "CATALOG_CHANGES=auto", "CATALOG_POLL_INTERVAL=100ms")
+	r.waitReadyz(t, http.StatusOK, 10*time.Second)
+	r.waitBaseline(t)
+	r.readyzSays(t, 5*time.Second, "changes: binlog (")
+
+	srv.Restart(t, false)
+	editPrice(t, raw, "police-radar", "51")
+	r.waitPrice(t, "police-radar", "51.00", 30*time.Second)
+	body := r.readyzSays(t, 5*time.Second, "changes: poll (", "log_bin is OFF")
+	t.Logf("/readyz without the binary log: %s", body)
+	if m := r.metricsOf(t); m["catalogd_change_feed_blind_total"] != 1 {
+		t.Errorf("catalogd_change_feed_blind_total = %v, want 1", m["catalogd_change_feed_blind_total"])
+	}
+	if log := r.Stderr.String(); !strings.Contains(log, "the binary log cannot show every change") ||
+		!strings.Contains(log, "log_bin is OFF") {
+		t.Errorf("the log does not say the binary log is gone:\n%s", log)
+	}
+
+	srv.Restart(t, true)
+	r.readyzSays(t, 3*binlogRecheck, "changes: binlog (")
+	editPrice(t, raw, "police-radar", "52")
+	r.waitPrice(t, "police-radar", "52.00", 5*time.Second)
+}
