@@ -30,6 +30,7 @@ type feedHarness struct {
 	reconn   atomic.Int64
 	resyncs  atomic.Int64
 	runError chan error
+	ended    atomic.Bool // a test took Run's end from runError
 }
 
 // testLogger writes the feed's log lines to the test's log.
@@ -89,6 +90,9 @@ func (h *feedHarness) run(t *testing.T, dsn string, o BinlogOptions, at *binlogP
 	h.stop = func() {
 		once.Do(func() {
 			cancel()
+			if h.ended.Load() {
+				return
+			}
 			select {
 			case err := <-h.runError:
 				if !errors.Is(err, context.Canceled) {
