@@ -2,6 +2,7 @@ package wpdb
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
@@ -450,11 +451,33 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 		}
 	}
 	p.unsure = p.unsure[:0]
+	// The second a row may be saved again in is the clock of whoever
+	// saved it (PHP's, on the web server), which may stand seconds off
+	// the database's: the window is around the database's now and around
+	// the newest time of the rows this scan saw changed, which were just
+	// saved by that clock (when it is within maxClockSkew of the
+	// database's: an edit that set an old date says nothing of a clock).
+	var windows [][2]int64
 	if now := packTime(dbNow); now > 0 {
-		lo, hi := packTime(addSeconds(dbNow, -2)), packTime(addSeconds(dbNow, 2))
-		for id, s := range rows {
-			if s.modified >= lo && s.modified <= hi {
+		windows = append(windows, [2]int64{packTime(addSeconds(dbNow, -2)), packTime(addSeconds(dbNow, 2))})
+		var newest int64
+		for _, id := range ids {
+			if s, ok := rows[id]; ok && s.modified > newest {
+				newest = s.modified
+			}
+		}
+		if t := unpackTime(newest); !t.IsZero() {
+			if skew := t.Sub(unpackTime(now)).Abs(); skew > 2*time.Second && skew <= maxClockSkew {
+				windows = append(windows, [2]int64{packTime(t.Add(-2 * time.Second).Format(time.DateTime)),
+					packTime(t.Add(2 * time.Second).Format(time.DateTime))})
+			}
+		}
+	}
+	for id, s := range rows {
+		for _, w := range windows {
+			if s.modified >= w[0] && s.modified <= w[1] {
 				p.unsure = append(p.unsure, id)
+				break
 			}
 		}
 	}
@@ -509,6 +532,22 @@ func packTime(s string) int64 {
 		return 0
 	}
 	return n
+}
+
+// maxClockSkew bounds how far the web server's clock, which writes
+// post_modified_gmt, is taken to stand from the database's.
+const maxClockSkew = 10 * time.Minute
+
+// unpackTime is packTime's number as a time (UTC); zero for 0.
+func unpackTime(n int64) time.Time {
+	if n <= 0 {
+		return time.Time{}
+	}
+	t, err := time.Parse("20060102150405", fmt.Sprint(n))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }
 
 // addSeconds adds seconds to a MySQL DATETIME text; "" when it is not one.

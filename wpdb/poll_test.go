@@ -379,3 +379,25 @@ func TestScanPeriod(t *testing.T) {
 		}
 	}
 }
+
+// The same-second window uses the rows' own clock: the web server that
+// writes post_modified_gmt stands 5 s behind the database. A save, a scan,
+// and a second save in that same PHP second (only its meta moves): the
+// next scan reads the product again.
+func TestPollScanSameSecondSaveSkewedClock(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
+	exec(t, raw, "save", `UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() - INTERVAL 5 SECOND WHERE ID = `+fmt.Sprint(ps.radar))
+	got, err := p.scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertIDs(t, "first scan", got, []int64{ps.radar})
+	exec(t, raw, "save again", `UPDATE wp_postmeta SET meta_value = '31' WHERE meta_key = '_price' AND post_id = `+fmt.Sprint(ps.radar))
+	got, err = p.scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertIDs(t, "second scan", got, []int64{ps.radar})
+}
