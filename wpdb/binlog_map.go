@@ -35,8 +35,8 @@ const (
 var roleColumns = map[tableRole][]string{
 	rolePosts:         {"ID", "post_type", "post_parent"},
 	rolePostmeta:      {"post_id", "meta_key"},
-	roleRelationships: {"object_id"},
-	roleTermTaxonomy:  {"term_id", "taxonomy", "count"},
+	roleRelationships: {"object_id", "term_taxonomy_id"},
+	roleTermTaxonomy:  {"term_taxonomy_id", "term_id", "taxonomy", "count"},
 	roleTerms:         {"term_id"},
 	roleTermmeta:      {"term_id", "meta_key"},
 	roleOptions:       {"option_name"},
@@ -54,10 +54,12 @@ type binlogMapper struct {
 	options    map[string]bool
 	metaKeys   map[string]bool
 	taxonomies map[string]bool
+	members    map[string]bool // taxonomies whose relationships relate terms, not posts
 
-	mu    sync.Mutex
-	cols  map[string]tableColumns // lower-cased table name → columns, for the tables that exist
-	terms map[int64]bool          // term_ids of the taxonomies read
+	mu      sync.Mutex
+	cols    map[string]tableColumns // lower-cased table name → columns, for the tables that exist
+	terms   map[int64]bool          // term_ids of the taxonomies read
+	memberT map[int64]bool          // term_taxonomy_ids of the member taxonomies
 }
 
 // tableColumns are a table's column count and positions (0-based).
@@ -69,7 +71,8 @@ type tableColumns struct {
 func newBinlogMapper(schema, prefix string, r catalog.Reads) *binlogMapper {
 	m := &binlogMapper{schema: schema, tables: map[string]tableRole{},
 		options: setOf(r.Options), metaKeys: setOf(r.MetaKeys),
-		taxonomies: setOf(append(slices.Clone(r.Taxonomies), r.MemberTaxonomies...))}
+		taxonomies: setOf(append(slices.Clone(r.Taxonomies), r.MemberTaxonomies...)),
+		members:    setOf(r.MemberTaxonomies)}
 	for _, t := range readTables {
 		m.tables[strings.ToLower(prefix+t.name)] = t.role
 	}
@@ -100,7 +103,11 @@ func (m *binlogMapper) load(ctx context.Context, db *DB) error {
 		Column string `db:"col"`
 		Pos    int    `db:"pos"`
 	}
-	var terms []int64
+	var terms []struct {
+		Term     int64  `db:"term_id"`
+		TT       int64  `db:"term_taxonomy_id"`
+		Taxonomy string `db:"taxonomy"`
+	}
 	var lowerCase int
 	taxes := make([]string, 0, len(m.taxonomies))
 	for t := range m.taxonomies {
@@ -121,7 +128,7 @@ func (m *binlogMapper) load(ctx context.Context, db *DB) error {
 		if len(taxes) == 0 {
 			return nil
 		}
-		if err := tx.selectx(ctx, &terms, `SELECT term_id FROM {term_taxonomy} WHERE taxonomy IN (?)`, taxes); err != nil {
+		if err := tx.selectx(ctx, &terms, `SELECT term_id, term_taxonomy_id, taxonomy FROM {term_taxonomy} WHERE taxonomy IN (?)`, taxes); err != nil {
 			return fmt.Errorf("wpdb: binlog: the terms read: %w", err)
 		}
 		return nil
@@ -139,12 +146,15 @@ func (m *binlogMapper) load(ctx context.Context, db *DB) error {
 		tc.pos[c.Column] = c.Pos - 1
 		byTable[c.Table] = tc
 	}
-	termSet := make(map[int64]bool, len(terms))
-	for _, id := range terms {
-		termSet[id] = true
+	termSet, memberSet := make(map[int64]bool, len(terms)), map[int64]bool{}
+	for _, t := range terms {
+		termSet[t.Term] = true
+		if m.members[t.Taxonomy] {
+			memberSet[t.TT] = true
+		}
 	}
 	m.mu.Lock()
-	m.cols, m.terms, m.fold = byTable, termSet, lowerCase != 0
+	m.cols, m.terms, m.memberT, m.fold = byTable, termSet, memberSet, lowerCase != 0
 	m.mu.Unlock()
 	return nil
 }
@@ -327,14 +337,23 @@ func (m *binlogMapper) rows(e *replication.RowsEvent, update bool, c *catalog.Ch
 			}
 		case roleRelationships:
 			for _, img := range images {
+				if m.memberT[toInt64(col(img, "term_taxonomy_id"))] {
+					// Polylang's term_language relates a term (a
+					// category), not a post: its language moved.
+					all(c, catalog.KindTerm)
+					continue
+				}
 				c.Posts = append(c.Posts, toInt64(col(img, "object_id")))
 			}
 		case roleTermTaxonomy:
 			ours := false
 			for _, img := range images {
-				if m.taxonomies[toString(col(img, "taxonomy"))] {
+				if tax := toString(col(img, "taxonomy")); m.taxonomies[tax] {
 					ours = true
 					m.terms[toInt64(col(img, "term_id"))] = true
+					if m.members[tax] {
+						m.memberT[toInt64(col(img, "term_taxonomy_id"))] = true
+					}
 				}
 			}
 			// WordPress recounts a term's objects at every publish and

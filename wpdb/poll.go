@@ -244,7 +244,7 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 		if s.options, err = tx.optionSums(ctx, p.reads.Options); err != nil {
 			return err
 		}
-		if s.terms, s.attrs, err = tx.termSums(ctx, p.reads.Taxonomies); err != nil {
+		if s.terms, s.attrs, err = tx.termSums(ctx, p.reads.Taxonomies, p.reads.MemberTaxonomies); err != nil {
 			return err
 		}
 		if s.maxID, err = tx.maxPostID(ctx); err != nil {
