@@ -119,3 +119,29 @@ func BenchmarkPollScan(b *testing.B) {
 		})
 	}
 }
+
+// The gate the product scan waits behind: wp_posts' UPDATE_TIME from
+// information_schema, a lookup by schema and table name whose cost does
+// not depend on the shop's size, so a small shop measures it.
+func BenchmarkPollGate(b *testing.B) {
+	ps := newPollShop(false)
+	dsn, _ := testdb.Load(b, ps.shop)
+	db, err := Open(dsn, Options{Prefix: "wp_"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	for b.Loop() {
+		err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
+			_, _, ok, err := tx.postsUpdated(ctx)
+			if err == nil && !ok {
+				b.Fatal("no UPDATE_TIME row for wp_posts")
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
