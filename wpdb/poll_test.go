@@ -320,6 +320,13 @@ func TestPollScanGate(t *testing.T) {
 		t.Fatalf("the round after an edit: changes %v, stats %+v; want %v from a scan", got, stats, want)
 	}
 
+	// Between rounds, the gate read alone starts the scan.
+	edit("Radar 2b")
+	stats = nil
+	if got, want := describe(p.gateOnce(context.Background())), []string{products(ps.radar)}; !slices.Equal(got, want) || !scanned() {
+		t.Fatalf("the gate read after an edit: changes %v, stats %+v; want %v from a scan", got, stats, want)
+	}
+
 	// The bucket spent: the next edit waits until the budget pays for its
 	// scan.
 	p.tokens = 0
