@@ -36,8 +36,8 @@ import (
 // a permanent delete) the full scan sees: every product and variation
 // post's status and post_modified_gmt, compared row by row with the last
 // scan. Where the server keeps wp_posts' UPDATE_TIME (InnoDB, MariaDB and
-// MySQL 8), each cheap round reads it, and the scan runs only when it
-// moved, at once while the budget banked in a quiet time pays for it
+// MySQL 8), each cheap round reads it (and a gate read between rounds,
+// every Gate), and the scan runs only when it moved, at once while the budget banked in a quiet time pays for it
 // (scanDue); elsewhere it runs on a period that adapts to its own cost.
 // Either way the poller spends at most Budget of one database core on
 // average (see scanPeriod, bucketCap).
