@@ -68,7 +68,7 @@ func (db *DB) BinlogStatus(ctx context.Context, dsn string) (ok bool, why string
 	if missing := missingReplicationGrants(grants, mariadb); len(missing) > 0 {
 		return false, fmt.Sprintf("the database user lacks %s ON *.* (see deploy/mysql)", strings.Join(missing, " and "))
 	}
-	return true, fmt.Sprintf("the server's binary log (binlog_format=ROW, binlog_row_image=FULL, %s)", vers)
+	return true, fmt.Sprintf("the server's binary log (binlog_format=ROW, binlog_row_image=%s, %s)", strings.ToUpper(st.image), vers)
 }
 
 // binlogSettings are the server's binary log settings that decide whether

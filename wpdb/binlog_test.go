@@ -447,6 +447,9 @@ func TestBinlogStatus(t *testing.T) {
 			"binlog_row_image = 'MINIMAL'", false, "binlog_row_image is MINIMAL"},
 		{"MIXED format", append(slices.Clone(selects), "REPLICATION SLAVE, REPLICATION CLIENT ON *.*"),
 			"binlog_format = 'MIXED'", false, "binlog_format is MIXED, not ROW"},
+		// NOBLOB leaves out only text columns the feed does not read.
+		{"NOBLOB row images", append(slices.Clone(selects), "REPLICATION SLAVE, REPLICATION CLIENT ON *.*"),
+			"binlog_row_image = 'NOBLOB'", true, "binlog_row_image=NOBLOB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
