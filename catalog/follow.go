@@ -169,7 +169,7 @@ func (c *Catalog) Apply(ctx context.Context, ch Change) (Applied, error) {
 		}
 		a := diff(old, s, nil)
 		if old != nil && !a.Nothing() {
-			c.sawChange(a.Everything) // whatever the feed said the kind was
+			c.sawChange(a.Everything, a.Products) // whatever the feed said the kind was
 		}
 		a.Change, a.Took = ch, time.Since(start)
 		return a, nil
@@ -184,7 +184,7 @@ func (c *Catalog) Apply(ctx context.Context, ch Change) (Applied, error) {
 	}
 	a := diff(old, s, ids)
 	if !a.Nothing() {
-		c.sawChange(false)
+		c.sawChange(false, a.Products)
 	}
 	a.Change, a.Took = ch, time.Since(start)
 	return a, nil

@@ -298,8 +298,9 @@ func firstDiff(a, b string) string {
 
 // A SELECT-only user granted the shop's own tables cannot read the network
 // tables ({base}sitemeta) a leftover's check looks at: MySQL answers
-// "denied" even where they do not exist. The leftover is still ignored, and
-// the log says the network's plugins were not read.
+// "denied" even where they do not exist. The leftover is still ignored;
+// the network's sitemeta, which this single site does not have, is not
+// reported.
 func TestLeftoverWithSelectOnlyUser(t *testing.T) {
 	s := multilingualShop("")
 	s.SetOption("polylang", wpfixture.Serialize(map[string]any{"default_lang": "en"}, "default_lang"))
@@ -331,8 +332,10 @@ func TestLeftoverWithSelectOnlyUser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Plugin != "" || len(info.Ignored) != 2 || !strings.Contains(strings.Join(info.Ignored, "\n"), "wp_sitemeta") {
-		t.Errorf("Languages = %+v; want no plugin, the leftover and the unread wp_sitemeta reported", info)
+	// This single site has no wp_sitemeta, which the user cannot be
+	// granted: not reported (no false alarm at every start).
+	if info.Plugin != "" || len(info.Ignored) != 1 || strings.Contains(strings.Join(info.Ignored, "\n"), "wp_sitemeta") {
+		t.Errorf("Languages = %+v; want no plugin and the leftover alone reported", info)
 	}
 	if l, err := cat.Products(context.Background(), api.ListQuery{}); err != nil || l.Total != 3 {
 		t.Errorf("Products = %v, %v; want the 3 products", l, err)

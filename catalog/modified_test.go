@@ -155,3 +155,63 @@ func TestModifiedFollowsWhatChanged(t *testing.T) {
 		t.Errorf("after a setting changed: untouched Modified = %v, want %v", got.UTC(), t2)
 	}
 }
+
+// A change the feed applies moves the Last-Modified of what it changed,
+// even when WordPress records no time for it: set_post_thumbnail writes
+// only the _thumbnail_id meta. It never moves backwards, not even when a
+// later change sets an older post_modified_gmt.
+func TestModifiedMovesOnMetaOnlyChange(t *testing.T) {
+	s := newShop()
+	s.Add(wpfixture.Product{Title: "Pictured", RegularPrice: "1", Image: "2026/11/old.jpg"})
+	s.Add(wpfixture.Product{Title: "Other", RegularPrice: "1", Image: "2026/11/new.jpg"})
+	f := load(t, s)
+	clock := now
+	cat := catalog.New(f.db, catalog.Config{Now: func() time.Time { return clock }})
+	ctx := context.Background()
+	product := func() *catalog.Product {
+		t.Helper()
+		p, err := cat.Product(ctx, "pictured")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	before := product()
+	var id int64
+	if err := f.raw.QueryRow(`SELECT ID FROM wp_posts WHERE post_name = 'pictured'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	apply := func(at time.Time, q string) {
+		t.Helper()
+		if _, err := f.raw.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+		clock = at
+		if _, err := cat.Apply(ctx, catalog.Change{Posts: []int64{id}, Kind: catalog.KindProduct}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t1 := now.Add(time.Hour)
+	apply(t1, `UPDATE wp_postmeta m JOIN wp_posts o ON o.post_name = 'other' JOIN wp_postmeta om ON om.post_id = o.ID AND om.meta_key = '_thumbnail_id'
+		SET m.meta_value = om.meta_value WHERE m.post_id = (SELECT ID FROM wp_posts WHERE post_name = 'pictured') AND m.meta_key = '_thumbnail_id'`)
+	after := product()
+	if str(after.Image) == str(before.Image) {
+		t.Fatalf("the image did not change: %q", str(after.Image))
+	}
+	if !after.Modified.Equal(t1) {
+		t.Errorf("after set_post_thumbnail: Modified = %v, want %v (was %v)", after.Modified.UTC(), t1, before.Modified.UTC())
+	}
+	l, err := cat.Products(ctx, api.ListQuery{Page: 1, PerPage: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Modified.Before(t1) {
+		t.Errorf("list Modified = %v, want %v or later", l.Modified.UTC(), t1)
+	}
+
+	t2 := now.Add(2 * time.Hour)
+	apply(t2, `UPDATE wp_posts SET post_modified_gmt = '2020-01-01 00:00:00', post_title = 'Pictured Again' WHERE post_name = 'pictured'`)
+	if got := product().Modified; !got.Equal(t2) {
+		t.Errorf("after a change that set an older post_modified_gmt: Modified = %v, want %v", got.UTC(), t2)
+	}
+}

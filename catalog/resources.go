@@ -119,8 +119,9 @@ func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, 
 	list := &ProductList{ProductList: api.ProductList{Products: []api.Product{}, Page: q.Page, PerPage: q.PerPage,
 		Total: total, TotalPages: pages}, CategoryID: catID, Modified: notAfter(shopSeen, now), Version: snap.Version}
 	for _, pos := range set.page((q.Page-1)*q.PerPage, q.PerPage) {
-		p := sh.product(snap.served[pos], false, now)
-		p.Modified = notAfter(latest(p.Modified, settingsSeen), now)
+		it := snap.served[pos]
+		p := sh.product(it, false, now)
+		p.Modified = notAfter(latest(latest(p.Modified, settingsSeen), c.productSeen(it.id)), now)
 		p.Version = snap.Version
 		list.ExpiresAt = earliest(list.ExpiresAt, p.ExpiresAt)
 		list.Modified = latest(list.Modified, p.Modified)
@@ -149,7 +150,7 @@ func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
 	now := c.cfg.Now()
 	settingsSeen, _ := c.lastSeen(now)
 	p := snap.sh.product(it, true, now)
-	p.Modified = notAfter(latest(p.Modified, settingsSeen), now)
+	p.Modified = notAfter(latest(latest(p.Modified, settingsSeen), c.productSeen(it.id)), now)
 	p.Version = snap.Version
 	return &p, nil
 }

@@ -22,8 +22,12 @@ import (
 // Binlog is the replication change feed: it follows the server's binary
 // log as a replica does and reports each committed transaction that
 // touches what catalogd reads (catalog.Reads) as one catalog.Change. It
-// needs binlog_format=ROW, binlog_row_image=FULL and the grants
-// REPLICATION SLAVE, REPLICATION CLIENT (BinlogStatus checks them). It
+// needs binlog_format=ROW, binlog_row_image=FULL (or NOBLOB) and the
+// grants REPLICATION SLAVE, REPLICATION CLIENT (BinlogStatus checks them).
+// Those settings can change while it follows (SET GLOBAL, a session's own,
+// a restart without the log): Run checks them at each reconnection, and
+// each event for a change it cannot read (a statement, a partial image),
+// and returns a *BlindError when the log cannot show every change. It
 // never writes.
 type Binlog struct {
 	db       *DB
@@ -224,6 +228,16 @@ func (b *Binlog) Run(ctx context.Context, report func(catalog.Change)) error {
 		if progressed {
 			backoff = minBackoff
 		}
+		var blind *BlindError
+		if errors.As(err, &blind) {
+			return blind
+		}
+		// The settings may have changed while the stream was down (a
+		// server restarted without the log, SET GLOBAL binlog_format):
+		// reconnecting would follow a log that misses changes, or none.
+		if berr := b.db.BinlogBlind(ctx); errors.As(berr, &blind) {
+			return blind
+		}
 		if isPositionLost(err) {
 			b.log.Warn("binlog feed: the position is gone from the server's binary log; rebuilding everything",
 				"position", b.Position(), "error", b.errText(err))
@@ -340,6 +354,18 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 			return nil
 		case strings.EqualFold(q, "COMMIT"):
 			return b.commit(h, pos, t, report)
+		case isDML(q):
+			// A change logged as a statement (binlog_format STATEMENT or
+			// MIXED, for the server or one session): its rows are not in
+			// the log, so what it changed cannot be known from here.
+			if b.m.dmlTouches(string(e.Schema), q) {
+				return &BlindError{Reason: BlindStatement,
+					Detail: "a change to a table catalogd reads was logged as a statement, not as rows (binlog_format is not ROW for the server or a session)"}
+			}
+			if !t.open {
+				return b.commit(h, pos, t, report)
+			}
+			return nil
 		case t.open && !isDDL(q):
 			// SAVEPOINT, ROLLBACK TO, XA … inside a transaction.
 			return nil
@@ -355,6 +381,26 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 		return b.commit(h, pos, t, report)
 	case *replication.XIDEvent:
 		return b.commit(h, pos, t, report)
+	case *replication.GtidTaggedLogEvent:
+		// MySQL 8.4's GTID with a tag: a transaction's start. go-mysql's
+		// GTID sets have no tags, so the position does not take it (a
+		// server whose set holds tags is followed by file and offset,
+		// see binlogPosition); after a reconnection such a transaction
+		// may be reported again, which costs a read, never a change.
+		t.reset()
+		if ct := e.ImmediateCommitTime(); !ct.IsZero() {
+			t.commit = ct
+		}
+		return nil
+	case *replication.TransactionPayloadEvent:
+		// MySQL 8.0.20+ with binlog_transaction_compression: the whole
+		// transaction, compressed in one event that go-mysql decodes.
+		for _, inner := range e.Events {
+			if err := b.handle(ctx, inner, pos, t, report); err != nil {
+				return err
+			}
+		}
+		return nil
 	case *replication.TableMapEvent:
 		return nil
 	case *replication.RowsEvent:

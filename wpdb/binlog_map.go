@@ -35,8 +35,8 @@ const (
 var roleColumns = map[tableRole][]string{
 	rolePosts:         {"ID", "post_type", "post_parent"},
 	rolePostmeta:      {"post_id", "meta_key"},
-	roleRelationships: {"object_id"},
-	roleTermTaxonomy:  {"term_id", "taxonomy", "count"},
+	roleRelationships: {"object_id", "term_taxonomy_id"},
+	roleTermTaxonomy:  {"term_taxonomy_id", "term_id", "taxonomy", "count"},
 	roleTerms:         {"term_id"},
 	roleTermmeta:      {"term_id", "meta_key"},
 	roleOptions:       {"option_name"},
@@ -45,15 +45,21 @@ var roleColumns = map[tableRole][]string{
 // binlogMapper holds the tables watched, their column positions, and the
 // term_ids of the taxonomies read.
 type binlogMapper struct {
-	schema     string
+	schema string
+	// fold: the server compares schema names without case
+	// (lower_case_table_names 1 or 2), so the log may spell the schema
+	// otherwise than the DSN does.
+	fold       bool
 	tables     map[string]tableRole // lower-cased table name → role
 	options    map[string]bool
 	metaKeys   map[string]bool
 	taxonomies map[string]bool
+	members    map[string]bool // taxonomies whose relationships relate terms, not posts
 
-	mu    sync.Mutex
-	cols  map[string]tableColumns // lower-cased table name → columns, for the tables that exist
-	terms map[int64]bool          // term_ids of the taxonomies read
+	mu      sync.Mutex
+	cols    map[string]tableColumns // lower-cased table name → columns, for the tables that exist
+	terms   map[int64]bool          // term_ids of the taxonomies read
+	memberT map[int64]bool          // term_taxonomy_ids of the member taxonomies
 }
 
 // tableColumns are a table's column count and positions (0-based).
@@ -65,7 +71,8 @@ type tableColumns struct {
 func newBinlogMapper(schema, prefix string, r catalog.Reads) *binlogMapper {
 	m := &binlogMapper{schema: schema, tables: map[string]tableRole{},
 		options: setOf(r.Options), metaKeys: setOf(r.MetaKeys),
-		taxonomies: setOf(append(slices.Clone(r.Taxonomies), r.MemberTaxonomies...))}
+		taxonomies: setOf(append(slices.Clone(r.Taxonomies), r.MemberTaxonomies...)),
+		members:    setOf(r.MemberTaxonomies)}
 	for _, t := range readTables {
 		m.tables[strings.ToLower(prefix+t.name)] = t.role
 	}
@@ -96,20 +103,32 @@ func (m *binlogMapper) load(ctx context.Context, db *DB) error {
 		Column string `db:"col"`
 		Pos    int    `db:"pos"`
 	}
-	var terms []int64
+	var terms []struct {
+		Term     int64  `db:"term_id"`
+		TT       int64  `db:"term_taxonomy_id"`
+		Taxonomy string `db:"taxonomy"`
+	}
+	var lowerCase int
 	taxes := make([]string, 0, len(m.taxonomies))
 	for t := range m.taxonomies {
 		taxes = append(taxes, t)
 	}
 	err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
+		if err := tx.getx(ctx, &lowerCase, `SELECT @@lower_case_table_names`); err != nil {
+			return fmt.Errorf("wpdb: binlog: lower_case_table_names: %w", err)
+		}
+		schemaIs := `TABLE_SCHEMA = ?`
+		if lowerCase != 0 {
+			schemaIs = `LOWER(TABLE_SCHEMA) = LOWER(?)`
+		}
 		if err := tx.selectx(ctx, &cols, `SELECT LOWER(TABLE_NAME) AS tbl, COLUMN_NAME AS col, ORDINAL_POSITION AS pos
-			FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND LOWER(TABLE_NAME) IN (?)`, m.schema, names); err != nil {
+			FROM information_schema.COLUMNS WHERE `+schemaIs+` AND LOWER(TABLE_NAME) IN (?)`, m.schema, names); err != nil {
 			return fmt.Errorf("wpdb: binlog: the tables' columns: %w", err)
 		}
 		if len(taxes) == 0 {
 			return nil
 		}
-		if err := tx.selectx(ctx, &terms, `SELECT term_id FROM {term_taxonomy} WHERE taxonomy IN (?)`, taxes); err != nil {
+		if err := tx.selectx(ctx, &terms, `SELECT term_id, term_taxonomy_id, taxonomy FROM {term_taxonomy} WHERE taxonomy IN (?)`, taxes); err != nil {
 			return fmt.Errorf("wpdb: binlog: the terms read: %w", err)
 		}
 		return nil
@@ -127,24 +146,49 @@ func (m *binlogMapper) load(ctx context.Context, db *DB) error {
 		tc.pos[c.Column] = c.Pos - 1
 		byTable[c.Table] = tc
 	}
-	termSet := make(map[int64]bool, len(terms))
-	for _, id := range terms {
-		termSet[id] = true
+	termSet, memberSet := make(map[int64]bool, len(terms)), map[int64]bool{}
+	for _, t := range terms {
+		termSet[t.Term] = true
+		if m.members[t.Taxonomy] {
+			memberSet[t.TT] = true
+		}
 	}
 	m.mu.Lock()
-	m.cols, m.terms = byTable, termSet
+	m.cols, m.terms, m.memberT, m.fold = byTable, termSet, memberSet, lowerCase != 0
 	m.mu.Unlock()
 	return nil
+}
+
+// sameSchema reports whether a schema name in the log is the followed
+// one, compared as the server compares them.
+func (m *binlogMapper) sameSchema(s string) bool {
+	m.mu.Lock()
+	fold := m.fold
+	m.mu.Unlock()
+	if fold {
+		return strings.EqualFold(s, m.schema)
+	}
+	return s == m.schema
 }
 
 // ddlTouches reports whether a statement logged as such (DDL) in schema
 // may change a watched table: it names one.
 func (m *binlogMapper) ddlTouches(schema, q string) bool {
-	if !isDDL(q) {
-		return false
-	}
+	return isDDL(q) && m.names(schema, q)
+}
+
+// dmlTouches reports whether a data change logged as a statement in
+// schema may change a watched table: it names one.
+func (m *binlogMapper) dmlTouches(schema, q string) bool {
+	return isDML(q) && m.names(schema, q)
+}
+
+// names reports whether a statement run in schema names a watched table
+// (of the followed schema, when it runs in another). Conservative: a
+// name in a string or a longer name counts too.
+func (m *binlogMapper) names(schema, q string) bool {
 	lq := strings.ToLower(q)
-	if schema != m.schema && !strings.Contains(lq, strings.ToLower(m.schema)) {
+	if !m.sameSchema(schema) && !strings.Contains(lq, strings.ToLower(m.schema)) {
 		return false
 	}
 	for t := range m.tables {
@@ -157,19 +201,63 @@ func (m *binlogMapper) ddlTouches(schema, q string) bool {
 
 // isDDL reports whether a statement changes a schema.
 func isDDL(q string) bool {
-	verb, _, _ := strings.Cut(strings.TrimSpace(q), " ")
-	switch strings.ToUpper(verb) {
+	switch verb(q) {
 	case "ALTER", "CREATE", "DROP", "TRUNCATE", "RENAME":
 		return true
 	}
 	return false
 }
 
+// isDML reports whether a statement changes rows.
+func isDML(q string) bool {
+	switch verb(q) {
+	case "INSERT", "UPDATE", "DELETE", "REPLACE", "LOAD", "WITH":
+		return true
+	}
+	return false
+}
+
+// verb is a statement's first word, upper-cased, after any leading
+// comments (/* … */, -- …, # …) and white space: the server logs a
+// statement as the client sent it, comments included.
+func verb(q string) string {
+	for {
+		q = strings.TrimLeft(q, " \t\r\n(")
+		switch {
+		case strings.HasPrefix(q, "/*"):
+			end := strings.Index(q[2:], "*/")
+			if end < 0 {
+				return ""
+			}
+			// /*!50100 … */ and /*M! … */ are executed comments: their
+			// body is the statement's.
+			if body := q[2 : 2+end]; strings.HasPrefix(body, "!") || strings.HasPrefix(body, "M!") {
+				body = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(body, "M"), "!"), "0123456789")
+				if v := verb(body); v != "" {
+					return v
+				}
+			}
+			q = q[2+end+2:]
+		case strings.HasPrefix(q, "--"), strings.HasPrefix(q, "#"):
+			_, rest, ok := strings.Cut(q, "\n")
+			if !ok {
+				return ""
+			}
+			q = rest
+		default:
+			w, _, _ := strings.Cut(q, " ")
+			w, _, _ = strings.Cut(w, "\n")
+			w, _, _ = strings.Cut(w, "\t")
+			return strings.ToUpper(w)
+		}
+	}
+}
+
 // rows adds what a row event changed to c. stale: the event's table has
 // another column count than the one read (its schema changed), so its
 // images cannot be read.
 func (m *binlogMapper) rows(e *replication.RowsEvent, update bool, c *catalog.Change) (stale bool, err error) {
-	if e.Table == nil || string(e.Table.Schema) != m.schema {
+	if e.Table == nil || !m.sameSchema(string(e.Table.Schema)) {
 		return false, nil
 	}
 	table := strings.ToLower(string(e.Table.Table))
@@ -196,6 +284,21 @@ func (m *binlogMapper) rows(e *replication.RowsEvent, update bool, c *catalog.Ch
 	for _, name := range roleColumns[role] {
 		if _, ok := tc.pos[name]; !ok {
 			return true, nil // a column the mapping needs is missing
+		}
+	}
+	// A partial image (binlog_row_image MINIMAL, for the server or a
+	// session) lacks columns the mapping reads: what the row was cannot
+	// be known. NOBLOB leaves out only text columns the mapping does not
+	// read.
+	for _, skipped := range e.SkippedColumns {
+		for _, c := range skipped {
+			for _, name := range roleColumns[role] {
+				if tc.pos[name] == c {
+					return false, &BlindError{Reason: BlindPartial, Detail: fmt.Sprintf(
+						"a row image of %s lacks its column %s (binlog_row_image is not FULL for the server or a session)",
+						table, name)}
+				}
+			}
 		}
 	}
 	for i := 0; i < len(e.Rows); i++ {
@@ -234,14 +337,23 @@ func (m *binlogMapper) rows(e *replication.RowsEvent, update bool, c *catalog.Ch
 			}
 		case roleRelationships:
 			for _, img := range images {
+				if m.memberT[toInt64(col(img, "term_taxonomy_id"))] {
+					// Polylang's term_language relates a term (a
+					// category), not a post: its language moved.
+					all(c, catalog.KindTerm)
+					continue
+				}
 				c.Posts = append(c.Posts, toInt64(col(img, "object_id")))
 			}
 		case roleTermTaxonomy:
 			ours := false
 			for _, img := range images {
-				if m.taxonomies[toString(col(img, "taxonomy"))] {
+				if tax := toString(col(img, "taxonomy")); m.taxonomies[tax] {
 					ours = true
 					m.terms[toInt64(col(img, "term_id"))] = true
+					if m.members[tax] {
+						m.memberT[toInt64(col(img, "term_taxonomy_id"))] = true
+					}
 				}
 			}
 			// WordPress recounts a term's objects at every publish and

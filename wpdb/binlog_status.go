@@ -13,8 +13,8 @@ import (
 )
 
 // BinlogStatus tells whether the server and the user of dsn can feed
-// catalogd the binary log: the log on, in ROW format with FULL images
-// (with MINIMAL an update's image lacks the post_id it needs), and the
+// catalogd the binary log: the log on, in ROW format with FULL (or NOBLOB)
+// images (with MINIMAL an update's image lacks the post_id it needs), and the
 // grants REPLICATION SLAVE and REPLICATION CLIENT (BINLOG MONITOR on
 // MariaDB 10.5+). ok is false with one sentence saying what is missing,
 // for the start-up log line that names the change mode; when ok, why says
@@ -33,24 +33,15 @@ func (db *DB) BinlogStatus(ctx context.Context, dsn string) (ok bool, why string
 		return false, "the database does not answer: " + db.redact(err).Error()
 	}
 	defer conn.Close()
-	db.queries.Add(1)
-	var (
-		logBin              bool
-		format, image, vers string
-	)
-	if err := conn.QueryRowContext(ctx, `SELECT @@GLOBAL.log_bin, @@GLOBAL.binlog_format, @@GLOBAL.binlog_row_image, VERSION()`).
-		Scan(&logBin, &format, &image, &vers); err != nil {
-		return false, "the binary log settings cannot be read: " + db.redact(err).Error()
+	st, err := db.binlogSettings(ctx, conn)
+	if err != nil {
+		return false, "the binary log settings cannot be read: " + err.Error()
 	}
+	if blind := st.blind(); blind != nil {
+		return false, blind.Detail
+	}
+	vers := st.version
 	mariadb := strings.Contains(strings.ToLower(vers), "mariadb")
-	switch {
-	case !logBin:
-		return false, "the server writes no binary log (log_bin is OFF; start it with log_bin and binlog_format=ROW)"
-	case !strings.EqualFold(format, "ROW"):
-		return false, fmt.Sprintf("the binary log's binlog_format is %s, not ROW", format)
-	case !strings.EqualFold(image, "FULL"):
-		return false, fmt.Sprintf("the binary log's binlog_row_image is %s, not FULL (row images would lack the IDs)", image)
-	}
 	var current string
 	db.queries.Add(1)
 	if err := conn.QueryRowContext(ctx, `SELECT CURRENT_USER()`).Scan(&current); err != nil {
@@ -77,7 +68,90 @@ func (db *DB) BinlogStatus(ctx context.Context, dsn string) (ok bool, why string
 	if missing := missingReplicationGrants(grants, mariadb); len(missing) > 0 {
 		return false, fmt.Sprintf("the database user lacks %s ON *.* (see deploy/mysql)", strings.Join(missing, " and "))
 	}
-	return true, fmt.Sprintf("the server's binary log (binlog_format=ROW, binlog_row_image=FULL, %s)", vers)
+	return true, fmt.Sprintf("the server's binary log (binlog_format=ROW, binlog_row_image=%s, %s)", strings.ToUpper(st.image), vers)
+}
+
+// binlogSettings are the server's binary log settings that decide whether
+// the feed sees every change.
+type binlogSettings struct {
+	logBin        bool
+	format, image string
+	version       string
+}
+
+// queryer is a *sql.DB or a *sql.Conn.
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// binlogSettings reads the global binary log settings: they need no
+// privilege, and a session that changed its own shows in its events.
+func (db *DB) binlogSettings(ctx context.Context, q queryer) (binlogSettings, error) {
+	var st binlogSettings
+	db.queries.Add(1)
+	if err := q.QueryRowContext(ctx, `SELECT @@GLOBAL.log_bin, @@GLOBAL.binlog_format, @@GLOBAL.binlog_row_image, VERSION()`).
+		Scan(&st.logBin, &st.format, &st.image, &st.version); err != nil {
+		return st, db.redact(fmt.Errorf("wpdb: binary log settings: %w", err))
+	}
+	return st, nil
+}
+
+// blind says why the binary log, with these settings, cannot show every
+// change; nil when it can.
+func (st binlogSettings) blind() *BlindError {
+	switch {
+	case !st.logBin:
+		return &BlindError{Reason: BlindNoLog,
+			Detail: "the server writes no binary log (log_bin is OFF; start it with log_bin and binlog_format=ROW)"}
+	case !strings.EqualFold(st.format, "ROW"):
+		return &BlindError{Reason: BlindFormat,
+			Detail: fmt.Sprintf("the binary log's binlog_format is %s, not ROW", st.format)}
+	case !strings.EqualFold(st.image, "FULL") && !strings.EqualFold(st.image, "NOBLOB"):
+		// NOBLOB leaves out only the text columns the feed does not read.
+		return &BlindError{Reason: BlindImage,
+			Detail: fmt.Sprintf("the binary log's binlog_row_image is %s, not FULL (row images would lack the IDs)", st.image)}
+	}
+	return nil
+}
+
+// BlindError is why the binary log cannot show every change the catalog
+// reads: the server stopped writing it, or writes some changes as
+// statements or as partial row images. Binlog.Run returns it, so that the
+// follower polls instead until the log can show everything again.
+type BlindError struct {
+	// Reason is one of the Blind* constants, for the metric.
+	Reason string
+	// Detail says what was seen, in a sentence.
+	Detail string
+}
+
+func (e *BlindError) Error() string {
+	return "wpdb: the binary log cannot show every change: " + e.Detail
+}
+
+// Reasons the binary log is blind.
+const (
+	BlindNoLog     = "log_bin"          // the server writes no binary log
+	BlindFormat    = "binlog_format"    // binlog_format is not ROW
+	BlindImage     = "binlog_row_image" // binlog_row_image is not FULL
+	BlindStatement = "statement"        // a change to a watched table logged as a statement
+	BlindPartial   = "partial_image"    // a row event without the columns the feed reads
+)
+
+// BinlogBlind reads the server's binary log settings now: a *BlindError
+// when they keep the feed from seeing every change, nil when they do not,
+// or the error that kept them from being read (the server is away).
+func (db *DB) BinlogBlind(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, db.timeout)
+	defer cancel()
+	st, err := db.binlogSettings(ctx, db.db)
+	if err != nil {
+		return err
+	}
+	if b := st.blind(); b != nil {
+		return b
+	}
+	return nil
 }
 
 // globalGrantRE is a SHOW GRANTS line on *.*: the privileges it gives.
@@ -181,11 +255,12 @@ func (db *DB) binlogPosition(ctx context.Context, flavor string) (binlogPosition
 	// An empty set (a server that has logged nothing yet) cannot say where
 	// to start: MariaDB would send the whole log. The file and offset can.
 	if s := strings.TrimSpace(gtid.String); s != "" {
-		set, err := gomysql.ParseGTIDSet(flavor, s)
-		if err != nil {
-			return binlogPosition{}, fmt.Errorf("wpdb: binary log position %q: %w", s, err)
+		// A set go-mysql cannot parse (MySQL 8.4's tagged GTIDs,
+		// uuid:tag:1-5) is followed by file and offset instead, which
+		// every server has.
+		if set, err := gomysql.ParseGTIDSet(flavor, s); err == nil {
+			return binlogPosition{gtid: set}, nil
 		}
-		return binlogPosition{gtid: set}, nil
 	}
 	p, err := db.masterStatus(ctx)
 	if err != nil {

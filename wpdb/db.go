@@ -49,6 +49,9 @@ type DB struct {
 	stmts   sync.Map // statement with {table} placeholders → prefixed statement
 	// password is what redact takes out of every error text.
 	password string
+	// noStatsExpiry is set once the server refused
+	// information_schema_stats_expiry (MariaDB has no such variable).
+	noStatsExpiry atomic.Bool
 }
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_]{0,32}$`)

@@ -48,8 +48,21 @@ func (tx *Tx) NetworkPlugins(ctx context.Context) ([]string, error) {
 		return nil, nil
 	}
 	if denied(err) {
-		// A SELECT-only user granted the site's tables alone (MySQL says
-		// "denied" even for a table that does not exist).
+		// A SELECT-only user granted the site's tables alone: MySQL says
+		// "denied" for a table that does not exist too. information_schema
+		// shows a user the tables it has any privilege on: one it shows is
+		// there and not granted. One it does not show, on the main site,
+		// is what deploy/mysql's user of a single site meets (a single
+		// site has no sitemeta, so it cannot be granted): taken as a
+		// single site, without a warning. A subsite (blog > 1) belongs to
+		// a network, whose sitemeta is there.
+		if blog == 1 {
+			var seen int
+			if err := tx.getx(ctx, &seen, `SELECT COUNT(*) FROM information_schema.TABLES
+				WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`, base+"sitemeta"); err == nil && seen == 0 {
+				return nil, nil
+			}
+		}
 		return nil, fmt.Errorf("wpdb: read %ssitemeta: %w", base, ErrDenied)
 	}
 	if err != nil {

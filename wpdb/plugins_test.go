@@ -6,6 +6,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"catalogd/catalog"
+	"catalogd/internal/testdb"
 )
 
 func TestNetworkPlugins(t *testing.T) {
@@ -91,5 +96,54 @@ func TestHasTable(t *testing.T) {
 	defer mu.Unlock()
 	if err == nil || len(errored) != 1 {
 		t.Errorf("a statement on a missing table outside a probe: err %v, observed errors %v; want it failed and observed", err, errored)
+	}
+}
+
+// A SELECT-only user granted the site's tables alone (deploy/mysql's) on a
+// single site gets "denied" for the sitemeta table the site does not
+// have: no false alarm. On a subsite, whose network's sitemeta is there,
+// the missing grant is said.
+func TestNetworkPluginsDeniedToSiteOnlyUser(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		prefix   string
+		network  bool
+		wantNote bool
+	}{
+		{"single site", "wp_", false, false},
+		{"subsite of a network", "wp_2_", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			shop := newTestShop(tt.prefix)
+			if tt.network {
+				_, blog := basePrefix(tt.prefix)
+				shop.NetworkActivate("wp_", blog, "polylang/polylang.php")
+			}
+			dsn, _ := testdb.Load(t, shop)
+			cfg, err := mysql.ParseDSN(dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var grants []string
+			for _, table := range readTables {
+				grants = append(grants, "SELECT ON `"+cfg.DBName+"`.`"+tt.prefix+table.name+"`")
+			}
+			u := testdb.NewUser(t, dsn, grants...)
+			db, err := Open(u.DSN, Options{Prefix: tt.prefix})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			rows, err := db.LoadShop(context.Background(), catalog.ShopReads)
+			if err != nil {
+				t.Fatalf("LoadShop: %v", err)
+			}
+			if got := rows.NetworkNote != ""; got != tt.wantNote {
+				t.Errorf("NetworkNote = %q; want one: %v", rows.NetworkNote, tt.wantNote)
+			}
+		})
 	}
 }

@@ -3,7 +3,10 @@ package wpdb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"os"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -116,6 +119,104 @@ func BenchmarkPollScan(b *testing.B) {
 			b.ReportMetric(float64(perScan.Microseconds())/1000, "db-ms/scan")
 			b.ReportMetric(period.Seconds(), "period-s")
 			b.ReportMetric(perSecond*1000, "db-ms/s")
+		})
+	}
+}
+
+// The gate the product scan waits behind: wp_posts' UPDATE_TIME from
+// information_schema, a lookup by schema and table name whose cost does
+// not depend on the shop's size, so a small shop measures it.
+func BenchmarkPollGate(b *testing.B) {
+	ps := newPollShop(false)
+	dsn, _ := testdb.Load(b, ps.shop)
+	db, err := Open(dsn, Options{Prefix: "wp_"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	for b.Loop() {
+		err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
+			_, _, ok, err := tx.postsUpdated(ctx)
+			if err == nil && !ok {
+				b.Fatal("no UPDATE_TIME row for wp_posts")
+			}
+			return err
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// An isolated edit on a quiet seeded shop, through Run with the defaults
+// (the gate, the bucket): the time from the commit to the change reported
+// (its scan included; the catalog's read of the product comes after), and
+// the poller's database time per second over the whole run, quiet spells
+// included. Each edit comes 3 s after the last was reported: the budget
+// banked at the start (up to 5 minutes' worth) pays for the first scans;
+// once spent, an edit waits for the budget to pay for its scan, which at
+// 100 000 products is more than the minute this allows, so run it there
+// with -benchtime 2x.
+func BenchmarkPollIsolatedEdit(b *testing.B) {
+	for _, size := range benchSizes {
+		b.Run(size, func(b *testing.B) {
+			db := openBenchShop(b, size)
+			var mu sync.Mutex
+			var dbTime time.Duration
+			p := NewPoller(db, catalog.ShopReads, PollOptions{OnPoll: func(s PollStats) {
+				mu.Lock()
+				dbTime += s.DBTime
+				mu.Unlock()
+				if s.Err != nil && !errors.Is(s.Err, context.Canceled) {
+					b.Errorf("poll: %v", s.Err)
+				}
+			}})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if err := p.Start(ctx); err != nil {
+				b.Fatal(err)
+			}
+			got := make(chan catalog.Change, 16)
+			go p.Run(ctx, func(c catalog.Change) { got <- c }) //nolint:errcheck // ends with ctx
+			mu.Lock()
+			dbTime = 0
+			mu.Unlock()
+			begin := time.Now()
+			var id int64
+			if err := db.db.QueryRowContext(ctx, `SELECT MAX(ID) FROM wp_posts WHERE post_type = 'product'`).Scan(&id); err != nil {
+				b.Fatal(err)
+			}
+			var lat []time.Duration
+			for b.Loop() {
+				time.Sleep(3 * time.Second) // quiet: the gate closes
+				for len(got) > 0 {
+					<-got
+				}
+				start := time.Now()
+				if _, err := db.db.ExecContext(ctx, `UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() WHERE ID = ?`, id); err != nil {
+					b.Fatal(err)
+				}
+			wait:
+				for {
+					select {
+					case c := <-got:
+						if slices.Contains(c.Products, id) {
+							lat = append(lat, time.Since(start))
+							break wait
+						}
+					case <-time.After(time.Minute):
+						b.Fatal("the edit was not reported within a minute")
+					}
+				}
+			}
+			wall := time.Since(begin)
+			slices.Sort(lat)
+			mu.Lock()
+			b.ReportMetric(dbTime.Seconds()*1000/wall.Seconds(), "db-ms/s")
+			mu.Unlock()
+			b.ReportMetric(lat[len(lat)/2].Seconds(), "p50-s")
+			b.ReportMetric(lat[len(lat)-1].Seconds(), "max-s")
 		})
 	}
 }

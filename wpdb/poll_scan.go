@@ -2,10 +2,46 @@ package wpdb
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/jmoiron/sqlx"
 )
+
+// postsUpdated reads the posts table's UPDATE_TIME (the last commit that
+// changed it, to the second, in the server's time zone; "" while the
+// server has none: InnoDB keeps it in memory from its first change after
+// a restart) and the server's clock in that zone. ok is false when the
+// server shows no such row (a user information_schema does not show the
+// table to): the poller then scans on a period. information_schema shows
+// a user the tables it has any privilege on, so a SELECT-only user sees
+// it (checked on MariaDB 10.11); MySQL 8 caches the statistics for
+// information_schema_stats_expiry seconds (a day), so the session asks for
+// none (MariaDB has no such variable: the error is ignored).
+func (tx *Tx) postsUpdated(ctx context.Context) (updated, now string, ok bool, err error) {
+	if !tx.db.noStatsExpiry.Load() {
+		_, err := tx.tx.ExecContext(ctx, `SET SESSION information_schema_stats_expiry = 0`)
+		var me *mysql.MySQLError
+		if errors.As(err, &me) && me.Number == 1193 { // unknown system variable
+			tx.db.noStatsExpiry.Store(true)
+		}
+	}
+	var rows []struct {
+		Updated sql.NullString `db:"updated"`
+		Now     string         `db:"now"`
+	}
+	if err := tx.selectx(ctx, &rows, `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS now
+		FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`, tx.prefix+"posts"); err != nil {
+		return "", "", false, fmt.Errorf("wpdb: read the posts table's update time: %w", err)
+	}
+	if len(rows) == 0 {
+		return "", "", false, nil
+	}
+	return rows[0].Updated.String, rows[0].Now, true, nil
+}
 
 // scanProducts reads every product and variation post's ID, parent, type,
 // status and modified time, handing each row to fn: the poller's full scan,

@@ -267,46 +267,101 @@ func TestPollScanSameSecondSave(t *testing.T) {
 	assertIDs(t, "second scan", got, []int64{ps.radar})
 }
 
-// The scan waits for its period: an edit the cheap rounds cannot see
-// shows at the first round once the period is over, not a moment before.
-// The period follows the scan's measured cost, which a busy machine
-// stretches (7.6 s for the 2 s interval was seen), so the test asserts
-// when the scan runs on the injected clock, relative to the period in
-// force, never the period's length.
-func TestPollScanRunsOnItsPeriod(t *testing.T) {
+// The scan is gated by wp_posts' UPDATE_TIME: a quiet shop is not
+// scanned however long it stays quiet (up to MaxScan); an edit opens the
+// gate and is scanned at the next round, its cost paid from the budget
+// banked meanwhile; with the bucket empty it waits until the budget has
+// paid for it. The clock is the test's; the database's own clock only
+// decides when the load's last write is old enough to close the gate.
+func TestPollScanGate(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
 	clock := &testClock{t: testNow}
 	var stats []PollStats
 	p, raw := startPoller(t, ps.shop, clock, func(s PollStats) { stats = append(stats, s) })
-	period := p.period
-	if period < DefaultPollInterval || period > DefaultPollMaxScan {
-		t.Fatalf("period after the first scan = %v, want between the interval %v and the cap %v", period, DefaultPollInterval, DefaultPollMaxScan)
+	if !p.gateWorks {
+		t.Fatal("the server shows no UPDATE_TIME for wp_posts: no gate")
 	}
-	exec(t, raw, "edit", `UPDATE wp_posts SET post_title = 'Radar 2', post_modified_gmt = '2026-11-22 10:00:00' WHERE ID = `+fmt.Sprint(ps.radar))
-	clock.Add(period - time.Nanosecond)
+	scanned := func() bool {
+		for _, s := range stats {
+			if s.Scan {
+				return true
+			}
+		}
+		return false
+	}
+	round := func() []string {
+		t.Helper()
+		stats = nil
+		clock.Add(p.o.Interval)
+		return describe(p.pollOnce(context.Background()))
+	}
+	// The shop was just loaded: the gate stays open until a scan reads
+	// an UPDATE_TIME older than the database's second.
+	deadline := time.Now().Add(15 * time.Second)
+	for round(); scanned(); round() {
+		if time.Now().After(deadline) {
+			t.Fatal("the gate is still open 15 s after the load")
+		}
+		time.Sleep(100 * time.Millisecond) // polling a condition, with a deadline
+	}
+	// Quiet for many scan periods: no scan.
+	for range 20 {
+		if got := round(); got != nil || scanned() {
+			t.Fatalf("a quiet shop: changes %v, stats %+v; want a cheap round alone", got, stats)
+		}
+	}
+
+	edit := func(title string) {
+		exec(t, raw, "edit", `UPDATE wp_posts SET post_title = '`+title+`', post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(ps.radar))
+	}
+	edit("Radar 2")
+	if got, want := round(), []string{products(ps.radar)}; !slices.Equal(got, want) || !scanned() {
+		t.Fatalf("the round after an edit: changes %v, stats %+v; want %v from a scan", got, stats, want)
+	}
+
+	// Between rounds, the gate read alone starts the scan.
+	edit("Radar 2b")
 	stats = nil
-	if got := describe(p.pollOnce(context.Background())); got != nil {
-		t.Errorf("a nanosecond before the period: changes %v, want none", got)
+	if got, want := describe(p.gateOnce(context.Background())), []string{products(ps.radar)}; !slices.Equal(got, want) || !scanned() {
+		t.Fatalf("the gate read after an edit: changes %v, stats %+v; want %v from a scan", got, stats, want)
 	}
-	if len(stats) != 1 || stats[0].Scan {
-		t.Errorf("a nanosecond before the period: stats %+v, want one cheap round", stats)
+
+	// The bucket spent: the next edit waits until the budget pays for its
+	// scan.
+	p.tokens = 0
+	p.scanCost = 50 * time.Millisecond // what a larger shop's scan costs
+	edit("Radar 3")
+	if got := round(); got != nil || scanned() {
+		t.Fatalf("with the bucket empty: changes %v, stats %+v; want no scan yet", got, stats)
 	}
-	clock.Add(time.Nanosecond)
-	stats = nil
-	if got, want := describe(p.pollOnce(context.Background())), []string{products(ps.radar)}; !slices.Equal(got, want) {
-		t.Errorf("at the period: changes %v, want %v", got, want)
+	clock.Add(time.Duration(float64(p.scanCost) / (p.o.Budget / 2))) // at the slowest the bucket fills
+	if got, want := round(), []string{products(ps.radar)}; !slices.Equal(got, want) {
+		t.Fatalf("once the budget paid for the scan: changes %v, want %v", got, want)
 	}
-	if len(stats) != 2 || stats[0].Scan || !stats[1].Scan || stats[1].DBTime <= 0 ||
-		stats[1].Period < DefaultPollInterval || stats[1].Period > DefaultPollMaxScan {
-		t.Errorf("at the period: stats %+v, want a round then a scan with its cost and period", stats)
+
+	// Every MaxScan the scan runs anyway.
+	for round(); scanned(); round() {
+		if time.Now().After(deadline.Add(10 * time.Second)) {
+			t.Fatal("the gate did not close after the edits")
+		}
+		time.Sleep(100 * time.Millisecond) // polling a condition, with a deadline
 	}
-	// The next scan is a period after this one began, on the same clock.
-	clock.Add(p.period - time.Nanosecond)
-	stats = nil
-	p.pollOnce(context.Background())
-	if len(stats) != 1 || stats[0].Scan {
-		t.Errorf("before the next period: stats %+v, want one cheap round", stats)
+	clock.Add(p.o.MaxScan)
+	if round(); !scanned() {
+		t.Errorf("after MaxScan without a change: stats %+v, want a scan", stats)
+	}
+}
+
+// Under load the cheap rounds' database time grows; the scan keeps at
+// least half the budget, so it does not starve behind them.
+func TestPollScanBudgetUnderLoad(t *testing.T) {
+	p := NewPoller(nil, catalog.ShopReads, PollOptions{})
+	for _, cost := range []time.Duration{0, 5 * time.Millisecond, 37 * time.Millisecond, time.Second} {
+		p.roundCost = cost
+		if got := p.scanBudget(); got < p.o.Budget/2 {
+			t.Errorf("round cost %v: scan budget %v, want at least half of %v", cost, got, p.o.Budget)
+		}
 	}
 }
 
@@ -392,4 +447,26 @@ func TestScanPeriod(t *testing.T) {
 			t.Errorf("%s: scanPeriod(%v, %v, %v, %v) = %v, want %v", tt.name, tt.cost, tt.budget, tt.interval, tt.maxScan, got, tt.want)
 		}
 	}
+}
+
+// The same-second window uses the rows' own clock: the web server that
+// writes post_modified_gmt stands 5 s behind the database. A save, a scan,
+// and a second save in that same PHP second (only its meta moves): the
+// next scan reads the product again.
+func TestPollScanSameSecondSaveSkewedClock(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
+	exec(t, raw, "save", `UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() - INTERVAL 5 SECOND WHERE ID = `+fmt.Sprint(ps.radar))
+	got, err := p.scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertIDs(t, "first scan", got, []int64{ps.radar})
+	exec(t, raw, "save again", `UPDATE wp_postmeta SET meta_value = '31' WHERE meta_key = '_price' AND post_id = `+fmt.Sprint(ps.radar))
+	got, err = p.scan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertIDs(t, "second scan", got, []int64{ps.radar})
 }

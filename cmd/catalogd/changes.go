@@ -27,6 +27,7 @@ type changeMetrics struct {
 	pollDB   *prometheus.CounterVec // their database time, by round
 	period   prometheus.Gauge
 	source   *prometheus.GaugeVec
+	blind    *prometheus.CounterVec // the binary log found blind, by reason
 }
 
 func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
@@ -50,8 +51,11 @@ func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
 			Help: "The poll source's period between two product scans, set by their cost and --poll-budget."}),
 		source: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "catalogd_change_source",
 			Help: "The change source in use: 1 for it, 0 for the other."}, []string{"source"}),
+		blind: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_feed_blind_total",
+			Help: "Times the binary log was found unable to show every change, and polling took over, by reason (log_bin, binlog_format, binlog_row_image, statement, partial_image)."},
+			[]string{"reason"}),
 	}
-	reg.MustRegister(m.seen, m.lag, m.rebuilds, m.polls, m.pollDB, m.period, m.source)
+	reg.MustRegister(m.seen, m.lag, m.rebuilds, m.polls, m.pollDB, m.period, m.source, m.blind)
 	return m
 }
 
@@ -135,15 +139,68 @@ type follower struct {
 	lost atomic.Bool
 }
 
+// binlogRecheck is how often a follower that polls where it could follow
+// the binary log (--changes auto or binlog) checks whether the log can
+// show every change again: three reads of variables and grants.
+const binlogRecheck = 10 * time.Second
+
+// errBinlogUsable ends polling: the binary log can show every change again.
+var errBinlogUsable = errors.New("the binary log can show every change again")
+
+// untilBinlog is the poll source while the binary log cannot be followed:
+// it polls until the log can, then ends with errBinlogUsable, so that the
+// follower chooses again.
+type untilBinlog struct {
+	catalog.Feed
+	every  time.Duration
+	usable func(context.Context) bool
+}
+
+func (u untilBinlog) Run(ctx context.Context, report func(catalog.Change)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ended := make(chan error, 1)
+	go func() { ended <- u.Feed.Run(ctx, report) }()
+	t := time.NewTicker(u.every)
+	defer t.Stop()
+	for {
+		select {
+		case err := <-ended:
+			return err
+		case <-t.C:
+			if u.usable(ctx) {
+				cancel()
+				<-ended
+				return errBinlogUsable
+			}
+		}
+	}
+}
+
 // pick chooses the source: binlog when asked for, or under auto when the
 // server and the user's grants allow it; poll otherwise. It says why.
-func (f *follower) pick(ctx context.Context) (catalog.Feed, string) {
+// blind, when set, is why the binary log just stopped showing every
+// change: poll, whatever the settings say now (a session of its own may
+// log statements while the server's setting is ROW), until the next check.
+func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Feed, string) {
 	poll := func(why string) (catalog.Feed, string) {
-		return wpdb.NewPoller(f.db, catalog.ShopReads, wpdb.PollOptions{Interval: f.cfg.PollInterval,
-			Budget: f.cfg.PollBudget, OnPoll: f.m.onPoll}), why
+		p := wpdb.NewPoller(f.db, catalog.ShopReads, wpdb.PollOptions{Interval: f.cfg.PollInterval,
+			Budget: f.cfg.PollBudget, OnPoll: f.m.onPoll})
+		if f.cfg.Changes == "poll" {
+			return p, why
+		}
+		// Where the binary log was wanted, go back to it once it can
+		// show every change: it shows them sooner, for less.
+		return untilBinlog{Feed: p, every: binlogRecheck, usable: func(ctx context.Context) bool {
+			ok, _ := f.db.BinlogStatus(ctx, f.cfg.DSN)
+			return ok
+		}}, why + "; the binary log is checked again every " + binlogRecheck.String()
 	}
 	if f.cfg.Changes == "poll" {
 		return poll("--changes=poll")
+	}
+	if blind != nil {
+		return poll("--changes=" + f.cfg.Changes + ": the binary log stopped showing every change: " + blind.Detail)
 	}
 	ok, why := f.db.BinlogStatus(ctx, f.cfg.DSN)
 	switch {
@@ -173,6 +230,7 @@ func (f *follower) run(ctx context.Context) error {
 		}
 	}
 	warned := false
+	var blind *wpdb.BlindError
 	away := func(what string, err error) {
 		if !warned {
 			f.log.Warn(what+"; trying again every second", "err", err)
@@ -191,7 +249,8 @@ func (f *follower) run(ctx context.Context) error {
 			}
 			continue
 		}
-		feed, why := f.pick(ctx)
+		feed, why := f.pick(ctx, blind)
+		blind = nil
 		f.source.set(feed.Name(), why)
 		for _, s := range []string{"binlog", "poll"} {
 			v := 0.0
@@ -221,6 +280,20 @@ func (f *follower) run(ctx context.Context) error {
 			return nil
 		case errors.As(err, &badLanguage):
 			return err
+		case errors.As(err, &blind):
+			// The binary log misses changes (a setting changed, the
+			// server restarted without it): poll from now on. The next
+			// Follow begins with a whole read, made after the wait, when
+			// whatever the log could not show is committed and visible.
+			f.m.blind.WithLabelValues(blind.Reason).Inc()
+			f.log.Warn("the binary log cannot show every change; polling until it can", "why", blind.Detail)
+			if !wait() {
+				return nil
+			}
+			continue
+		case errors.Is(err, errBinlogUsable):
+			f.log.Info("the binary log can show every change again; following it")
+			continue
 		}
 		// The feed gave up (the binary log went away): choose again; the
 		// next Follow begins with a whole read, so nothing is missed.

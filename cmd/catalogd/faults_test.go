@@ -385,7 +385,12 @@ func TestFaultSlowDatabase(t *testing.T) {
 	lasts := func(t *testing.T, what string, tries int) {
 		t.Helper()
 		first := proxy.Accepted()
-		within := time.Duration(tries+5) * (queryTimeout + 100*time.Millisecond)
+		// The deadline only bounds the wait: the poller tries once a
+		// second plus the query deadline, which a busy machine stretches
+		// (4 tries did not fit 5.4s beside other tests), so it is a
+		// minute, and what is asserted is that the tries come and nothing
+		// piles up meanwhile.
+		within := time.Minute
 		r.poll(t, within, fmt.Sprintf("%s: not %d connections tried", what, tries), func() bool {
 			bounded(t, what, 20)
 			return proxy.Accepted() >= first+tries

@@ -27,10 +27,13 @@ import (
 
 // binlogServer is the private server, once started.
 type binlogServer struct {
-	dir  string
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has ended
-	dsn  string
+	dir    string
+	daemon string // mariadbd's path
+	user   string // the --user option
+	port   int
+	cmd    *exec.Cmd
+	done   chan struct{} // closed when the process has ended
+	dsn    string
 }
 
 var servers struct {
@@ -141,35 +144,87 @@ func startBinlogServer(extra ...string) (s *binlogServer, missing bool, err erro
 	if err != nil {
 		return nil, false, err
 	}
-	errLog := filepath.Join(dir, "error.log")
-	cmd = exec.Command(daemon, "--no-defaults", "--datadir="+data, "--socket="+filepath.Join(dir, "sock"),
-		"--port="+strconv.Itoa(port), "--bind-address=127.0.0.1", "--skip-name-resolve",
-		"--pid-file="+filepath.Join(dir, "mariadbd.pid"), "--log-error="+errLog,
-		"--log-bin="+filepath.Join(dir, "binlog"), "--binlog-format=ROW", "--binlog-row-image=FULL",
-		"--server-id=1", userOpt,
+	s = &binlogServer{dir: dir, daemon: daemon, user: userOpt, port: port,
+		dsn: fmt.Sprintf("root@tcp(127.0.0.1:%d)/", port)}
+	if err := s.launch(true, extra); err != nil {
+		return nil, false, err
+	}
+	ok = true
+	return s, false, nil
+}
+
+// launch starts mariadbd on the server's files and port, writing a binary
+// log when binlog, extra options last, and waits until it answers.
+func (s *binlogServer) launch(binlog bool, extra []string) error {
+	errLog := filepath.Join(s.dir, "error.log")
+	cmd := exec.Command(s.daemon, "--no-defaults", "--datadir="+filepath.Join(s.dir, "data"),
+		"--socket="+filepath.Join(s.dir, "sock"),
+		"--port="+strconv.Itoa(s.port), "--bind-address=127.0.0.1", "--skip-name-resolve",
+		"--pid-file="+filepath.Join(s.dir, "mariadbd.pid"), "--log-error="+errLog,
+		"--server-id=1", s.user,
 		// A test server: small and quick, durability is not its concern.
 		"--innodb-buffer-pool-size=64M", "--innodb-flush-log-at-trx-commit=2", "--sync-binlog=0",
 		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_unicode_520_ci")
+	if binlog {
+		cmd.Args = append(cmd.Args, "--log-bin="+filepath.Join(s.dir, "binlog"), "--binlog-format=ROW",
+			"--binlog-row-image=FULL")
+	}
 	cmd.Args = append(cmd.Args, extra...)
 	// The server dies with the test process, even when it is killed before
 	// TestMain can stop it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		return nil, false, fmt.Errorf("%s: %v", filepath.Base(daemon), err)
+		return fmt.Errorf("%s: %v", filepath.Base(s.daemon), err)
 	}
-	s = &binlogServer{dir: dir, cmd: cmd, done: make(chan struct{}),
-		dsn: fmt.Sprintf("root@tcp(127.0.0.1:%d)/", port)}
+	s.cmd, s.done = cmd, make(chan struct{})
+	done := s.done
 	go func() {
 		_ = cmd.Wait()
-		close(s.done)
+		close(done)
 	}()
 	if err := s.waitAnswering(60 * time.Second); err != nil {
-		s.stop()
+		s.halt()
 		log, _ := os.ReadFile(errLog)
-		return nil, false, fmt.Errorf("%v\n%s", err, tail(log))
+		return fmt.Errorf("%v\n%s", err, tail(log))
 	}
-	ok = true
-	return s, false, nil
+	return nil
+}
+
+// Server is a private MariaDB of one test, which it may restart with
+// other options (without its binary log: the server a shop's host
+// restarted).
+type Server struct {
+	s *binlogServer
+}
+
+// NewServer starts a private MariaDB for the test, with a binary log as
+// BinlogServer's and the extra mariadbd options (--lower-case-table-names=1),
+// stopped and removed when the test ends. Without MariaDB's binaries the
+// test stops through Lacking.
+func NewServer(t testing.TB, extra ...string) *Server {
+	t.Helper()
+	s, missing, err := startBinlogServer(extra...)
+	switch {
+	case missing:
+		Lacking(t, "no MariaDB binaries to start a private server: %v", err)
+	case err != nil:
+		t.Fatalf("start a private MariaDB: %v", err)
+	}
+	t.Cleanup(s.stop)
+	return &Server{s: s}
+}
+
+// DSN is the server's root DSN, root@tcp(127.0.0.1:PORT)/.
+func (s *Server) DSN() string { return s.s.dsn }
+
+// Restart stops the server and starts it again on the same files and
+// port, with a binary log or without, and the extra options.
+func (s *Server) Restart(t testing.TB, binlog bool, extra ...string) {
+	t.Helper()
+	s.s.halt()
+	if err := s.s.launch(binlog, extra); err != nil {
+		t.Fatalf("restart the private MariaDB: %v", err)
+	}
 }
 
 // waitAnswering polls the server until it answers, it ends, or the time
@@ -201,8 +256,14 @@ func (s *binlogServer) waitAnswering(limit time.Duration) error {
 	}
 }
 
-// stop ends the server (SIGTERM, SIGKILL after 20 s) and removes its files.
+// stop ends the server and removes its files.
 func (s *binlogServer) stop() {
+	s.halt()
+	os.RemoveAll(s.dir)
+}
+
+// halt ends the server's process (SIGTERM, SIGKILL after 20 s).
+func (s *binlogServer) halt() {
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-s.done:
@@ -210,7 +271,6 @@ func (s *binlogServer) stop() {
 		_ = s.cmd.Process.Kill()
 		<-s.done
 	}
-	os.RemoveAll(s.dir)
 }
 
 // tail is the end of a log, for an error message.
