@@ -114,6 +114,10 @@ bench: build demo-load
 	$(BIN)/catalogbench -catalogd $(BIN)/catalogd -dsn '$(BENCH_DSN)' -demo-db $(DEMO_DB) \
 	  -sizes $(BENCH_SIZES) -wpseed $(BIN)/wpseed -out docs/benchmarks.md
 	$(GO) test -run '^$$' -bench . -benchmem ./httpapi/
+	# The poll source on the seeded shops (issue 23): a cheap round's, the
+	# UPDATE_TIME gate's and a scan's database time, and an isolated edit's
+	# commit-to-change latency with the database time it cost a second.
+	$(GO) test -run '^$$' -bench '^BenchmarkPoll' -benchtime 5x ./wpdb/
 
 seed:
 	$(GO) generate ./deploy/seed/
