@@ -103,11 +103,18 @@ func BuildTemp(pkgs map[string]string) (map[string]string, func(), error) {
 }
 
 // Environ is this process's environment without any CATALOG_* setting,
-// plus kv: a child process sees only the settings it is given.
+// plus kv: a child process sees only the settings it is given. Nor does it
+// see the make that may be running the tests (make test): a make the
+// child starts is a user's, not a sub-make that prints "Entering
+// directory" before its first line and takes the outer one's flags.
 func Environ(kv ...string) []string {
 	var out []string
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, "CATALOG_") {
+		name, _, _ := strings.Cut(e, "=")
+		switch {
+		case strings.HasPrefix(name, "CATALOG_"):
+		case name == "MAKELEVEL", name == "MAKEFLAGS", name == "MFLAGS", name == "MAKEOVERRIDES":
+		default:
 			out = append(out, e)
 		}
 	}
