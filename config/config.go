@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"catalogd/internal/flagerr"
 	"catalogd/wpdb"
 )
 
@@ -309,33 +310,23 @@ func secretSetting(getenv func(string) string, name, file string, errs []error) 
 
 // badValue is the line for a value flag f refused.
 func badValue(f *flag.Flag, v string) string {
-	return fmt.Sprintf("--%s (%s): %q is not a valid value: want %s", f.Name, envName(f.Name), v, kindOf(f))
+	return fmt.Sprintf("--%s (%s): %q is not a valid value: want %s", f.Name, envName(f.Name), v, flagerr.Expects(f))
 }
-
-// flagValueRE matches the flag package's message for a refused value
-// ("invalid value %q for flag -%s: %v", "invalid boolean value %q for -%s:
-// %v"), which names no expectation.
-var flagValueRE = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:\s]+): `)
 
 // flagProblem rewords the flag package's error as one line naming the
 // setting, the value and what it expects: a refused value, an unknown
 // flag, a flag without its value.
 func flagProblem(fs *flag.FlagSet, err error) string {
-	msg := err.Error()
-	if m := flagValueRE.FindStringSubmatch(msg); m != nil {
-		if f := fs.Lookup(m[2]); f != nil {
-			if v, uerr := strconv.Unquote(m[1]); uerr == nil {
-				return badValue(f, v)
-			}
-		}
+	switch p := flagerr.Read(fs, err); p.Kind {
+	case flagerr.BadValue:
+		return badValue(p.Flag, p.Value)
+	case flagerr.Unknown:
+		return fmt.Sprintf("unknown flag --%s: catalogd has no such setting", p.Name)
+	case flagerr.MissingValue:
+		return fmt.Sprintf("--%s needs a value", p.Name)
+	default:
+		return p.Msg
 	}
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return fmt.Sprintf("unknown flag --%s: catalogd has no such setting", strings.TrimLeft(name, "-"))
-	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-		return fmt.Sprintf("--%s needs a value", strings.TrimLeft(name, "-"))
-	}
-	return msg
 }
 
 // envName is the environment variable twin of the flag named flagName:
@@ -369,21 +360,6 @@ func parsePrefixes(s string) ([]netip.Prefix, error) {
 		out = append(out, p.Masked())
 	}
 	return out, nil
-}
-
-// kindOf says what kind of value a flag takes.
-func kindOf(f *flag.Flag) string {
-	switch f.Value.(flag.Getter).Get().(type) {
-	case time.Duration:
-		return "a duration like 5s or 500ms"
-	case int:
-		return "a whole number"
-	case float64:
-		return "a number like 0.01"
-	case bool:
-		return "true or false"
-	}
-	return "a string"
 }
 
 var (

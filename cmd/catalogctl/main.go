@@ -17,14 +17,13 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"catalogd/internal/buildinfo"
+	"catalogd/internal/flagerr"
 )
 
 // version is catalogctl's own version, sent in the User-Agent: the one make
@@ -337,41 +336,31 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
-// flagValueRE matches the flag package's message for a refused value
-// ("invalid value %q for flag -%s: %v", "invalid boolean value %q for -%s:
-// %v"), which names no expectation.
-var flagValueRE = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-([^:\s]+): `)
-
 // flagProblem rewords the flag package's error as one line naming the
 // option, the value and what it expects. fs is catalogctl's own flag set
 // or a command's.
 func flagProblem(fs *flag.FlagSet, err error) string {
-	msg := err.Error()
-	if m := flagValueRE.FindStringSubmatch(msg); m != nil {
-		if f := fs.Lookup(m[2]); f != nil {
-			if v, uerr := strconv.Unquote(m[1]); uerr == nil {
-				return fmt.Sprintf("--%s %q: want %s", f.Name, v, kindOf(f))
-			}
-		}
-	}
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		name = strings.TrimLeft(name, "-")
+	p := flagerr.Read(fs, err)
+	switch p.Kind {
+	case flagerr.BadValue:
+		return fmt.Sprintf("--%s %q: want %s", p.Name, p.Value, flagerr.Expects(p.Flag))
+	case flagerr.Unknown:
 		if fs.Name() == "catalogctl" {
-			return fmt.Sprintf("unknown option --%s", name)
+			return fmt.Sprintf("unknown option --%s", p.Name)
 		}
-		if globalOption(name) {
-			return fmt.Sprintf("--%s is a global option: put it before the command (catalogctl --%s … %s)", name, name, fs.Name())
+		if globalOption(p.Name) {
+			return fmt.Sprintf("--%s is a global option: put it before the command (catalogctl --%s … %s)", p.Name, p.Name, fs.Name())
 		}
-		return fmt.Sprintf("unknown option --%s for %s", name, fs.Name())
+		return fmt.Sprintf("unknown option --%s for %s", p.Name, fs.Name())
+	case flagerr.MissingValue:
+		// A string option checks its value itself, and says what it wants.
+		if p.Flag != nil && flagerr.Expects(p.Flag) != "" {
+			return fmt.Sprintf("--%s needs a value: %s", p.Name, flagerr.Expects(p.Flag))
+		}
+		return fmt.Sprintf("--%s needs a value", p.Name)
+	default:
+		return p.Msg
 	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-		name = strings.TrimLeft(name, "-")
-		if f := fs.Lookup(name); f != nil && kindOf(f) != "" {
-			return fmt.Sprintf("--%s needs a value: %s", name, kindOf(f))
-		}
-		return fmt.Sprintf("--%s needs a value", name)
-	}
-	return msg
 }
 
 // globalOption reports whether name is one of the options that come
@@ -382,19 +371,6 @@ func globalOption(name string) bool {
 		return true
 	}
 	return false
-}
-
-// kindOf says what kind of value a flag takes.
-func kindOf(f *flag.Flag) string {
-	switch f.Value.(flag.Getter).Get().(type) {
-	case time.Duration:
-		return "a duration such as 3s or 500ms"
-	case int:
-		return "a whole number"
-	case bool:
-		return "true or false"
-	}
-	return "" // a string option checks its value itself, and says what it wants
 }
 
 // parseCommand parses a command's options and returns its arguments.

@@ -49,7 +49,7 @@ func TestGlobalUsageErrors(t *testing.T) {
 		{"base URL empty", []string{"--base-url", "", "catalog"}, nil, "want an http:// or https:// URL"},
 		{"base URL from the environment", []string{"catalog"}, proctest.Environ("CATALOG_BASE_URL=not a url"), `CATALOG_BASE_URL "not a url"`},
 		{"timeout zero", []string{"--timeout", "0s", "catalog"}, nil, "--timeout must be positive"},
-		{"timeout not a duration", []string{"--timeout", "soon", "catalog"}, nil, `catalogctl: --timeout "soon": want a duration such as 3s or 500ms` + "\nRun 'catalogctl --help' for usage."},
+		{"timeout not a duration", []string{"--timeout", "soon", "catalog"}, nil, `catalogctl: --timeout "soon": want a duration like 5s or 500ms` + "\nRun 'catalogctl --help' for usage."},
 		{"page without its value", []string{"products", "--page"}, nil, "catalogctl: --page needs a value\nRun 'catalogctl products --help' for usage."},
 		{"user agent with a line break", []string{"--user-agent", "x\r\nX-Evil: 1", "catalog"}, nil, "--user-agent must not contain control characters"},
 	})
