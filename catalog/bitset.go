@@ -26,6 +26,14 @@ func (b bitset) and(o bitset) bitset {
 	return out
 }
 
+// andCount is the size of b and o's intersection, made without a set.
+func (b bitset) andCount(o bitset) (n int) {
+	for i := range b {
+		n += bits.OnesCount64(b[i] & o[i])
+	}
+	return n
+}
+
 func (b bitset) andNot(o bitset) bitset {
 	out := make(bitset, len(b))
 	for i := range b {

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"catalogd/api"
 )
@@ -17,7 +18,7 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 		return nil, err
 	}
 	sh := snap.sh
-	visible := snap.visible().count()
+	visible := snap.aggs().visibleCount
 	now := c.cfg.Now()
 	_, shopSeen := c.lastSeen(now)
 	return &Index{Index: api.Index{
@@ -41,7 +42,8 @@ func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 	}
 	now := c.cfg.Now()
 	_, shopSeen := c.lastSeen(now)
-	list := &CategoryList{Items: snap.categories(), Modified: notAfter(shopSeen, now), Version: snap.Version}
+	// Items is a copy: the snapshot's list is shared by every request.
+	list := &CategoryList{Items: slices.Clone(snap.categories()), Modified: notAfter(shopSeen, now), Version: snap.Version}
 	list.Categories = make([]api.Category, len(list.Items))
 	for i, c := range list.Items {
 		list.Categories[i] = c.Category
@@ -49,28 +51,9 @@ func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 	return list, nil
 }
 
-// categories counts the catalog-visible products of every category and its
-// descendants, as the storefront's archive shows them (and as WooCommerce's
-// product_count_product_cat meta would, were it not stale after the
-// out-of-stock option changes).
-func (s *Snapshot) categories() []Category {
-	visible := s.visible()
-	out := []Category{}
-	for _, cat := range s.t.categories {
-		n := visible.and(s.union(cat.subtree)).count()
-		if n < 1 {
-			continue
-		}
-		var parent *string
-		if cat.parent != nil {
-			p := cat.parent.Slug
-			parent = &p
-		}
-		out = append(out, Category{Category: api.Category{Slug: cat.Slug, Name: cat.name, Count: n,
-			URL: s.sh.categoryURL(cat.Slug, cat.path), Parent: parent}, ID: cat.TermID})
-	}
-	return out
-}
+// categories are the categories holding a catalog-visible product, with
+// their counts, computed with the snapshot (aggregates); shared read-only.
+func (s *Snapshot) categories() []Category { return s.aggs().categories }
 
 // Products returns one page of the catalog-visible products. The query's
 // problems (api.ParseListQuery's) are reported together with an unknown

@@ -52,6 +52,10 @@ type Snapshot struct {
 	wpmlServed map[int64]int64 // trid → product ID
 	pllGroups  map[int64]map[string]int64
 	trpSlugs   map[string]string
+
+	// agg are the counts the index and categories show (aggregates.go),
+	// derived once the lookups are complete.
+	agg *aggregates
 }
 
 // builder turns rows into a snapshot; it collects what it had to overlook.
@@ -87,6 +91,7 @@ func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapsh
 	}
 	s.pllGroups = rows.Products.Groups
 	s.index()
+	s.aggregate()
 	s.Warnings = b.warnings
 	return s, nil
 }
@@ -119,6 +124,7 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 	if !n.patch(s, ids) {
 		n.index()
 	}
+	n.aggregate()
 	return &n
 }
 

@@ -79,7 +79,11 @@ func (s *Snapshot) union(ttids []int64) bitset {
 	return out
 }
 
-// visible is the set of catalog-visible products.
-func (s *Snapshot) visible() bitset {
+// visible is the set of catalog-visible products, computed with the
+// snapshot (aggregates); it is shared: never modify it.
+func (s *Snapshot) visible() bitset { return s.aggs().visible }
+
+// computeVisible computes the set of catalog-visible products.
+func (s *Snapshot) computeVisible() bitset {
 	return s.every.andNot(s.union(s.t.catalogExclusions(s.sh.hideOutOfStock)))
 }

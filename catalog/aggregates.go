@@ -1,0 +1,66 @@
+package catalog
+
+import "catalogd/api"
+
+// aggregates are what the index and the categories answer from, derived
+// from a snapshot once, when it is built or patched, rather than on the
+// first request for them: at 100 000 products the categories' counts
+// (a union of bitsets per category and its descendants) cost milliseconds,
+// which every first request after a change would otherwise pay.
+type aggregates struct {
+	visible      bitset // the catalog-visible products; shared read-only
+	visibleCount int
+	categories   []Category // those holding a visible product, in the storefront's order
+}
+
+// aggregate derives s's aggregates from its lookups; Build and With call
+// it last, when the snapshot is complete.
+func (s *Snapshot) aggregate() {
+	s.agg = s.computeAggregates()
+}
+
+func (s *Snapshot) computeAggregates() *aggregates {
+	a := &aggregates{visible: s.computeVisible()}
+	a.visibleCount = a.visible.count()
+	a.categories = s.computeCategories(a.visible)
+	return a
+}
+
+// aggs are the snapshot's aggregates; a snapshot made otherwise than by
+// Build or With (a test's) has them computed on demand.
+func (s *Snapshot) aggs() *aggregates {
+	if s.agg != nil {
+		return s.agg
+	}
+	return s.computeAggregates()
+}
+
+// computeCategories counts the catalog-visible products of every category
+// and its descendants, as the storefront's archive shows them (and as
+// WooCommerce's product_count_product_cat meta would, were it not stale
+// after the out-of-stock option changes). One scratch set serves every
+// category: the union is made in it, counted against visible, cleared.
+func (s *Snapshot) computeCategories(visible bitset) []Category {
+	out := []Category{}
+	scratch := newBitset(len(s.served))
+	for _, cat := range s.t.categories {
+		clear(scratch)
+		for _, tt := range cat.subtree {
+			if b := s.members[tt]; b != nil {
+				scratch.orInto(b)
+			}
+		}
+		n := scratch.andCount(visible)
+		if n < 1 {
+			continue
+		}
+		var parent *string
+		if cat.parent != nil {
+			p := cat.parent.Slug
+			parent = &p
+		}
+		out = append(out, Category{Category: api.Category{Slug: cat.Slug, Name: cat.name, Count: n,
+			URL: s.sh.categoryURL(cat.Slug, cat.path), Parent: parent}, ID: cat.TermID})
+	}
+	return out
+}

@@ -1,0 +1,197 @@
+package catalog
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestAggregatesFollowPatches applies series of random changes to a shop,
+// each through With (patched in place or indexed again), and compares the
+// patched snapshot's aggregates (the index's counts, the categories and
+// their counts with descendants) with those of a snapshot built afresh
+// from the same rows: a product changing category, visibility, stock or
+// status must move the counts the index and categories answer from.
+
+// TestAggregatesFollowPatches applies series of random changes to a shop,
+// each through With (patched in place or indexed again), and compares the
+// patched snapshot's aggregates (the index's counts, the categories and
+// their counts with descendants) with those of a snapshot built afresh
+// from the same rows: a product changing category, visibility, stock or
+// status must move the counts the index and categories answer from.
+func TestAggregatesFollowPatches(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hide string // woocommerce_hide_out_of_stock_items
+		seed uint64
+	}{
+		{"out of stock shown", "no", 1},
+		{"out of stock hidden", "yes", 2},
+		{"another series", "yes", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(tc.seed, 25))
+			st := newStore()
+			st.options["woocommerce_hide_out_of_stock_items"] = tc.hide
+			cats := []string{"uncategorized"}
+			for _, c := range []struct{ slug, parent string }{
+				{"scripts", ""}, {"jobs", "scripts"}, {"police", "jobs"}, {"vehicles", "scripts"},
+				{"maps", ""}, {"interiors", "maps"}, {"empty", ""},
+			} {
+				st.category(c.slug, c.slug, c.parent, 0)
+				cats = append(cats, c.slug)
+			}
+			visibilities := []string{"visible", "catalog", "search", "hidden"}
+			var ids []int64
+			add := func() int64 {
+				id := st.add(product{Title: "P " + strconv.Itoa(len(ids)), Regular: "10",
+					Stock:      []string{"instock", "outofstock", "onbackorder"}[rng.IntN(3)],
+					Visibility: visibilities[rng.IntN(len(visibilities))],
+					Categories: []string{cats[rng.IntN(len(cats))]}})
+				ids = append(ids, id)
+				return id
+			}
+			for range 150 {
+				add()
+			}
+			cfg := Config{Now: func() time.Time { return t0 }}
+			snap, err := Build(st.shopRows(), cfg, 1, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			without := func(id int64, tts ...int64) {
+				st.rels[id] = slices.DeleteFunc(slices.Clone(st.rels[id]), func(tt int64) bool { return slices.Contains(tts, tt) })
+			}
+			catTTs := make([]int64, len(cats))
+			for i, c := range cats {
+				catTTs[i] = st.tt(taxCategory, c)
+			}
+			exclude, outTT := st.tt(taxVisibility, visExcludeFromCatalog), st.tt(taxVisibility, visOutOfStock)
+			for step := range 200 {
+				var changed []int64
+				for range 1 + rng.IntN(3) {
+					id := ids[rng.IntN(len(ids))]
+					var what string
+					switch rng.IntN(6) {
+					case 0: // moved to other categories
+						what = "category"
+						without(id, catTTs...)
+						for range 1 + rng.IntN(2) {
+							st.relate(id, taxCategory, cats[rng.IntN(len(cats))])
+						}
+					case 1: // hidden from the catalog, or shown again
+						what = "visibility"
+						if slices.Contains(st.rels[id], exclude) {
+							without(id, exclude)
+						} else {
+							st.relate(id, taxVisibility, visExcludeFromCatalog)
+						}
+					case 2: // out of stock, or back in
+						what = "stock"
+						if slices.Contains(st.rels[id], outTT) {
+							without(id, outTT)
+							st.setMeta(id, metaStockStatus, "instock")
+						} else {
+							st.relate(id, taxVisibility, visOutOfStock)
+							st.setMeta(id, metaStockStatus, "outofstock")
+						}
+					case 3: // unpublished, or published again
+						what = "status"
+						st.update(id, t0, func(p *Post) {
+							p.Status = map[string]string{"publish": "draft", "draft": "publish"}[p.Status]
+						})
+					case 4:
+						what = "new product"
+						id = add()
+					default: // a price edit: nothing the counts show
+						what = "price"
+						st.setMeta(id, "_regular_price", strconv.Itoa(1+rng.IntN(50)))
+					}
+					changed = append(changed, id)
+					t.Logf("step %d: %s of %d", step, what, id)
+				}
+				version := uint64(step + 2)
+				snap = snap.With(st.productRows(changed), changed, version, cfg)
+				fresh, err := Build(st.shopRows(), cfg, version, t0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, want := snap.agg, fresh.agg
+				if got.visibleCount != want.visibleCount || !slices.Equal(got.visible, want.visible) {
+					t.Fatalf("step %d: %d visible products after the patch, %d in a fresh build", step, got.visibleCount, want.visibleCount)
+				}
+				if !reflect.DeepEqual(got.categories, want.categories) {
+					t.Fatalf("step %d: categories after the patch\n%+v\nin a fresh build\n%+v", step, got.categories, want.categories)
+				}
+			}
+		})
+	}
+}
+
+// bigShop is a catalog of n products over a tree of 60 categories (12
+// roots of 4 children each), some hidden and some out of stock, as the
+// benchmarks' large shop.
+func bigShop(b *testing.B, n int) (*Catalog, *store) {
+	b.Helper()
+	st := newStore()
+	var cats []string
+	for r := range 12 {
+		root := "root-" + strconv.Itoa(r)
+		st.category(root, root, "", int64(r))
+		cats = append(cats, root)
+		for c := range 4 {
+			child := root + "-" + strconv.Itoa(c)
+			st.category(child, child, root, int64(c))
+			cats = append(cats, child)
+		}
+	}
+	for i := range n {
+		st.add(product{Title: "P " + strconv.Itoa(i), Regular: "10",
+			Stock:      []string{"instock", "instock", "instock", "outofstock"}[i%4],
+			Visibility: []string{"visible", "visible", "visible", "visible", "hidden"}[i%5],
+			Categories: []string{cats[i%len(cats)], cats[(i*7)%len(cats)]}})
+	}
+	c := New(&fakeSource{st: st}, Config{Now: func() time.Time { return t0 }})
+	if _, err := c.Snapshot(b.Context()); err != nil {
+		b.Fatal(err)
+	}
+	return c, st
+}
+
+// BenchmarkFirstRequest is what the index's and the categories' first
+// request after a change compute from a snapshot of 100 000 products (no
+// response cache: each call computes what a cache miss does).
+func BenchmarkFirstRequest(b *testing.B) {
+	c, _ := bigShop(b, 100_000)
+	b.Run("index", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := c.Index(b.Context()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("categories", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := c.Categories(b.Context()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// What a change costs the snapshot: a product's stock (patched in
+	// place, the aggregates derived again).
+	b.Run("patch", func(b *testing.B) {
+		snap, _ := c.Snapshot(b.Context())
+		src := c.src.(*fakeSource)
+		id := snap.served[len(snap.served)/2].id
+		rows := src.st.productRows([]int64{id})
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = snap.With(rows, []int64{id}, snap.Version+1, c.cfg)
+		}
+	})
+}
