@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -86,7 +85,11 @@ type cacheStats struct {
 // entry is one finished response.
 type entry struct {
 	status int
-	header http.Header // the handler's own headers
+	// fields are the handler's own headers, as a list: a hit assigns them
+	// in order, with no map to walk. merged is the last combination of a field the
+	// middleware set too (Link), kept for the hits that follow.
+	fields []headerField
+	merged atomic.Pointer[mergedField]
 	body   []byte
 	etag   string // strong, of the plain body
 	gzEtag string // the gzip copy's: etag+"-gzip", made once for every conditional request
@@ -119,6 +122,20 @@ type entry struct {
 	held    bool
 }
 
+// headerField is one of an entry's own header fields.
+type headerField struct {
+	name  string
+	value []string
+}
+
+// mergedField is a field of an entry joined to the value the middleware
+// set before it: common is that value, a slice the server shares by every
+// response (compared by identity), value the joined list.
+type mergedField struct {
+	name          string
+	common, value []string
+}
+
 // entryOverhead is what an entry costs besides its bodies, key and header
 // values: the entry and its prepared header slices and strings, the
 // header map, the LRU's list element and map slot. Measured with
@@ -142,9 +159,9 @@ func (e *entry) memSize(key string) int64 {
 			n += 48 + len(f.value[0])
 		}
 	}
-	for k, v := range e.header {
-		n += len(k) + 16*cap(v)
-		for _, s := range v {
+	for _, f := range e.fields {
+		n += len(f.name) + 16*cap(f.value)
+		for _, s := range f.value {
 			n += len(s)
 		}
 	}

@@ -138,7 +138,10 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen, drops 
 // 304.
 func newEntry(status int, header http.Header, body []byte, version uint64, now time.Time) *entry {
 	header.Del("Content-Length")
-	e := &entry{status: status, header: header, body: bytes.Clone(body), stored: now}
+	e := &entry{status: status, body: bytes.Clone(body), stored: now, fields: make([]headerField, 0, len(header))}
+	for k, v := range header {
+		e.fields = append(e.fields, headerField{k, v})
+	}
 	sum := sha256.Sum256(body)
 	tag := hex.EncodeToString(sum[:16])
 	if version != 0 {

@@ -42,7 +42,13 @@ func cacheKey(r *http.Request, readsQuery bool) string {
 		return r.URL.Path
 	}
 	if canonicalQuery(raw) {
-		return r.URL.Path + "?" + raw // the hit path: nothing to parse
+		// The hit path: nothing to parse. The request line's target is
+		// usually this very string, already made by net/http: reusing it
+		// saves the hit its one allocation.
+		if requestTargetIs(r.RequestURI, r.URL.Path, raw) {
+			return r.RequestURI
+		}
+		return r.URL.Path + "?" + raw
 	}
 	v := queryValues(raw)
 	q, problems := api.ParseListQuery(v)
@@ -139,4 +145,12 @@ func plainNumber(s string, n int) bool {
 		}
 	}
 	return true
+}
+
+// requestTargetIs reports whether target, a request line's target, is
+// path+"?"+query byte for byte (it is not when the path was escaped or
+// rewritten, or the target is absolute).
+func requestTargetIs(target, path, query string) bool {
+	return len(target) == len(path)+1+len(query) && target[len(path)] == '?' &&
+		strings.HasPrefix(target, path) && strings.HasSuffix(target, query)
 }

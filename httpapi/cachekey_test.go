@@ -39,6 +39,23 @@ func TestCacheKey(t *testing.T) {
 	}
 }
 
+// The hit path's key is the request line's target when that is the path
+// and query as they are: an absolute target, or a path rewritten before the
+// cache (restRoute, a trailing slash), gives the same key the long way.
+func TestCacheKeyReusesTheTarget(t *testing.T) {
+	for _, target := range []string{"/p?page=2&per_page=5", "https://shop.example/p?page=2&per_page=5", "/p/?page=2&per_page=5"} {
+		r := httptest.NewRequest("GET", target, nil)
+		r.URL.Path = "/p" // as the middleware rewrites "/p/"
+		if k := cacheKey(r, true); k != "/p?page=2&per_page=5" {
+			t.Errorf("%s: key %q, want /p?page=2&per_page=5", target, k)
+		}
+	}
+	r := httptest.NewRequest("GET", "/p?page=2", nil)
+	if n := testing.AllocsPerRun(100, func() { _ = cacheKey(r, true) }); n != 0 {
+		t.Errorf("a canonical target's key allocates %v times", n)
+	}
+}
+
 // FuzzCacheKey: a query the hit path takes as canonical without parsing has
 // exactly the key the long way gives it.
 func FuzzCacheKey(f *testing.F) {

@@ -57,15 +57,17 @@ func (c *Cache) gzipped(key string, e *entry) []byte {
 // 304.
 func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state cacheState, cc *cacheControl) {
 	h := w.Header()
-	for k, v := range e.header {
+	for _, f := range e.fields {
 		// The entry holds the handler's own fields; the middleware set the
-		// common ones before it. A field both set (Link: the API catalog's
-		// rel="api-catalog" beside rel="service-desc") is a list, and is
-		// combined (RFC 9110 §5.3). The copy keeps the shared slices intact.
-		if common, ok := h[k]; ok {
-			v = append(common[:len(common):len(common)], v...)
+		// common ones before it. A field both set (Link: the server's
+		// rel="service-desc" beside a list's paging links) is a list, and
+		// is combined (RFC 9110 §5.3), once per entry: the middleware's
+		// value is the same shared slice at every request.
+		v := f.value
+		if common, ok := h[f.name]; ok {
+			v = e.merge(f, common)
 		}
-		h[k] = v
+		h[f.name] = v
 	}
 	h["X-Cache"] = cacheStates[state]
 	h["Vary"] = hdrVary
@@ -107,6 +109,23 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *ent
 	}
 }
 
+// merge is f's value after common, made at the first hit and kept while
+// the middleware sets the same common value (it is one shared slice per
+// server). The copy keeps the shared slices intact.
+func (e *entry) merge(f headerField, common []string) []string {
+	if m := e.merged.Load(); m != nil && m.name == f.name && sameSlice(m.common, common) {
+		return m.value
+	}
+	v := append(common[:len(common):len(common)], f.value...)
+	e.merged.Store(&mergedField{name: f.name, common: common, value: v})
+	return v
+}
+
+// sameSlice reports whether a and b are the very same slice.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // cacheState is how a response was served, told in X-Cache.
 type cacheState int
 
@@ -129,13 +148,13 @@ var (
 // says; otherwise If-Modified-Since against the response's Last-Modified, to
 // the second (an unparseable date is ignored, as the RFC asks).
 func notModified(r *http.Request, e *entry) bool {
-	if inm := r.Header.Get("If-None-Match"); inm != "" {
+	if inm := headerValue(r.Header, "If-None-Match"); inm != "" {
 		return matchesETag(inm, e.etag, e.gzEtag)
 	}
 	if e.lastModH == nil || r.Method != http.MethodGet && r.Method != http.MethodHead {
 		return false
 	}
-	ims := r.Header.Get("If-Modified-Since")
+	ims := headerValue(r.Header, "If-Modified-Since")
 	if ims == "" {
 		return false
 	}
@@ -175,4 +194,14 @@ func bytesTag(t string) string {
 		return t
 	}
 	return `"` + t[i+1:]
+}
+
+// headerValue is h.Get(key) for a key in canonical form, which it does not
+// canonicalize again: net/http has stored the request's fields so, and a
+// hit reads a few of them.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }

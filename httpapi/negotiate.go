@@ -55,8 +55,30 @@ func weightOf(params string) (q float64, ok bool) {
 // weight is ignored. No header at all is answered with identity: clients
 // that do not ask for gzip (curl, scripts) get plain JSON.
 func acceptsGzip(r *http.Request) bool {
+	// What browsers, curl, Go and the CDNs send, each once, is answered
+	// without parsing: every form below names gzip with no weight.
+	if v := r.Header["Accept-Encoding"]; len(v) == 1 {
+		if _, ok := commonGzipForms[v[0]]; ok {
+			return true
+		}
+	}
+	return parseAcceptsGzip(r)
+}
+
+// commonGzipForms are the Accept-Encoding values clients send most, each
+// naming gzip without a weight; TestCommonGzipForms holds them to the
+// parser's reading.
+var commonGzipForms = map[string]struct{}{
+	"gzip": {}, "x-gzip": {}, "gzip, deflate": {}, "gzip,deflate": {}, "deflate, gzip": {},
+	"gzip, deflate, br": {}, "gzip,deflate,br": {}, "gzip, deflate, br, zstd": {},
+	"deflate, gzip, br, zstd": {}, "br, gzip": {}, "gzip, br": {}, "br, gzip, deflate": {},
+	"gzip, compress, deflate, br": {}, "gzip, zstd": {}, "zstd, gzip": {},
+}
+
+// parseAcceptsGzip is acceptsGzip's reading of any Accept-Encoding.
+func parseAcceptsGzip(r *http.Request) bool {
 	gzipQ, starQ, identityQ := -1.0, -1.0, -1.0 // -1: not named
-	for _, line := range r.Header.Values("Accept-Encoding") {
+	for _, line := range r.Header["Accept-Encoding"] {
 		for line != "" {
 			var member string
 			member, line, _ = strings.Cut(line, ",")

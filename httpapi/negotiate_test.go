@@ -74,3 +74,14 @@ func TestParseQ(t *testing.T) {
 		}
 	}
 }
+
+// TestCommonGzipForms: the values acceptsGzip answers without parsing are
+// ones the parser accepts too, so the shortcut changes no answer.
+func TestCommonGzipForms(t *testing.T) {
+	for form := range commonGzipForms {
+		r := &http.Request{Header: http.Header{"Accept-Encoding": {form}}}
+		if !parseAcceptsGzip(r) {
+			t.Errorf("%q is taken as gzip without parsing, but the parser refuses it", form)
+		}
+	}
+}

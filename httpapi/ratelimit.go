@@ -96,9 +96,12 @@ func (l *rateLimiter) take(ip netip.Addr, now time.Time) (remaining, reset int, 
 	}
 	sh.mu.Lock()
 	w, ok := sh.seen.Get(ip)
-	if !ok || now.Sub(w.start) >= window {
+	switch {
+	case !ok:
 		w = &ipWindow{start: now}
 		sh.seen.Add(ip, w)
+	case now.Sub(w.start) >= window:
+		*w = ipWindow{start: now} // a known client's next window: nothing allocated
 	}
 	w.count++
 	count, start := w.count, w.start

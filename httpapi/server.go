@@ -215,7 +215,7 @@ func NewServer(d Deps) http.Handler {
 func (s *server) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := &statusWriter{ResponseWriter: w}
+		sw := newStatusWriter(w)
 		w = sw
 		defer func() {
 			// r is the request as routed (the deferred call reads it after
@@ -226,6 +226,7 @@ func (s *server) middleware(next http.Handler) http.Handler {
 			if s.accessLog {
 				s.logRequest(r, sw, route, start, took)
 			}
+			sw.release()
 		}()
 		defer func() {
 			if v := recover(); v != nil {
@@ -275,8 +276,8 @@ func (s *server) middleware(next http.Handler) http.Handler {
 // catalogd prints, and read the clock again.
 func (s *server) logRequest(r *http.Request, sw *statusWriter, route routeID, start time.Time, took time.Duration) {
 	e := accessEntry{time: start.Add(took), method: r.Method, path: r.URL.Path,
-		query: r.URL.RawQuery, status: sw.status, cache: sw.Header().Get("X-Cache"),
-		route: routeNames[route], took: took, ua: r.UserAgent()}
+		query: r.URL.RawQuery, status: sw.status, cache: sw.cacheState(),
+		route: routeNames[route], took: took, ua: headerValue(r.Header, "User-Agent")}
 	if s.lines != nil {
 		if s.lines.enabled() {
 			s.lines.write(&e)
