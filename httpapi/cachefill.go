@@ -70,11 +70,11 @@ func (c *Cache) middleware(next http.Handler, key func(*http.Request) string, cc
 			return
 		}
 		key := key(r)
-		now := c.now()
+		now := c.requestTime(w)
 		cached, ok := c.get(key)
 		if ok && c.fresh(cached, now) {
 			c.stats.hits.Add(1)
-			c.serve(w, r, key, cached, stateHit, cc)
+			c.serve(w, r, key, cached, stateHit, cc, now)
 			return
 		}
 		c.stats.misses.Add(1)
@@ -92,11 +92,21 @@ func (c *Cache) middleware(next http.Handler, key func(*http.Request) string, cc
 			// The catalog could not answer: a copy a little old beats an
 			// error.
 			c.stats.stale.Add(1)
-			c.serve(w, r, key, cached, stateStale, cc)
+			c.serve(w, r, key, cached, stateStale, cc, time.Time{})
 			return
 		}
-		c.serve(w, r, key, e, stateMiss, cc)
+		c.serve(w, r, key, e, stateMiss, cc, time.Time{})
 	})
+}
+
+// requestTime is when the request came, by the cache's clock: the time the
+// server's middleware read as it began (one clock read fewer per hit),
+// unless the cache was given a clock of its own.
+func (c *Cache) requestTime(w http.ResponseWriter) time.Time {
+	if sw, ok := w.(*statusWriter); ok && c.cfg.Now == nil && !sw.start.IsZero() {
+		return sw.start
+	}
+	return c.now()
 }
 
 // fill runs the handler once for the key, as a GET, and keeps the result

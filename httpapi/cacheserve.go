@@ -55,7 +55,10 @@ func (c *Cache) gzipped(key string, e *entry) []byte {
 // (412), which the contract does not have, leaves out Content-Length when
 // the body is gzipped, and strips Content-Type and Last-Modified from a
 // 304.
-func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state cacheState, cc *cacheControl) {
+//
+// now is the time it is served at; zero: read the clock (after a fill,
+// which takes time).
+func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state cacheState, cc *cacheControl, now time.Time) {
 	h := w.Header()
 	for _, f := range e.fields {
 		// The entry holds the handler's own fields; the middleware set the
@@ -83,8 +86,7 @@ func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *ent
 		if state == stateStale {
 			h["Cache-Control"] = hdrNoStore
 		} else {
-			now := time.Time{}
-			if !e.until.IsZero() {
+			if !e.until.IsZero() && now.IsZero() {
 				now = c.now()
 			}
 			h["Cache-Control"] = cc.header(e.until, now)

@@ -215,7 +215,7 @@ func NewServer(d Deps) http.Handler {
 func (s *server) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		sw := newStatusWriter(w)
+		sw := newStatusWriter(w, start)
 		w = sw
 		defer func() {
 			// r is the request as routed (the deferred call reads it after

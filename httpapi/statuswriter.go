@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 	"sync"
+	"time"
 )
 
 // statusWriter remembers the status written, and the X-Cache the response
@@ -13,6 +14,7 @@ type statusWriter struct {
 	http.ResponseWriter
 	status int
 	cache  string
+	start  time.Time // when the middleware began the request
 }
 
 func (w *statusWriter) WriteHeader(status int) {
@@ -43,9 +45,9 @@ func (w *statusWriter) cacheState() string {
 // middleware has logged it, and a hit then allocates none.
 var statusWriters = sync.Pool{New: func() any { return new(statusWriter) }}
 
-func newStatusWriter(w http.ResponseWriter) *statusWriter {
+func newStatusWriter(w http.ResponseWriter, start time.Time) *statusWriter {
 	sw := statusWriters.Get().(*statusWriter)
-	sw.ResponseWriter, sw.status, sw.cache = w, 0, ""
+	sw.ResponseWriter, sw.status, sw.cache, sw.start = w, 0, "", start
 	return sw
 }
 
