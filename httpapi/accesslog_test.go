@@ -64,3 +64,37 @@ func TestAccessLog(t *testing.T) {
 		})
 	}
 }
+
+// A revalidation answered 304 and a HEAD, both from the cache, are logged
+// with their status and the cache's word on them, read as the header was
+// written.
+func TestAccessLogNotModified(t *testing.T) {
+	var logs bytes.Buffer
+	h := NewServer(Deps{AccessLog: true, Cache: NewCache(DefaultCacheConfig),
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
+	etag := w.Header().Get("ETag")
+	if w.Code != http.StatusOK || etag == "" {
+		t.Fatalf("GET /openapi.json: %d, ETag %q", w.Code, etag)
+	}
+	r := httptest.NewRequest(http.MethodGet, "/openapi.json", nil)
+	r.Header.Set("If-None-Match", etag)
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusNotModified {
+		t.Fatalf("revalidation: %d, want 304", w.Code)
+	}
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodHead, "/openapi.json", nil))
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3:\n%s", len(lines), logs.String())
+	}
+	for i, want := range []string{"method=GET path=/openapi.json query=\"\" status=200 cache=MISS",
+		"method=GET path=/openapi.json query=\"\" status=304 cache=HIT",
+		"method=HEAD path=/openapi.json query=\"\" status=200 cache=HIT"} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("line %d %q lacks %q", i, lines[i], want)
+		}
+	}
+}
