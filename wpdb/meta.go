@@ -29,12 +29,7 @@ func (tx *Tx) Meta(ctx context.Context, ids []int64, keys []string) (catalog.Met
 		return nil, fmt.Errorf("wpdb: read post meta: %w", err)
 	}
 	for _, r := range rows {
-		pm := m[r.PostID]
-		if pm == nil {
-			pm = map[string][]string{}
-			m[r.PostID] = pm
-		}
-		pm[r.Key] = append(pm[r.Key], r.Value)
+		m[r.PostID] = append(m[r.PostID], catalog.MetaRow{Key: r.Key, Value: r.Value})
 	}
 	return m, nil
 }
@@ -78,12 +73,7 @@ func (tx *Tx) MetaByKey(ctx context.Context, keys []string, want func(id int64, 
 				values[v] = v
 			}
 		}
-		pm := m[id]
-		if pm == nil {
-			pm = make(map[string][]string, 4)
-			m[id] = pm
-		}
-		pm[canonical] = append(pm[canonical], v)
+		m[id] = append(m[id], catalog.MetaRow{Key: canonical, Value: v})
 		return nil
 	})
 	if err != nil {
