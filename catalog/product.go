@@ -108,19 +108,23 @@ type kid struct {
 }
 
 func readPrices(m Meta, id int64) prices {
-	return prices{price: m[id][metaPrice], regular: m.First(id, metaRegularPrice), sale: m.First(id, metaSalePrice),
+	return prices{price: m.Values(id, metaPrice), regular: m.First(id, metaRegularPrice), sale: m.First(id, metaSalePrice),
 		from: m.First(id, metaSaleFrom), to: m.First(id, metaSaleTo), stockStatus: m.First(id, metaStockStatus)}
 }
 
 // items builds the snapshot's form of the published products among the
 // rows; others (trashed, drafts) give none.
 func (b *builder) items(sh *shop, tax *terms, rows *ProductRows) []*item {
-	postByID := make(map[int64]Post, len(rows.Related)+len(rows.Posts))
-	variations := map[int64][]Post{}
-	for _, p := range rows.Posts {
-		postByID[p.ID] = p
+	// Pointers into the rows, not copies: at 100 000 products, copies of
+	// the posts held 40 MB more through the build, and the build's peak is
+	// a whole load's.
+	postByID := make(map[int64]*Post, len(rows.Related)+len(rows.Posts))
+	variations := map[int64][]*Post{}
+	for i := range rows.Posts {
+		postByID[rows.Posts[i].ID] = &rows.Posts[i]
 	}
-	for _, p := range rows.Related {
+	for i := range rows.Related {
+		p := &rows.Related[i]
 		postByID[p.ID] = p
 		if p.Type == "product_variation" {
 			variations[p.Parent] = append(variations[p.Parent], p)
@@ -136,7 +140,7 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows) []*item {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(rows.Posts); i += workers {
-				if post := rows.Posts[i]; post.Type == "product" && post.Status == "publish" {
+				if post := &rows.Posts[i]; post.Type == "product" && post.Status == "publish" {
 					built[i] = b.item(sh, tax, rows, post, postByID, variations[post.ID])
 				}
 			}
@@ -152,7 +156,7 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows) []*item {
 	return out
 }
 
-func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post Post, postByID map[int64]Post, variations []Post) *item {
+func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, postByID map[int64]*Post, variations []*Post) *item {
 	id := post.ID
 	it := &item{id: id, slug: post.Slug, name: PlainName(post.Title), typ: tax.productType(rows.Terms[id]),
 		ttids: rows.Terms[id], own: readPrices(rows.Meta, id), modified: post.ModifiedTime(), wpml: rows.WPML[id]}

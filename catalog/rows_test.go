@@ -4,7 +4,7 @@ import "testing"
 
 func TestMetaFirst(t *testing.T) {
 	t.Parallel()
-	m := Meta{1: {"_price": {"5", "10"}, "_sku": {""}}}
+	m := Meta{1: {{"_price", "5"}, {"_sku", ""}, {"_price", "10"}}}
 	tests := []struct {
 		id   int64
 		key  string

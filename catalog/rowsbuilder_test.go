@@ -522,7 +522,7 @@ func (s *store) productRows(ids []int64) *ProductRows {
 		}
 	}
 	for _, id := range ids {
-		raw := Meta(s.meta).First(id, MetaChildren)
+		raw := s.firstMeta(id, MetaChildren)
 		if raw == "" {
 			continue
 		}
@@ -540,7 +540,7 @@ func (s *store) productRows(ids []int64) *ProductRows {
 		}
 	}
 	for _, id := range ids {
-		if th, err := strconv.ParseInt(Meta(s.meta).First(id, MetaThumbnail), 10, 64); err == nil && th > 0 {
+		if th, err := strconv.ParseInt(s.firstMeta(id, MetaThumbnail), 10, 64); err == nil && th > 0 {
 			s.copyMeta(rows.Meta, th)
 		}
 	}
@@ -550,13 +550,18 @@ func (s *store) productRows(ids []int64) *ProductRows {
 // copyMeta copies the post's meta of ShopReads.MetaKeys into m.
 func (s *store) copyMeta(m Meta, id int64) {
 	for _, k := range ShopReads.MetaKeys {
-		if v, ok := s.meta[id][k]; ok {
-			if m[id] == nil {
-				m[id] = map[string][]string{}
-			}
-			m[id][k] = slices.Clone(v)
+		for _, v := range s.meta[id][k] {
+			m[id] = append(m[id], MetaRow{Key: k, Value: v})
 		}
 	}
+}
+
+// firstMeta is the store's first value of a post's key, "" when none.
+func (s *store) firstMeta(id int64, key string) string {
+	if v := s.meta[id][key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // fakeSource reads the store as wpdb does, one consistent read per call,

@@ -173,8 +173,8 @@ func TestLoadShop(t *testing.T) {
 			}
 		}
 		for id, kv := range p.Meta {
-			for key := range kv {
-				if !slices.Contains(catalog.ShopReads.MetaKeys, key) {
+			for _, r := range kv {
+				if key := r.Key; !slices.Contains(catalog.ShopReads.MetaKeys, key) {
 					t.Errorf("meta %d %s read, which the catalog does not ask for", id, key)
 				}
 			}

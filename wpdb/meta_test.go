@@ -33,25 +33,25 @@ func TestMeta(t *testing.T) {
 		name string
 		ids  []int64
 		keys []string
-		want catalog.Meta
+		want byKeyMeta
 	}{
 		{"several values in insertion order", []int64{variable}, []string{"_price"},
-			catalog.Meta{variable: {"_price": {"5", "10", "20", "7"}}}},
+			byKeyMeta{variable: {"_price": {"5", "10", "20", "7"}}}},
 		{"only the asked keys and posts", []int64{simple, variable}, []string{"_price", "_regular_price", "_sale_price"},
-			catalog.Meta{
+			byKeyMeta{
 				simple:   {"_price": {"9"}, "_regular_price": {"12"}, "_sale_price": {"9"}},
 				variable: {"_price": {"5", "10", "20", "7"}},
 			}},
 		{"empty value kept", []int64{simple}, []string{"_sku", "_stock"},
-			catalog.Meta{simple: {"_sku": {""}, "_stock": {""}}}},
+			byKeyMeta{simple: {"_sku": {""}, "_stock": {""}}}},
 		{"NULL value read as empty", []int64{simple}, []string{"_nullish"},
-			catalog.Meta{simple: {"_nullish": {""}}}},
+			byKeyMeta{simple: {"_nullish": {""}}}},
 		{"variation meta", []int64{variable + 1}, []string{"_price", "attribute_pa_framework"},
-			catalog.Meta{variable + 1: {"_price": {"20"}, "attribute_pa_framework": {"esx"}}}},
-		{"missing key", []int64{simple}, []string{"_no_such_key"}, catalog.Meta{}},
-		{"unknown post", []int64{99999}, []string{"_price"}, catalog.Meta{}},
-		{"no posts", nil, []string{"_price"}, catalog.Meta{}},
-		{"no keys", []int64{simple}, nil, catalog.Meta{}},
+			byKeyMeta{variable + 1: {"_price": {"20"}, "attribute_pa_framework": {"esx"}}}},
+		{"missing key", []int64{simple}, []string{"_no_such_key"}, byKeyMeta{}},
+		{"unknown post", []int64{99999}, []string{"_price"}, byKeyMeta{}},
+		{"no posts", nil, []string{"_price"}, byKeyMeta{}},
+		{"no keys", []int64{simple}, nil, byKeyMeta{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,7 +63,7 @@ func TestMeta(t *testing.T) {
 				if got == nil {
 					t.Errorf("Meta(%v, %q) = nil map, want an empty map to read from", tt.ids, tt.keys)
 				}
-				if !reflect.DeepEqual(got, tt.want) {
+				if !reflect.DeepEqual(byKey(got), tt.want) {
 					t.Errorf("Meta(%v, %q):\n got %v\nwant %v", tt.ids, tt.keys, got, tt.want)
 				}
 				if _, ok := got[other]; ok {
@@ -103,11 +103,11 @@ func TestMetaByKey(t *testing.T) {
 		name string
 		keys []string
 		want func(int64, string) bool
-		out  catalog.Meta
+		out  byKeyMeta
 	}{
 		{"several values in meta_id order", []string{"_price"}, only(variable),
-			catalog.Meta{variable: {"_price": {"5", "10", "20", "7"}}}},
-		{"every post of the keys, any type and status", []string{"_price"}, all, catalog.Meta{
+			byKeyMeta{variable: {"_price": {"5", "10", "20", "7"}}}},
+		{"every post of the keys, any type and status", []string{"_price"}, all, byKeyMeta{
 			simple:       {"_price": {"9"}},
 			variable:     {"_price": {"5", "10", "20", "7"}},
 			variable + 1: {"_price": {"20"}},
@@ -115,29 +115,29 @@ func TestMetaByKey(t *testing.T) {
 			variable + 3: {"_price": {"10"}},
 			draft:        {"_price": {"3"}},
 		}},
-		{"only the posts wanted", []string{"_price", "_regular_price"}, only(simple, draft), catalog.Meta{
+		{"only the posts wanted", []string{"_price", "_regular_price"}, only(simple, draft), byKeyMeta{
 			simple: {"_price": {"9"}, "_regular_price": {"12"}},
 			draft:  {"_price": {"3"}, "_regular_price": {"3"}},
 		}},
-		{"wanted by key", []string{"_price", "_regular_price"}, imagesOrSimple, catalog.Meta{
+		{"wanted by key", []string{"_price", "_regular_price"}, imagesOrSimple, byKeyMeta{
 			simple:       {"_price": {"9"}, "_regular_price": {"12"}},
 			variable + 1: {"_regular_price": {"20"}},
 			variable + 2: {"_regular_price": {"5"}},
 			variable + 3: {"_regular_price": {"10"}},
 			draft:        {"_regular_price": {"3"}},
 		}},
-		{"wanted by key", []string{"_price", "_regular_price"}, imagesOrSimple, catalog.Meta{
+		{"wanted by key", []string{"_price", "_regular_price"}, imagesOrSimple, byKeyMeta{
 			simple:       {"_price": {"9"}, "_regular_price": {"12"}},
 			variable + 1: {"_regular_price": {"20"}},
 			variable + 2: {"_regular_price": {"5"}},
 			variable + 3: {"_regular_price": {"10"}},
 			draft:        {"_regular_price": {"3"}},
 		}},
-		{"NULL value read as empty", []string{"_nullish"}, all, catalog.Meta{simple: {"_nullish": {""}}}},
-		{"empty value kept", []string{"_sku"}, only(simple), catalog.Meta{simple: {"_sku": {""}}}},
-		{"nothing wanted", []string{"_price"}, only(), catalog.Meta{}},
-		{"missing key", []string{"_no_such_key"}, all, catalog.Meta{}},
-		{"no keys", nil, all, catalog.Meta{}},
+		{"NULL value read as empty", []string{"_nullish"}, all, byKeyMeta{simple: {"_nullish": {""}}}},
+		{"empty value kept", []string{"_sku"}, only(simple), byKeyMeta{simple: {"_sku": {""}}}},
+		{"nothing wanted", []string{"_price"}, only(), byKeyMeta{}},
+		{"missing key", []string{"_no_such_key"}, all, byKeyMeta{}},
+		{"no keys", nil, all, byKeyMeta{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,11 +149,27 @@ func TestMetaByKey(t *testing.T) {
 				if got == nil {
 					t.Errorf("MetaByKey(%q) = nil map, want an empty map to read from", tt.keys)
 				}
-				if !reflect.DeepEqual(got, tt.out) {
+				if !reflect.DeepEqual(byKey(got), tt.out) {
 					t.Errorf("MetaByKey(%q):\n got %v\nwant %v", tt.keys, got, tt.out)
 				}
 				return nil
 			})
 		})
 	}
+}
+
+// byKeyMeta is post meta as the tests write what they expect: post ID →
+// key → values in meta_id order.
+type byKeyMeta = map[int64]map[string][]string
+
+// byKey is m by key, each key's values in the order m holds them.
+func byKey(m catalog.Meta) byKeyMeta {
+	out := byKeyMeta{}
+	for id, rows := range m {
+		out[id] = map[string][]string{}
+		for _, r := range rows {
+			out[id][r.Key] = append(out[id][r.Key], r.Value)
+		}
+	}
+	return out
 }

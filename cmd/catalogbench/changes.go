@@ -110,13 +110,20 @@ func benchChanges(o options, sizes []string, wpseed string) ([]*changesResult, e
 	return out, nil
 }
 
-// productsOf reads a size name: "10k" is 10 000 products.
+// productsOf reads a size name: "10k" is 10 000 products, "1m" a million.
 func productsOf(size string) (int, error) {
-	n, err := strconv.Atoi(strings.TrimSuffix(size, "k"))
-	if err != nil {
-		return 0, fmt.Errorf("shop size %q: want a number of thousands like 10k", size)
+	unit := 1000
+	num, ok := strings.CutSuffix(size, "k")
+	if !ok {
+		if num, ok = strings.CutSuffix(size, "m"); ok {
+			unit = 1000000
+		}
 	}
-	return n * 1000, nil
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n <= 0 {
+		return 0, fmt.Errorf("shop size %q: want thousands or millions of products, like 10k or 1m", size)
+	}
+	return n * unit, nil
 }
 
 // benchLine is one result line of go test -bench with custom metrics.

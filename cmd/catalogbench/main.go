@@ -59,6 +59,7 @@ func run(args []string, stdout io.Writer) error {
 	fs.StringVar(&o.varnishd, "varnishd", "/usr/sbin/varnishd", `varnishd, for the edge figures (Varnish purged by catalogd); "" skips them`)
 	fs.StringVar(&o.vcl, "vcl", "deploy/varnish/catalogd.vcl", "the VCL Varnish runs")
 	fs.StringVar(&o.varnishDropIn, "varnish-dropin", "deploy/varnish/varnish.service.d/catalogd.conf", "the systemd drop-in whose varnishd parameters it gets")
+	fs.DurationVar(&readyTimeout, "ready-timeout", readyTimeout, "how long to wait for catalogd to be ready and answer its first requests (make bench-1m: minutes)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

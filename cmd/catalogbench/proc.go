@@ -45,6 +45,10 @@ func (l *lineClock) time() time.Time {
 	return l.at
 }
 
+// readyTimeout is how long start waits for each of catalogd's first answers
+// (-ready-timeout): a million-product shop loads for minutes.
+var readyTimeout = 60 * time.Second
+
 // start runs catalogd and records the start-up timeline: the listening line
 // on stdout, /readyz 200, the first list page answered, and the first
 // single product (the first of that list) answered.
@@ -62,7 +66,7 @@ func start(bin, dsn string, stderr io.Writer, env ...string) (*proc, timeline, e
 	since := func(t time.Time) float64 { return float64(t.Sub(t0).Microseconds()) / 1000 }
 	poll := func(url string, ok func([]byte) bool) (time.Time, error) {
 		var at time.Time
-		err := c.Poll(60*time.Second, func() bool {
+		err := c.Poll(readyTimeout, func() bool {
 			code, body, err := getBody(url)
 			at = time.Now()
 			return err == nil && code == 200 && (ok == nil || ok(body))

@@ -1,0 +1,107 @@
+package wpdb
+
+import (
+	"context"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+
+	"catalogd/catalog"
+)
+
+// BenchmarkLoadShop measures a whole load of the seeded shops (make bench
+// seeds them): the read, the snapshot build, the heap's peak during both
+// (sampled every millisecond) and the snapshot's steady heap after a
+// collection, the figures issue 25 sets targets for (ready ≤ 3 s at 100k,
+// peak ≤ 2× steady).
+// A million-product shop (make bench-1m seeds wp_bench_1m) is measured
+// too when it is there.
+func BenchmarkLoadShop(b *testing.B) {
+	for _, size := range append(benchSizes, "1m") {
+		b.Run(size, func(b *testing.B) {
+			db := openBenchShop(b, size)
+			ctx := context.Background()
+			var read, build time.Duration
+			var peak, steady, held uint64
+			for i := 0; i < b.N; i++ {
+				runtime.GC()
+				base := heapBytes()
+				stop := samplePeak()
+				start := time.Now()
+				rows, err := db.LoadShop(ctx, catalog.ShopReads)
+				if err != nil {
+					b.Fatal(err)
+				}
+				read += time.Since(start)
+				runtime.GC()
+				held += heapBytes() - min(heapBytes(), base)
+				mid := time.Now()
+				s, err := catalog.Build(rows, catalog.Config{}, 1, time.Now())
+				if err != nil {
+					b.Fatal(err)
+				}
+				build += time.Since(mid)
+				rows = nil
+				p := stop()
+				runtime.GC()
+				st := heapBytes()
+				runtime.KeepAlive(s)
+				peak += p - min(p, base)
+				steady += st - min(st, base)
+				if s.Products() == 0 {
+					b.Fatal("no products")
+				}
+			}
+			n := float64(b.N)
+			b.ReportMetric(read.Seconds()/n, "read-s")
+			b.ReportMetric(build.Seconds()/n, "build-s")
+			b.ReportMetric(float64(peak)/n/(1<<20), "peak-MB")
+			b.ReportMetric(float64(steady)/n/(1<<20), "steady-MB")
+			b.ReportMetric(float64(held)/n/(1<<20), "rows-MB")
+			b.ReportMetric(float64(peak)/float64(max(steady, 1)), "peak/steady")
+		})
+	}
+}
+
+// heapBytes is the heap's live and not yet swept objects.
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// samplePeak samples the heap every millisecond until the returned func is
+// called, which returns the highest sample.
+func samplePeak() func() uint64 {
+	var (
+		mu   sync.Mutex
+		peak = heapBytes()
+		done = make(chan struct{})
+		wg   sync.WaitGroup
+	)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				h := heapBytes()
+				mu.Lock()
+				peak = max(peak, h)
+				mu.Unlock()
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		h := heapBytes()
+		return max(peak, h)
+	}
+}
