@@ -44,7 +44,6 @@ type DB struct {
 	prefix  string
 	timeout time.Duration
 	load    time.Duration
-	maxOpen int // the pool's cap, which a load's meta streams stay under
 	queries atomic.Int64
 	observe func(time.Duration, error)
 	stmts   sync.Map // statement with {table} placeholders → prefixed statement
@@ -108,7 +107,7 @@ func Open(dsn string, o Options) (*DB, error) {
 	if o.Observe == nil {
 		o.Observe = func(time.Duration, error) {}
 	}
-	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, load: o.LoadTimeout, maxOpen: o.MaxOpen, observe: o.Observe,
+	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, load: o.LoadTimeout, observe: o.Observe,
 		password: cfg.Passwd}, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 
 	"catalogd/catalog"
 	"catalogd/wpopt"
@@ -52,80 +51,19 @@ func (tx *Tx) children(ctx context.Context, r catalog.Reads, ids []int64, known 
 	return nil
 }
 
-// LoadShop reads the whole shop under the load deadline: settings, terms,
-// and every published product, in one read-only transaction, but for the
-// post meta, which streams read at once beside it (metaStreams) when the
-// pool has room: they are other transactions, begun within the same
-// moment, so a change committed in between may show in the one and not the
-// other; the change feed, which follows every commit from before the load,
-// brings both up to date.
+// LoadShop reads the whole shop in one consistent read (a read-only
+// transaction under the load deadline, each statement under the query
+// deadline): settings, terms, and every published product.
 func (db *DB) LoadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
-	ctx, cancel := context.WithTimeout(ctx, db.load) // one deadline for every stream
-	defer cancel()
-	readMeta := func(ctx context.Context, tx *Tx, want func(int64, string) bool) (catalog.Meta, error) {
-		return tx.MetaByKey(ctx, r.MetaKeys, want)
-	}
-	if n := db.streams(); n > 0 && len(r.MetaKeys) > 0 {
-		streamCtx, stop := context.WithCancel(ctx)
-		done := make(chan metaResult, 1)
-		go func() {
-			ranges, err := db.metaRanges(streamCtx, n)
-			if err != nil {
-				done <- metaResult{err: err}
-				return
-			}
-			m, err := db.streamMeta(streamCtx, r.MetaKeys, ranges)
-			done <- metaResult{m, err}
-		}()
-		var (
-			res  metaResult
-			once sync.Once
-		)
-		recv := func() metaResult {
-			once.Do(func() { res = <-done })
-			return res
-		}
-		// A main read that fails stops the streams, and waits for them.
-		defer func() { stop(); recv() }()
-		readMeta = func(ctx context.Context, _ *Tx, want func(int64, string) bool) (catalog.Meta, error) {
-			res := recv()
-			if res.err != nil {
-				return nil, res.err
-			}
-			keep(res.meta, want)
-			return res.meta, nil
-		}
-	}
 	var rows *catalog.ShopRows
 	err := db.view(ctx, db.load, func(ctx context.Context, tx *Tx) error {
 		tx.stmt = db.load // one deadline for the one consistent read
 		var err error
-		rows, err = tx.loadShop(ctx, r, readMeta)
+		rows, err = tx.loadShop(ctx, r)
 		return err
 	})
 	return rows, classify(err)
 }
-
-// keep drops the rows of m that want refuses, and the posts left without.
-func keep(m catalog.Meta, want func(int64, string) bool) {
-	for id, rows := range m {
-		kept := rows[:0]
-		for _, r := range rows {
-			if want(id, r.Key) {
-				kept = append(kept, r)
-			}
-		}
-		if len(kept) == 0 {
-			delete(m, id)
-		} else {
-			m[id] = kept
-		}
-	}
-}
-
-// metaReader reads the post meta of a whole load, keeping the rows want
-// accepts.
-type metaReader func(ctx context.Context, tx *Tx, want func(int64, string) bool) (catalog.Meta, error)
 
 // classify marks the failures that mean the database could not be reached
 // as catalog.ErrUnavailable.
@@ -136,7 +74,7 @@ func classify(err error) error {
 	return err
 }
 
-func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads, readMeta metaReader) (*catalog.ShopRows, error) {
+func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
 	rows := &catalog.ShopRows{}
 	var err error
 	if rows.Options, err = tx.Options(ctx, r.Options); err != nil {
@@ -184,7 +122,7 @@ func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads, readMeta metaReader
 	if rows.TranslatedSlugs, err = tx.TranslatedSlugs(ctx, trpTables); err != nil {
 		return nil, err
 	}
-	products, err := tx.loadPublished(ctx, r, rows.Tables, readMeta)
+	products, err := tx.loadPublished(ctx, r, rows.Tables)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +135,7 @@ func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads, readMeta metaReader
 // chunk of IDs at a time would cost hundreds of statements (at 100 000
 // products, 14 s of post_id index lookups into a postmeta table of millions
 // of rows, against 2.5 s for one pass over its meta_key index).
-func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[string]bool, readMeta metaReader) (*catalog.ProductRows, error) {
+func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[string]bool) (*catalog.ProductRows, error) {
 	rows := &catalog.ProductRows{Children: map[int64][]int64{}, WPML: map[int64]catalog.WPMLElement{},
 		Groups: map[int64]map[string]int64{}}
 	var err error
@@ -220,7 +158,7 @@ func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[str
 	for _, p := range rows.Related {
 		known[p.ID] = true
 	}
-	meta, err := readMeta(ctx, tx, func(id int64, key string) bool {
+	meta, err := tx.MetaByKey(ctx, r.MetaKeys, func(id int64, key string) bool {
 		return known[id] || key == catalog.MetaAttachedFile
 	})
 	if err != nil {

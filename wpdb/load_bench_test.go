@@ -16,10 +16,8 @@ import (
 // (sampled every millisecond) and the snapshot's steady heap after a
 // collection, the figures issue 25 sets targets for (ready ≤ 3 s at 100k,
 // peak ≤ 2× steady).
-// A million-product shop (make bench-1m seeds wp_bench_1m) is measured
-// too when it is there.
 func BenchmarkLoadShop(b *testing.B) {
-	for _, size := range append(benchSizes, "1m") {
+	for _, size := range benchSizes {
 		b.Run(size, func(b *testing.B) {
 			db := openBenchShop(b, size)
 			ctx := context.Background()
