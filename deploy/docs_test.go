@@ -48,6 +48,9 @@ var notRunHere = []struct{ prefix, why string }{
 	{"docker ", "no Docker engine runs here; TestCompose and TestSystemdAndDockerfile check the files it reads"},
 	{"kubectl ", "no cluster runs here; TestKubernetes checks what it applies"},
 	{"make lint-openapi", ".ci/run runs it after make test (it installs the linters from npm)"},
+	{"make bench-1m", "seeds a million-product shop (7 GB, about 20 minutes) and measures for many more: run by hand, once"},
+	{"go test -bench", "a benchmark: a figure to read, not a test to pass; make bench runs it"},
+	{"go test -run '^$' -bench", "a benchmark: a figure to read, not a test to pass; make bench runs it"},
 }
 
 // runners run the commands that start with one of their prefixes.
