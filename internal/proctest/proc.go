@@ -101,11 +101,19 @@ func (p *Proc) Wait(d time.Duration) (int, error) {
 // Stop asks the process to end (SIGTERM) and kills it when it has not
 // within grace.
 func (p *Proc) Stop(grace time.Duration) {
-	_ = p.Cmd.Process.Signal(syscall.SIGTERM)
+	Terminate(p.Cmd.Process, p.done, grace)
+}
+
+// Terminate asks a process to end (SIGTERM) and kills it when it has not
+// within grace; done is closed once its Wait has returned. It returns
+// when the process has ended.
+func Terminate(proc *os.Process, done <-chan struct{}, grace time.Duration) {
+	_ = proc.Signal(syscall.SIGTERM)
 	select {
-	case <-p.done:
+	case <-done:
 	case <-time.After(grace):
-		p.Kill()
+		_ = proc.Kill()
+		<-done
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -132,12 +131,6 @@ func StartVarnish(o VarnishOptions) (*Varnish, error) {
 // Stop ends varnishd (SIGTERM: the manager stops its child first) and
 // removes its work directory.
 func (v *Varnish) Stop() {
-	_ = v.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-v.done:
-	case <-time.After(10 * time.Second):
-		_ = v.cmd.Process.Kill()
-		<-v.done
-	}
+	Terminate(v.cmd.Process, v.done, 10*time.Second)
 	os.RemoveAll(v.dir)
 }

@@ -264,13 +264,7 @@ func (s *binlogServer) stop() {
 
 // halt ends the server's process (SIGTERM, SIGKILL after 20 s).
 func (s *binlogServer) halt() {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(20 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.done
-	}
+	proctest.Terminate(s.cmd.Process, s.done, 20*time.Second)
 }
 
 // tail is the end of a log, for an error message.
