@@ -216,8 +216,9 @@ demo-serve:
 	trap 'kill $$pid 2>/dev/null; wait $$pid' EXIT INT TERM; \
 	for i in $$(seq 1 240); do sleep 0.5; \
 	  kill -0 $$pid 2>/dev/null || exit 1; \
-	  $(BIN)/catalogctl --base-url '$(DEMO_BASE)' --timeout 2s catalog >/dev/null 2>&1 && break; done; \
+	  $(BIN)/catalogctl --base-url '$(DEMO_BASE)' --timeout 2s catalog >/dev/null 2>&1 && { up=1; break; }; done; \
 	kill -0 $$pid 2>/dev/null || exit 1; \
+	[ -n "$$up" ] || { echo "make demo: catalogd did not answer on $(DEMO_BASE) within 2 minutes"; exit 1; }; \
 	echo; \
 	echo "The demo shop is served. Try:"; \
 	echo "  curl $(DEMO_SITE_URL)/wp-json/shop/v1/catalog"; \

@@ -15,13 +15,6 @@ import (
 // their counts with descendants) with those of a snapshot built afresh
 // from the same rows: a product changing category, visibility, stock or
 // status must move the counts the index and categories answer from.
-
-// TestAggregatesFollowPatches applies series of random changes to a shop,
-// each through With (patched in place or indexed again), and compares the
-// patched snapshot's aggregates (the index's counts, the categories and
-// their counts with descendants) with those of a snapshot built afresh
-// from the same rows: a product changing category, visibility, stock or
-// status must move the counts the index and categories answer from.
 func TestAggregatesFollowPatches(t *testing.T) {
 	for _, tc := range []struct {
 		name string

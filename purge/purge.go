@@ -180,9 +180,6 @@ func New(targets []Target, o Options) *Purger {
 	return p
 }
 
-// Targets is how many targets the purger sends to.
-func (p *Purger) Targets() int { return len(p.workers) }
-
 // Run sends purges until ctx ends. What is still pending then is dropped:
 // the next start purges by kind.
 func (p *Purger) Run(ctx context.Context) {

@@ -32,7 +32,7 @@ func TestMisbehavingServers(t *testing.T) {
 			// the timeout's doing, however busy the machine.
 			args: []string{"--timeout", "200ms", "catalog"}, code: 2, requests: 1,
 			stderr:     []string{"catalogctl: GET ", "no complete answer within --timeout 200ms"},
-			minElapsed: 200 * time.Millisecond, maxElapsed: 30 * time.Second,
+			minElapsed: 200 * time.Millisecond,
 		},
 		{
 			name: "body stalls past --timeout",
@@ -47,7 +47,7 @@ func TestMisbehavingServers(t *testing.T) {
 				}
 			},
 			args: []string{"--timeout", "200ms", "catalog"}, code: 2,
-			stderr: []string{"reading the answer", "no complete answer within --timeout 200ms"}, maxElapsed: 30 * time.Second,
+			stderr: []string{"reading the answer", "no complete answer within --timeout 200ms"},
 		},
 		{
 			name: "500 with the contract's error",
