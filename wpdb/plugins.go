@@ -39,6 +39,21 @@ func basePrefix(prefix string) (string, int64) {
 // network the site belongs to). A single site has no sitemeta table: none.
 func (tx *Tx) NetworkPlugins(ctx context.Context) ([]string, error) {
 	base, blog := basePrefix(tx.prefix)
+	// On the main site, ask information_schema first: it shows a user the
+	// tables it has any privilege on, so a sitemeta it does not show is
+	// absent (a single site, the usual case) or not granted to a
+	// SELECT-only user of the site's tables alone (deploy/mysql's), which
+	// MySQL answers "denied" for a missing table too. Either way there is
+	// nothing to read, and no statement is sent to fail. A subsite (blog >
+	// 1) belongs to a network, whose sitemeta is there: it is read, and a
+	// denial said.
+	if blog == 1 {
+		var seen int
+		if err := tx.getx(ctx, &seen, `SELECT COUNT(*) FROM information_schema.TABLES
+			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`, base+"sitemeta"); err == nil && seen == 0 {
+			return nil, nil
+		}
+	}
 	// The base prefix is a part of a validated prefix: safe to splice.
 	var raws []string
 	err := tx.probe(ctx, &raws, `SELECT meta_value FROM `+"`"+base+"sitemeta`"+`
@@ -48,21 +63,6 @@ func (tx *Tx) NetworkPlugins(ctx context.Context) ([]string, error) {
 		return nil, nil
 	}
 	if denied(err) {
-		// A SELECT-only user granted the site's tables alone: MySQL says
-		// "denied" for a table that does not exist too. information_schema
-		// shows a user the tables it has any privilege on: one it shows is
-		// there and not granted. One it does not show, on the main site,
-		// is what deploy/mysql's user of a single site meets (a single
-		// site has no sitemeta, so it cannot be granted): taken as a
-		// single site, without a warning. A subsite (blog > 1) belongs to
-		// a network, whose sitemeta is there.
-		if blog == 1 {
-			var seen int
-			if err := tx.getx(ctx, &seen, `SELECT COUNT(*) FROM information_schema.TABLES
-				WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`, base+"sitemeta"); err == nil && seen == 0 {
-				return nil, nil
-			}
-		}
 		return nil, fmt.Errorf("wpdb: read %ssitemeta: %w", base, ErrDenied)
 	}
 	if err != nil {
