@@ -27,7 +27,7 @@ DEMO_SITE_URL    ?= http://localhost:$(DEMO_HTTP_PORT)
 DEMO_SITEMAP_URL ?= none
 DEMO_BASE        := http://127.0.0.1:$(DEMO_HTTP_PORT)/wp-json/shop/v1
 
-.PHONY: help build install demo-build demo-serve test test-busy test-mysql8 test-embedded fuzz soak soak-ci lint lint-openapi vet fmt-check bench bench-1m demo demo-mariadb demo-embedded demo-load seed clean
+.PHONY: help build install demo-build demo-serve test test-busy test-mysql8 test-embedded fuzz soak soak-ci lint lint-openapi vet fmt-check bench bench-1m bench-append bench-deps demo demo-mariadb demo-embedded demo-load seed clean
 
 help:
 	@echo "make build   build catalogd and catalogctl into $(BIN)/"
@@ -109,19 +109,41 @@ test-embedded:
 # server by wrk when it is installed, by catalogbench's own client otherwise.
 BENCH_DSN   ?= root@tcp(127.0.0.1:3306)/
 BENCH_SIZES ?= demo,10k,100k
-bench: build demo-load
+bench: build demo-load bench-deps
 	$(BIN)/wpseed -dsn '$(BENCH_DSN)' -db wp_bench_10k -products 10000
 	$(BIN)/wpseed -dsn '$(BENCH_DSN)' -db wp_bench_100k -products 100000
 	$(BIN)/catalogbench -catalogd $(BIN)/catalogd -dsn '$(BENCH_DSN)' -demo-db $(DEMO_DB) \
 	  -sizes $(BENCH_SIZES) -wpseed $(BIN)/wpseed -out docs/benchmarks.md
-	$(GO) test -run '^$$' -bench . -benchmem ./httpapi/
+	mkdir -p $(BIN)/bench
+	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./httpapi/ > $(BIN)/bench/httpapi.txt; s=$$?; cat $(BIN)/bench/httpapi.txt; exit $$s
 	# The poll source on the seeded shops (issue 23): a cheap round's, the
 	# UPDATE_TIME gate's and a scan's database time, and an isolated edit's
 	# commit-to-change latency with the database time it cost a second.
-	$(GO) test -run '^$$' -bench '^BenchmarkPoll' -benchtime 5x ./wpdb/
+	$(GO) test -run '^$$' -bench '^BenchmarkPoll' -benchtime 5x -count 3 ./wpdb/ > $(BIN)/bench/poll.txt; s=$$?; cat $(BIN)/bench/poll.txt; exit $$s
 	# A whole load (issue 25): read, build, the heap's peak and the
 	# snapshot's steady heap, three times each, at catalogd's GOGC.
-	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^(10k|100k)$$' -benchtime 1x -count 3 ./wpdb/
+	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^(10k|100k)$$' -benchtime 1x -count 3 ./wpdb/ > $(BIN)/bench/load.txt; s=$$?; cat $(BIN)/bench/load.txt; exit $$s
+	$(MAKE) --no-print-directory bench-append OUT=docs/benchmarks.md FILES='$(BIN)/bench/load.txt $(BIN)/bench/httpapi.txt $(BIN)/bench/poll.txt'
+
+# benchstat (pinned) summarises the Go benchmarks' three runs each (the
+# median, their spread) at the end of the report: one table per file.
+BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+bench-append:
+	@for f in $(FILES); do \
+	  printf '\n## Go benchmarks: %s (medians of 3, by benchstat; load average %s)\n\n```\n' \
+	    "$$(basename $$f .txt)" "$$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	  $(GO) run $(BENCHSTAT) $$f; \
+	  printf '```\n'; \
+	done >> $(OUT)
+
+# The cached throughput is compared with a static server by wrk (Debian's
+# package); installed here when missing and this is a Debian machine.
+bench-deps:
+	@command -v wrk >/dev/null || { \
+	  echo "make bench: installing wrk (Debian package)"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; } || \
+	  echo "make bench: wrk could not be installed; catalogbench uses its own Go client"; }
 
 # Opt-in (not in make bench, not in CI): a shop of a million products,
 # seeded into wp_bench_1m once (wpseed reuses it when present; seeding takes
@@ -134,7 +156,9 @@ bench-1m: build
 	$(BIN)/wpseed -dsn '$(BENCH_DSN)' -db wp_bench_1m -products 1000000
 	$(BIN)/catalogbench -catalogd $(BIN)/catalogd -dsn '$(BENCH_DSN)' -sizes 1m -changes-sizes '' \
 	  -ready-timeout 15m -out $(BENCH_1M_OUT)
-	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^1m$$' -benchtime 1x -timeout 30m ./wpdb/
+	mkdir -p $(BIN)/bench
+	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^1m$$' -benchtime 1x -timeout 30m ./wpdb/ > $(BIN)/bench/load-1m.txt; s=$$?; cat $(BIN)/bench/load-1m.txt; exit $$s
+	$(MAKE) --no-print-directory bench-append OUT=$(BENCH_1M_OUT) FILES='$(BIN)/bench/load-1m.txt'
 
 seed:
 	$(GO) generate ./deploy/seed/

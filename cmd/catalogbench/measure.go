@@ -36,6 +36,12 @@ type shopResult struct {
 	starts        []timeline
 	snapshotBuild figures // s, when catalogd reports catalogd_snapshot_build_seconds
 	snapshotProds figures
+	// peakRSS is the process's highest RSS (VmHWM) once ready: the whole
+	// load's peak; readyRSS its RSS then, after the load's garbage.
+	peakRSS, readyRSS figures // MB
+	// loads is the load average (1, 5 and 15 minutes) at each run's
+	// start: the figures mean little on a busy machine.
+	loads []string
 	// Cached phase.
 	bodyBytes           int
 	tput                []throughputResult // one per access log setting
@@ -113,11 +119,16 @@ func benchShop(o options, size, dsn string) (*shopResult, error) {
 	// requests' own.
 	var sh shape
 	for i := range runs {
+		res.loads = append(res.loads, loadAverage())
 		p, tl, err := start(o.bin, dsn, os.Stderr, "CATALOG_CACHE_TTL=0", "CATALOG_POLL_INTERVAL=1h")
 		if err != nil {
 			return nil, err
 		}
 		res.starts = append(res.starts, tl)
+		if v, err := p.PeakRSSMiB(); err == nil {
+			res.peakRSS = append(res.peakRSS, v)
+		}
+		res.readyRSS = append(res.readyRSS, p.rssMB())
 		if i == 0 {
 			if sh, err = discover(p.API); err != nil {
 				p.Kill()

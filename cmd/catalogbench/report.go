@@ -34,6 +34,15 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 	line("single product, median ms", "≤ 0.5 ms", func(s *shopResult) string { return s.single.p50.format(2) })
 	line("list of 50, p99 ms", "≤ 3 ms at 100k", func(s *shopResult) string { return s.list.p99.format(2) })
 	line("single product, p99 ms", "≤ 1 ms at 100k", func(s *shopResult) string { return s.single.p99.format(2) })
+	line("slowest operation's p99 ms (every row below: list, product, categories, index)", "≤ 3 ms at 100k", func(s *shopResult) string {
+		worst, name := figures(nil), ""
+		for _, rw := range s.rows {
+			if worst == nil || rw.p99.median() > worst.median() {
+				worst, name = rw.p99, rw.name
+			}
+		}
+		return worst.format(2) + " (" + name + ")"
+	})
 	for i, on := range o.accessLogs {
 		line("cached list of 50 vs static server, access log "+onOff(on), "≥ 0.8×", func(s *shopResult) string {
 			return s.tput[i].ratio.format(2) + "×"
@@ -44,7 +53,7 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 		return fmt.Sprintf("%.0f", s.rssFull)
 	})
 	line("start → listening, ms", "", func(s *shopResult) string { return s.timeline(func(t timeline) float64 { return t.listening }) })
-	line("start → ready (/readyz 200), ms", "≤ 1 s demo", func(s *shopResult) string {
+	line("start → ready (/readyz 200), ms", "≤ 1 s demo, ≤ 3 s at 100k", func(s *shopResult) string {
 		return s.timeline(func(t timeline) float64 { return t.ready })
 	})
 	line("start → first list page, ms", "", func(s *shopResult) string { return s.timeline(func(t timeline) float64 { return t.firstList }) })
@@ -57,6 +66,8 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 		}
 		return s.snapshotBuild.format(3)
 	})
+	line("peak RSS during the load (VmHWM at ready), MB", "", func(s *shopResult) string { return s.peakRSS.format(0) })
+	line("RSS at ready, MB", "", func(s *shopResult) string { return s.readyRSS.format(0) })
 	line("snapshot products (catalogd_snapshot_products)", "", func(s *shopResult) string {
 		if len(s.snapshotProds) == 0 {
 			return "not reported"
@@ -71,9 +82,14 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 			fmt.Fprintf(r, "| %s | %s | %s | %s | %s | %s |\n", rw.name, rw.p50.format(2), rw.p95.format(2), rw.p99.format(2),
 				rw.stmts.format(1), rw.allocs.format(0))
 		}
-		fmt.Fprintf(r, "\nStart-up, ms from process start (one line per run): listening → ready → first list page → first product page.\n\n")
-		for _, t := range s.starts {
-			fmt.Fprintf(r, "- %.1f → %.1f → %.1f → %.1f\n", t.listening, t.ready, t.firstList, t.firstProduct)
+		fmt.Fprintf(r, "\nStart-up, ms from process start (one line per run): listening → ready → first list page → first product page; "+
+			"the load average (1, 5, 15 min) when the run began.\n\n")
+		for i, t := range s.starts {
+			load := "unknown"
+			if i < len(s.loads) {
+				load = s.loads[i]
+			}
+			fmt.Fprintf(r, "- %.1f → %.1f → %.1f → %.1f (load average %s)\n", t.listening, t.ready, t.firstList, t.firstProduct, load)
 		}
 		for _, t := range s.tput {
 			fmt.Fprintf(r, "\nCached throughput, access log %s (list page, per_page=50, %d bytes): catalogd **%s req/s**, "+
@@ -88,6 +104,19 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 			"Top of the heap profile then (in-use space, after a GC):\n\n```\n%s\n```\n",
 			s.rssLoad, s.entries, s.cacheBytes/(1<<20), s.rssFull, s.heapTop)
 	}
+}
+
+// loadAverage is /proc/loadavg's 1, 5 and 15 minute load averages.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // summaryTable writes the head of a table with a column per shop and a

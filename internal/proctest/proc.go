@@ -130,8 +130,15 @@ func (p *Proc) Kill() {
 // RSSMiB is the process's resident memory (VmRSS), in MiB.
 func (p *Proc) RSSMiB() (float64, error) { return RSSMiB(p.Cmd.Process.Pid) }
 
+// PeakRSSMiB is the highest resident memory the process has had so far
+// (VmHWM), in MiB: a whole load's peak, read once the load is done.
+func (p *Proc) PeakRSSMiB() (float64, error) { return statusMiB(p.Cmd.Process.Pid, "VmHWM:") }
+
 // RSSMiB reads a process's VmRSS from /proc, in MiB.
-func RSSMiB(pid int) (float64, error) {
+func RSSMiB(pid int) (float64, error) { return statusMiB(pid, "VmRSS:") }
+
+// statusMiB reads one of the kB fields of /proc/<pid>/status, in MiB.
+func statusMiB(pid int, field string) (float64, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
@@ -139,7 +146,7 @@ func RSSMiB(pid int) (float64, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), field); ok {
 			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 64)
 			if err != nil {
 				return 0, err
@@ -150,5 +157,5 @@ func RSSMiB(pid int) (float64, error) {
 	if err := sc.Err(); err != nil {
 		return 0, err
 	}
-	return 0, errors.New("no VmRSS")
+	return 0, fmt.Errorf("no %s in /proc/%d/status", strings.TrimSuffix(field, ":"), pid)
 }
