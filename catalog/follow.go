@@ -34,9 +34,23 @@ type Applied struct {
 func (a Applied) Nothing() bool { return !a.Everything && !a.Lists && len(a.Products) == 0 }
 
 // maxSnapshotAge bounds how long a snapshot serves without a whole read:
-// edits no feed sees (raw SQL on a meta key, an attachment's file) show
-// within this.
+// edits polling cannot see (raw SQL on a meta key, an image's file, the
+// translation plugins' tables) show within this.
 const maxSnapshotAge = 10 * time.Minute
+
+// sightedSnapshotAge bounds it under a feed that sees every change
+// (Sighted): nothing is known to escape such a feed, so the whole read
+// only checks that nothing did.
+const sightedSnapshotAge = time.Hour
+
+// wholeReadEvery is how old the feed lets a snapshot grow before the
+// whole shop is read again.
+func wholeReadEvery(feed Feed) time.Duration {
+	if s, ok := feed.(Sighted); ok && s.SeesEverything() {
+		return sightedSnapshotAge
+	}
+	return maxSnapshotAge
+}
 
 // retryApply is how long Follow waits before trying again a change it
 // could not read (the database is away): the snapshot keeps serving.
@@ -46,9 +60,9 @@ const retryApply = time.Second
 // tells applied what each swapped in. Changes that arrive while one is
 // applied are merged into the next. A change that cannot be read is kept
 // and tried again; meanwhile the current snapshot serves. The whole shop is
-// also read again when the snapshot is older than maxSnapshotAge, for
-// edits no feed sees (raw SQL on a meta key, an attachment's file); only
-// what differs is dropped from the caches then.
+// also read again when the snapshot is older than wholeReadEvery(feed),
+// for edits the feed cannot see (polling: raw SQL on a meta key, an
+// image's file); only what differs is dropped from the caches then.
 //
 // It begins with a whole read of the shop (Start must have marked the
 // feed), which is the first snapshot when there is none. It returns the
@@ -84,7 +98,8 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 	// so whatever changed before is in this read and nothing after is lost.
 	report(Change{All: true, Kind: KindResync})
 
-	age := time.NewTimer(maxSnapshotAge)
+	every := wholeReadEvery(feed)
+	age := time.NewTimer(every)
 	defer age.Stop()
 	var retry <-chan time.Time
 	failing := false
@@ -146,7 +161,7 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 			failing = false
 		}
 		if a.Snapshot != nil {
-			age.Reset(max(0, maxSnapshotAge-c.cfg.Now().Sub(a.Snapshot.Built)))
+			age.Reset(max(0, every-c.cfg.Now().Sub(a.Snapshot.Built)))
 		}
 		if applied != nil {
 			applied(a)
@@ -191,8 +206,9 @@ func (c *Catalog) Apply(ctx context.Context, ch Change) (Applied, error) {
 }
 
 // relevant returns of posts those the snapshot shows or that show in a
-// product it shows (a variation, a grouped product's child), and every one
-// of products.
+// product it shows (a variation, a grouped product's child), the products
+// showing those that are an image (an attachment), and every one of
+// products.
 func (s *Snapshot) relevant(posts, products []int64) []int64 {
 	out := slices.Clone(products)
 	for _, id := range posts {
@@ -201,6 +217,7 @@ func (s *Snapshot) relevant(posts, products []int64) []int64 {
 		} else if len(s.groups[id]) > 0 {
 			out = append(out, id)
 		}
+		out = append(out, s.images[id]...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

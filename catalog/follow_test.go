@@ -77,6 +77,14 @@ func TestApplyReadsAndReportsOnlyWhatChanged(t *testing.T) {
 			s.terms[s.termIx[taxCategory]["jobs"]].Name = "Jobs &amp; more"
 			return Change{All: true, Kind: KindTerm}
 		}, true, false, nil, false, true},
+		{"an image edited in the media library: its attachment's file alone", func(s *store, p map[string]int64) Change {
+			att, err := strconv.ParseInt(s.meta[p["c"]][MetaThumbnail][0], 10, 64)
+			if err != nil {
+				panic(err)
+			}
+			s.setMeta(att, MetaAttachedFile, "2026/11/c-e1764000000.jpg")
+			return Change{Posts: ids{att}, Kind: KindProduct}
+		}, false, false, []string{"c"}, true, false},
 		{"a whole re-read where one product differs", func(s *store, p map[string]int64) Change {
 			s.setMeta(p["c"], metaStockStatus, "outofstock")
 			return Change{All: true, Kind: KindResync}
@@ -93,7 +101,7 @@ func TestApplyReadsAndReportsOnlyWhatChanged(t *testing.T) {
 			p := map[string]int64{}
 			p["a"] = s.add(product{Title: "A", Regular: "10", Categories: []string{"jobs"}})
 			p["b"] = s.add(product{Title: "B", Regular: "20"})
-			p["c"] = s.add(product{Title: "C", Regular: "30", Categories: []string{"jobs"}})
+			p["c"] = s.add(product{Title: "C", Regular: "30", Categories: []string{"jobs"}, Image: "2026/11/c.jpg"})
 			p["group"] = s.add(product{Title: "Group", Type: typeGrouped, Children: []int64{p["b"]}})
 			cat, src, clk := serve(t, s)
 			old, err := cat.Snapshot(ctx)
@@ -154,6 +162,39 @@ func nextApplied(t *testing.T, applied <-chan Applied, what string) Applied {
 	}
 	return Applied{}
 }
+
+// TestWholeReadEvery: the whole read that catches what a feed cannot see
+// comes every ten minutes, and every hour, as a check only, where the feed
+// says it sees every change (the binary log) and while it does.
+func TestWholeReadEvery(t *testing.T) {
+	tests := []struct {
+		name string
+		feed Feed
+		want time.Duration
+	}{
+		{"a feed that says nothing (polling)", fakeFeed{}, maxSnapshotAge},
+		{"a feed that sees every change", sightedFeed{sees: true}, sightedSnapshotAge},
+		{"a feed that does not, now", sightedFeed{sees: false}, maxSnapshotAge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := wholeReadEvery(tt.feed); got != tt.want {
+				t.Errorf("wholeReadEvery = %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if sightedSnapshotAge <= maxSnapshotAge {
+		t.Errorf("a feed that sees everything is read whole every %v, no less often than polling's %v", sightedSnapshotAge, maxSnapshotAge)
+	}
+}
+
+// sightedFeed is a feed that says whether it sees every change.
+type sightedFeed struct {
+	fakeFeed
+	sees bool
+}
+
+func (f sightedFeed) SeesEverything() bool { return f.sees }
 
 // fakeFeed reports what the test sends it.
 type fakeFeed struct{ changes chan Change }

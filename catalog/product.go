@@ -48,6 +48,7 @@ type item struct {
 	name     string // plain text
 	url      string
 	image    *string
+	thumb    int64 // image's attachment: an edit of its file (the media library's) changes image
 	typ      string
 	ttids    []int64 // every term it carries, for the filters
 	cats     []string
@@ -212,6 +213,7 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, post
 	it.url = sh.productURL(post.Slug, func() string { return productCatPath(tax, cats) })
 
 	if th, err := strconv.ParseInt(rows.Meta.First(id, MetaThumbnail), 10, 64); err == nil && th > 0 {
+		it.thumb = th
 		if file := rows.Meta.First(th, MetaAttachedFile); file != "" {
 			img := sh.imageURL(file)
 			it.image = &img

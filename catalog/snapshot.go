@@ -45,6 +45,10 @@ type Snapshot struct {
 	// child, and a variation to its product: a change to the child or the
 	// variation changes their prices.
 	groups map[int64][]int64
+	// images maps an attachment to the products showing it as their
+	// image: the media library's image editor saves a new file to the
+	// attachment's meta alone, which changes those products' image.
+	images map[int64][]int64
 
 	// Translation hints: WPML's groups (trid → the served language's
 	// product), Polylang's (term_taxonomy_id → language → post ID), and
@@ -130,7 +134,7 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 
 // patch updates n's lookups, copied from s, for the products with the IDs,
 // when none of them changes place: each is served in both or neither, and
-// keeps its slug, its translation group, its children and variations. The
+// keeps its slug, its translation group, its children, variations and image. The
 // served products keep their positions, so only the served list's changed
 // pointers and the term bitsets their terms moved in are copied; every
 // other lookup is shared with s. A stock or price change takes this path:
@@ -149,7 +153,7 @@ func (n *Snapshot) patch(s *Snapshot, ids []int64) bool {
 		case was == nil && is == nil:
 			continue
 		case was == nil || is == nil, was.slug != is.slug, was.wpml != is.wpml,
-			!slices.Equal(was.childIDs, is.childIDs), !slices.Equal(was.varIDs, is.varIDs),
+			!slices.Equal(was.childIDs, is.childIDs), !slices.Equal(was.varIDs, is.varIDs), was.thumb != is.thumb,
 			s.sh.serves(was) != n.sh.serves(is):
 			return false
 		}
@@ -224,8 +228,12 @@ func (s *Snapshot) index() {
 	s.served = s.served[:0:0]
 	s.slugs = make(map[string][]int64, len(s.all))
 	s.groups = map[int64][]int64{}
+	s.images = map[int64][]int64{}
 	s.wpmlServed = map[int64]int64{}
 	for _, it := range s.all {
+		if it.thumb != 0 {
+			s.images[it.thumb] = append(s.images[it.thumb], it.id)
+		}
 		if s.sh.serves(it) {
 			s.served = append(s.served, it)
 			if it.wpml.TRID != 0 {

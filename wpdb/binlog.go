@@ -147,6 +147,12 @@ func NewBinlog(db *DB, dsn string, reads catalog.Reads, o BinlogOptions) (*Binlo
 // Name is the feed's name in logs, metrics and /readyz.
 func (b *Binlog) Name() string { return "binlog" }
 
+// SeesEverything implements catalog.Sighted: every row event of a table
+// the catalog reads maps to what it touches, and Run stops with a
+// *BlindError the moment the log could hide one (a statement-logged
+// change, a partial row image), so while it runs it sees every change.
+func (b *Binlog) SeesEverything() bool { return true }
+
 // Position is where the feed stands: a GTID set or file:offset after the
 // last transaction it has seen committed; "" before Start.
 func (b *Binlog) Position() string {

@@ -36,6 +36,7 @@ type opsShop struct {
 	trashy, drafty, privy   int64
 	doomed, soon, hideme    int64
 	pictured, summary       int64
+	picture                 int64 // pictured's image, once replaced
 	mover, framed, delta    int64
 	radar, soldOut, farAway int64
 }
@@ -100,6 +101,10 @@ type feedOp struct {
 	// post); else only the full scan does (post_modified_gmt or the status
 	// of an existing product moved).
 	cheap bool
+	// logOnly: only the binary log shows it (no posts row moves); polling
+	// shows it at the whole read every ten minutes, which the test does
+	// not wait for.
+	logOnly bool
 	do    func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error
 	// check returns nil when the visitor sees the operation's effect, else
 	// what they see instead.
@@ -157,9 +162,13 @@ var feedOps = []feedOp{
 		return o.SetCatalogVisibility(ctx, s.hideme, "hidden")
 	}, check: unlisted("hide-me")},
 	{name: "featured image replaced", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
-		_, err := o.ReplaceImage(ctx, s.pictured, "2026/11/new.jpg")
+		att, err := o.ReplaceImage(ctx, s.pictured, "2026/11/new.jpg")
+		s.picture = att
 		return err
 	}, check: image("pictured", "/2026/11/new.jpg")},
+	{name: "image edited in the media library", logOnly: true, do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
+		return o.EditImageFile(ctx, s.picture, "2026/11/new-e1764072000.jpg")
+	}, check: image("pictured", "/2026/11/new-e1764072000.jpg")},
 	{name: "short description edited", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		return o.EditExcerpt(ctx, s.summary, "<p>Brand new summary</p>")
 	}, check: summary("summary", "Brand new summary")},
@@ -261,9 +270,13 @@ func runOpsOn(t *testing.T, load func(testing.TB, *wpfixture.Shop) (string, *sql
 			})
 			ops := &wpfixture.Ops{DB: raw, Prefix: s.shop.Prefix, ObjectCache: objectCache}
 			transientsBefore := transientRows(t, raw)
+			sighted, _ := feed.(catalog.Sighted)
 			for _, op := range feedOps {
 				if t.Failed() {
 					return // the shop's state is not what the next ops expect
+				}
+				if op.logOnly && (sighted == nil || !sighted.SeesEverything()) {
+					continue
 				}
 				t.Run(strings.ReplaceAll(op.name, " ", "_"), func(t *testing.T) {
 					if err := op.check(ctx, cat, s); err == nil {

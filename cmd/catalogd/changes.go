@@ -81,6 +81,13 @@ type counted struct {
 	lost *atomic.Bool
 }
 
+// SeesEverything passes on whether the feed counted sees every change
+// (catalog.Sighted), which an embedded interface would hide.
+func (f counted) SeesEverything() bool {
+	s, ok := f.Feed.(catalog.Sighted)
+	return ok && s.SeesEverything()
+}
+
 func (f counted) Run(ctx context.Context, report func(catalog.Change)) error {
 	name := f.Name()
 	return f.Feed.Run(ctx, func(ch catalog.Change) {

@@ -487,6 +487,24 @@ func (o *Ops) ReplaceImage(ctx context.Context, id int64, file string) (int64, e
 	return att, o.wcSave(ctx, id, wcChanges{})
 }
 
+// EditImageFile is an image edited in the media library (crop, rotate,
+// scale) and saved: wp_save_image writes the edited copy under a new name
+// and records it on the attachment alone (update_attached_file, then
+// wp_update_attachment_metadata and _wp_attachment_backup_sizes); neither
+// the attachment's posts row nor any product's moves.
+func (o *Ops) EditImageFile(ctx context.Context, att int64, file string) error {
+	if _, err := o.updatePostMeta(ctx, att, "_wp_attached_file", file); err != nil {
+		return err
+	}
+	if _, err := o.updatePostMeta(ctx, att, "_wp_attachment_metadata", Serialize(map[string]any{"width": 800, "height": 800, "file": file},
+		"width", "height", "file")); err != nil {
+		return err
+	}
+	orig := Serialize(map[string]any{"width": 1200, "height": 800, "file": path.Base(file)}, "width", "height", "file")
+	_, err := o.updatePostMeta(ctx, att, "_wp_attachment_backup_sizes", `a:1:{s:9:"full-orig";`+orig+`}`)
+	return err
+}
+
 // EditExcerpt is the "Product short description" box edited and Update:
 // edit_post → wp_update_post (post_excerpt), then WooCommerce's save.
 func (o *Ops) EditExcerpt(ctx context.Context, id int64, excerpt string) error {
