@@ -105,7 +105,7 @@ type feedOp struct {
 	// shows it at the whole read every ten minutes, which the test does
 	// not wait for.
 	logOnly bool
-	do    func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error
+	do      func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error
 	// check returns nil when the visitor sees the operation's effect, else
 	// what they see instead.
 	check func(ctx context.Context, cat *catalog.Catalog, s *opsShop) error
