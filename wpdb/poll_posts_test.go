@@ -29,7 +29,7 @@ func TestPollPostReads(t *testing.T) {
 			return err
 		}
 		assertIDs(t, "scheduled", sortedIDs(future), []int64{soon})
-		maxID, err := tx.maxPostID(ctx)
+		maxID, err := tx.maxPostID(ctx, nil)
 		if err != nil {
 			return err
 		}
