@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"catalogd/internal/flagerr"
+	"catalogd/internal/redact"
+	"catalogd/purge"
 	"catalogd/wpdb"
 )
 
@@ -140,7 +142,7 @@ func (s Secret) String() string {
 	if s == "" {
 		return ""
 	}
-	return "[redacted]"
+	return redact.Mark
 }
 
 // GoString keeps %#v from printing the value.
@@ -210,8 +212,8 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 	fs.StringVar(&c.PurgeCloudflareZone, "purge-cloudflare-zone", "", "Cloudflare zone ID to purge by Cache-Tag when the shop changes; the token comes from CATALOG_PURGE_CLOUDFLARE_TOKEN or --purge-cloudflare-token-file")
 	fs.StringVar(&cloudflareTokenFile, "purge-cloudflare-token-file", "", "file holding the Cloudflare API token (Zone / Cache Purge permission); or set CATALOG_PURGE_CLOUDFLARE_TOKEN")
 	fs.StringVar(&c.PurgeCloudflareAPI, "purge-cloudflare-api", "https://api.cloudflare.com/client/v4", "Cloudflare's API base URL (a stand-in's in tests)")
-	fs.IntVar(&c.PurgeCloudflareBatch, "purge-cloudflare-batch", 100, "tags per Cloudflare purge request (Cloudflare allows 100 on every plan)")
-	fs.DurationVar(&c.PurgeCloudflareInterval, "purge-cloudflare-interval", time.Second, "least time between two Cloudflare purge rounds; raise it to 12s on the Free plan (5 purge requests a minute)")
+	fs.IntVar(&c.PurgeCloudflareBatch, "purge-cloudflare-batch", purge.CloudflareMaxTags, "tags per Cloudflare purge request (Cloudflare allows 100 on every plan)")
+	fs.DurationVar(&c.PurgeCloudflareInterval, "purge-cloudflare-interval", purge.CloudflareInterval, "least time between two Cloudflare purge rounds; raise it to 12s on the Free plan (5 purge requests a minute)")
 	trusted := "127.0.0.1/32,::1/128"
 	fs.StringVar(&trusted, "trusted-proxies", trusted, "comma-separated CIDRs of proxies whose X-Forwarded-For is believed; empty trusts none")
 	fs.BoolVar(&c.AllowWritableUser, "allow-writable-user", false, "a database user that can write is meant (make demo's throwaway database): say so at INFO instead of warning; production wants a SELECT-only user")
@@ -498,8 +500,8 @@ var purgeIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // quoted back.
 func (c *Config) validatePurge(bad func(flagName, format string, args ...any)) {
 	for _, v := range c.PurgeVarnish {
-		if !absoluteHTTP(v) {
-			bad("purge-varnish", "want comma-separated http(s) URLs like http://127.0.0.1:6081, got %q", v)
+		if _, err := purge.VarnishURL(v); err != nil {
+			bad("purge-varnish", "comma-separated: %v", err)
 		}
 	}
 	for _, api := range []struct{ flag, v string }{

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"catalogd/purge"
 )
 
 const purgeToken = "tok-9f8e7d6c5b4a"
@@ -146,5 +148,37 @@ func TestSecretsRedactedWhereverPrinted(t *testing.T) {
 	}
 	if Secret("").String() != "" {
 		t.Error("an unset secret prints as something")
+	}
+}
+
+// What --purge-varnish accepts is what the purge target takes, one rule:
+// a URL the configuration passed must never fail catalogd's start later,
+// nor one it refused be a URL the target would have taken. A password in
+// the URL is refused and not quoted back.
+func TestPurgeVarnishSameRuleAsTarget(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		url    string
+		accept bool
+	}{
+		{"http://127.0.0.1:6091", true},
+		{"https://varnish.internal", true},
+		{"http://varnish:6091/ignored/path", true},
+		{"127.0.0.1:6091", false},
+		{"ftp://varnish:6091", false},
+		{"http://", false},
+		{"http://purger:hunter22@varnish:6091", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			_, cfgErr := Load(nil, env("CATALOG_DSN", goodDSN, "CATALOG_PURGE_VARNISH", tt.url), io.Discard)
+			_, targetErr := purge.NewVarnish(tt.url, nil)
+			if (cfgErr == nil) != tt.accept || (targetErr == nil) != tt.accept {
+				t.Errorf("config: %v; purge.NewVarnish: %v; want accepted = %v by both", cfgErr, targetErr, tt.accept)
+			}
+			if cfgErr != nil && strings.Contains(cfgErr.Error(), "hunter22") {
+				t.Errorf("the password shows in the error: %v", cfgErr)
+			}
+		})
 	}
 }

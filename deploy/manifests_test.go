@@ -519,30 +519,99 @@ func TestKubernetesVarnish(t *testing.T) {
 	// Who reaches Varnish: the ingress controller on http, catalogd alone
 	// on purge.
 	vnp, _ := yaml.Marshal(dig(objs["NetworkPolicy/catalogd-varnish"], "spec"))
-	var vpol struct {
-		Ingress []struct {
-			From  []map[string]any `yaml:"from"`
-			Ports []struct {
-				Port any `yaml:"port"`
-			} `yaml:"ports"`
-		} `yaml:"ingress"`
-	}
+	var vpol ingressPolicy
 	if err := yaml.Unmarshal(vnp, &vpol); err != nil {
 		t.Fatal(err)
 	}
 	if len(vpol.Ingress) == 0 {
 		t.Fatal("no NetworkPolicy for Varnish: any pod could purge it")
 	}
-	for i, r := range vpol.Ingress {
+	if problems := purgePortReach(vpol); len(problems) > 0 {
+		t.Errorf("Varnish's NetworkPolicy: %s", strings.Join(problems, "; "))
+	}
+}
+
+// ingressPolicy is a NetworkPolicy's ingress rules.
+type ingressPolicy struct {
+	Ingress []struct {
+		From  []map[string]any `yaml:"from"`
+		Ports []struct {
+			Port any `yaml:"port"`
+		} `yaml:"ports"`
+	} `yaml:"ingress"`
+}
+
+// purgePortReach says what is wrong with who reaches Varnish's purge port
+// (named purge, 6091) under the policy: only catalogd's pods of its own
+// namespace may, and they must. A rule without ports opens every port, one
+// without from every source.
+func purgePortReach(pol ingressPolicy) []string {
+	var problems []string
+	catalogd := false
+	for i, r := range pol.Ingress {
+		opens := len(r.Ports) == 0
 		for _, p := range r.Ports {
-			if fmt.Sprint(p.Port) != "purge" && fmt.Sprint(p.Port) != "6091" {
+			opens = opens || fmt.Sprint(p.Port) == "purge" || fmt.Sprint(p.Port) == "6091"
+		}
+		if !opens {
+			continue
+		}
+		if len(r.From) == 0 {
+			problems = append(problems, fmt.Sprintf("rule %d opens the purge port to every source", i))
+		}
+		for _, f := range r.From {
+			if dig(f, "podSelector", "matchLabels", "app.kubernetes.io/name") != "catalogd" || f["namespaceSelector"] != nil || f["ipBlock"] != nil {
+				problems = append(problems, fmt.Sprintf("rule %d lets %v reach the purge port; only catalogd may", i, f))
 				continue
 			}
-			for _, f := range r.From {
-				if dig(f, "podSelector", "matchLabels", "app.kubernetes.io/name") != "catalogd" || f["namespaceSelector"] != nil {
-					t.Errorf("Varnish's ingress rule %d lets %v reach the purge port; only catalogd may", i, f)
-				}
-			}
+			catalogd = true
+		}
+	}
+	if !catalogd {
+		problems = append(problems, "no rule lets catalogd reach the purge port: it cannot purge")
+	}
+	return problems
+}
+
+// The purge port check fails where it should: a rule without ports or
+// without sources opens the purge port; catalogd shut out is a failure too.
+func TestPurgePortReach(t *testing.T) {
+	tests := []struct {
+		name, policy string
+		ok           bool
+	}{
+		{"catalogd alone on purge", `
+ingress:
+  - from: [{podSelector: {matchLabels: {app.kubernetes.io/name: ingress-nginx}}}]
+    ports: [{port: http}]
+  - from: [{podSelector: {matchLabels: {app.kubernetes.io/name: catalogd}}}]
+    ports: [{port: purge}]`, true},
+		{"the ingress on every port", `
+ingress:
+  - from: [{podSelector: {matchLabels: {app.kubernetes.io/name: ingress-nginx}}}]
+  - from: [{podSelector: {matchLabels: {app.kubernetes.io/name: catalogd}}}]
+    ports: [{port: purge}]`, false},
+		{"every source on 6091", `
+ingress:
+  - from: [{podSelector: {matchLabels: {app.kubernetes.io/name: catalogd}}}]
+    ports: [{port: purge}]
+  - ports: [{port: 6091}]`, false},
+		{"catalogd of any namespace", `
+ingress:
+  - from: [{namespaceSelector: {}, podSelector: {matchLabels: {app.kubernetes.io/name: catalogd}}}]
+    ports: [{port: purge}]`, false},
+		{"catalogd shut out", `
+ingress:
+  - from: [{podSelector: {matchLabels: {app.kubernetes.io/name: ingress-nginx}}}]
+    ports: [{port: http}]`, false},
+	}
+	for _, tt := range tests {
+		var pol ingressPolicy
+		if err := yaml.Unmarshal([]byte(tt.policy), &pol); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if problems := purgePortReach(pol); (len(problems) == 0) != tt.ok {
+			t.Errorf("%s: problems %q, want ok = %v", tt.name, problems, tt.ok)
 		}
 	}
 }

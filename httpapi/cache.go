@@ -105,9 +105,10 @@ type entry struct {
 	// lastMod is the Last-Modified, to the second; lastModH its header.
 	lastMod  time.Time
 	lastModH []string
-	// tags are the purge tags; tagFields the headers that carry them.
+	// tags are the purge tags; tagFields the headers that carry them,
+	// their values prepared once.
 	tags      []string
-	tagFields []tagField
+	tagFields []headerField
 
 	// The gzip copy is made by the first request that takes gzip, once:
 	// clients that never ask for it cost no compression and no memory.
@@ -122,7 +123,8 @@ type entry struct {
 	held    bool
 }
 
-// headerField is one of an entry's own header fields.
+// headerField is one of an entry's own header fields, or a purge tag
+// header.
 type headerField struct {
 	name  string
 	value []string

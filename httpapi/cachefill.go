@@ -164,12 +164,6 @@ func newEntry(status int, header http.Header, body []byte, version uint64, now t
 	return e
 }
 
-// tagField is a purge tag header, its value prepared once.
-type tagField struct {
-	name  string
-	value []string
-}
-
 // describe prepares a response's Last-Modified and purge tag headers (h
 // chooses which).
 func (e *entry) describe(d *description, now time.Time, h TagHeader) {
@@ -184,10 +178,10 @@ func (e *entry) describe(d *description, now time.Time, h TagHeader) {
 	if len(d.tags) > 0 {
 		e.tags = d.tags
 		if h == TagSurrogateKey || h == TagBoth {
-			e.tagFields = append(e.tagFields, tagField{"Surrogate-Key", []string{strings.Join(d.tags, " ")}})
+			e.tagFields = append(e.tagFields, headerField{"Surrogate-Key", []string{strings.Join(d.tags, " ")}})
 		}
 		if h == TagCacheTag || h == TagBoth {
-			e.tagFields = append(e.tagFields, tagField{"Cache-Tag", []string{strings.Join(d.tags, ",")}})
+			e.tagFields = append(e.tagFields, headerField{"Cache-Tag", []string{strings.Join(d.tags, ",")}})
 		}
 	}
 }

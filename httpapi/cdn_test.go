@@ -252,6 +252,13 @@ func TestPurgeTags(t *testing.T) {
 	if v := metric(t, reg, "catalogd_purge_tags_total", "product"); v != 4 {
 		t.Errorf(`catalogd_purge_tags_total{kind="product"} = %v, want 4`, v)
 	}
+	if v := metric(t, reg, "catalogd_purge_tags_total", "kind"); v != 6 {
+		t.Errorf(`catalogd_purge_tags_total{kind="kind"} = %v, want 6`, v)
+	}
+	// No response names a category: a series of them would stay 0.
+	if got, want := kinds(t, reg, "catalogd_purge_tags_total"), []string{"kind", "product"}; !slices.Equal(got, want) {
+		t.Errorf("catalogd_purge_tags_total's kinds %q, want %q", got, want)
+	}
 
 	if _, p := changes(since(base + 1)); !p.Complete || len(p.Changes) != 0 || p.Next != base+1 {
 		t.Errorf("nothing new: %+v", p)
@@ -290,6 +297,27 @@ func TestPurgeTags(t *testing.T) {
 }
 
 // metric is the value of the counter with the kind label among reg's.
+// kinds are the values of the kind label of the metric's series, sorted.
+func kinds(t *testing.T, reg *prometheus.Registry, name string) []string {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if mf.GetName() == name && l.GetName() == "kind" {
+					out = append(out, l.GetValue())
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 func metric(t *testing.T, reg *prometheus.Registry, name, kind string) float64 {
 	t.Helper()
 	mfs, err := reg.Gather()

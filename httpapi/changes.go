@@ -59,7 +59,7 @@ type changeLog struct {
 	// room: a cursor below it missed tags.
 	base, last, lost uint64
 
-	products, categories, kinds atomic.Int64
+	products, kinds atomic.Int64
 }
 
 // loggedChange is one change held; tags may hold tags named again later
@@ -73,12 +73,9 @@ type loggedChange struct {
 
 func (l *changeLog) record(now time.Time, tags []string, ns string) {
 	for _, t := range tags {
-		switch rest := strings.TrimPrefix(t, ns+"-"); {
-		case strings.HasPrefix(rest, "product-"):
+		if strings.HasPrefix(strings.TrimPrefix(t, ns+"-"), "product-") {
 			l.products.Add(1)
-		case strings.HasPrefix(rest, "category-"):
-			l.categories.Add(1)
-		default:
+		} else {
 			l.kinds.Add(1)
 		}
 	}

@@ -164,6 +164,9 @@ func TestFastlyStandInBadToken(t *testing.T) {
 	clock.Advance(30 * time.Second)
 	p.Add([]string{"shop-product-10"}, clock.Now()) // waits for the pause too
 	clock.Advance(29 * time.Second)
+	// A worker the move woke (wrongly) would send, be refused, and wait
+	// again: the count is read once it waits, not at once.
+	eventually(t, "the purger waits", func() bool { return clock.waiting() == 1 })
 	if n := api.count(); n != 1 {
 		t.Errorf("%d requests within the minute after a 401, want 1", n)
 	}
@@ -269,6 +272,7 @@ func TestCloudflareStandInRateLimited(t *testing.T) {
 	}
 	p.Add([]string{"shop-product-2"}, clock.Now())
 	clock.Advance(6 * time.Second)
+	eventually(t, "the purger waits", func() bool { return clock.waiting() == 1 })
 	if api.count() != 1 {
 		t.Errorf("%d requests before Retry-After passed", api.count())
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"catalogd/internal/redact"
 )
 
 // A purge request's documented limits, per target.
@@ -48,6 +50,21 @@ const (
 // that hangs holds back the next, so it has a deadline.
 var DefaultClient = &http.Client{Timeout: 10 * time.Second}
 
+// VarnishURL parses a Varnish purge listener's base URL: http or https,
+// a host, and no user:password@ (the VCL lets purges in by address, and a
+// password in the URL would show wherever the URL does). The configuration
+// checks --purge-varnish with it, so that what it accepts NewVarnish takes.
+func VarnishURL(base string) (*url.URL, error) {
+	u, err := url.Parse(base)
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+		return nil, fmt.Errorf("want an http(s) URL like http://127.0.0.1:6081, got %q", base)
+	case u.User != nil:
+		return nil, fmt.Errorf("want an http(s) URL like http://127.0.0.1:6081 without user:password@, got %q", u.Redacted())
+	}
+	return u, nil
+}
+
 // Varnish purges one Varnish (with the xkey vmod) by its HTTP address:
 // PURGE / with the tags, space-separated, in an xkey header, as the VCL in
 // deploy/varnish accepts (xkey.purge of that header).
@@ -59,9 +76,9 @@ type Varnish struct {
 
 // NewVarnish makes the target for a Varnish at base (http://host:port).
 func NewVarnish(base string, client *http.Client) (*Varnish, error) {
-	u, err := url.Parse(base)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("want an http(s) URL like http://127.0.0.1:6081, got %q", base)
+	u, err := VarnishURL(base)
+	if err != nil {
+		return nil, err
 	}
 	if client == nil {
 		client = DefaultClient
@@ -263,29 +280,10 @@ func shorten(s string, n int) string {
 	return s[:n] + "…"
 }
 
-const redacted = "[redacted]"
-
 // redactText takes the token out of s, should a target or a library ever
 // echo it.
-func redactText(s, token string) string {
-	if token == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, token, redacted)
-}
-
-// redactedError is an error whose text held the token.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
+func redactText(s, token string) string { return redact.String(s, token) }
 
 func redactErr(err error, token string) error {
-	if err == nil || token == "" || !strings.Contains(err.Error(), token) {
-		return err
-	}
-	return &redactedError{msg: redactText(err.Error(), token), err: err}
+	return redact.Error(err, func(s string) string { return redact.String(s, token) })
 }

@@ -117,6 +117,9 @@ func TestVarnishRefusalReported(t *testing.T) {
 		t.Errorf("waits %v after a refusal, want a minute", d)
 	}
 	clock.Advance(59 * time.Second)
+	// A worker the move woke (wrongly) would send, be refused, and wait
+	// again: the count is read once it waits, not at once.
+	eventually(t, "the purger waits", func() bool { return clock.waiting() == 1 })
 	if n := varnish.count(); n != 1 {
 		t.Errorf("%d requests within the pause, want 1", n)
 	}

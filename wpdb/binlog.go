@@ -17,6 +17,7 @@ import (
 	"github.com/go-mysql-org/go-mysql/replication"
 
 	"catalogd/catalog"
+	"catalogd/internal/redact"
 )
 
 // Binlog is the replication change feed: it follows the server's binary
@@ -473,14 +474,7 @@ func (b *Binlog) setPos(p binlogPosition) {
 
 // redact takes the DSN's password out of an error's text.
 func (b *Binlog) redact(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	if r := redactText(msg, b.password); r != msg {
-		return &redactedError{msg: r, err: err}
-	}
-	return err
+	return redact.Error(err, func(s string) string { return redactText(s, b.password) })
 }
 
 // errText is an error's text for a log line: redacted, and as a string,

@@ -37,7 +37,7 @@ import (
 // post's status and post_modified_gmt, compared row by row with the last
 // scan. Where the server keeps wp_posts' UPDATE_TIME (InnoDB, MariaDB and
 // MySQL 8), each cheap round reads it (and a gate read between rounds,
-// every Gate), and the scan runs only when it moved, at once while the budget banked in a quiet time pays for it
+// at every tick of Gate that is not a round's), and the scan runs only when it moved, at once while the budget banked in a quiet time pays for it
 // (scanDue); elsewhere it runs on a period that adapts to its own cost.
 // Either way the poller spends at most Budget of one database core on
 // average (see scanPeriod, bucketCap).
@@ -99,9 +99,12 @@ type Poller struct {
 // PollOptions tune a Poller. Zero values take the defaults.
 type PollOptions struct {
 	Interval time.Duration // between cheap rounds; 2 s
-	// Gate is how often, between cheap rounds, the poller reads wp_posts'
-	// UPDATE_TIME alone (one information_schema lookup, a fraction of a
-	// millisecond) to start the product scan sooner; Interval/4 by default.
+	// Gate is how often the poller reads wp_posts' UPDATE_TIME: each tick
+	// of it is either a cheap round (which reads it too) or, between two,
+	// a gate read alone (one information_schema lookup, a fraction of a
+	// millisecond) that starts the product scan sooner; Interval/4 by
+	// default (three gate reads between two rounds). Gate = Interval: no
+	// gate reads.
 	Gate time.Duration
 	// Budget is the fraction of one database core the poller may keep
 	// busy, cheap rounds and scans together; 0.01 (10 ms per second).
@@ -114,7 +117,8 @@ type PollOptions struct {
 
 // PollStats describes one cheap round or one full scan, for the metrics.
 type PollStats struct {
-	Scan bool // a full scan; false for a cheap round
+	Scan bool // a full scan
+	Gate bool // a gate read alone (see PollOptions.Gate); neither: a cheap round
 	// DBTime is the wall time of its read-only transaction (begin, the
 	// statements, their rows, rollback): the database time it cost.
 	DBTime time.Duration
@@ -198,24 +202,48 @@ func (p *Poller) Start(ctx context.Context) error {
 // Start failed, the first round that can read the shop takes the baseline
 // and reports that anything may have changed.
 func (p *Poller) Run(ctx context.Context, report func(catalog.Change)) error {
-	t := time.NewTicker(p.o.Interval)
+	// One ticker: a round reads the gate too, so a gate read at a round's
+	// tick would be the same read twice.
+	t := time.NewTicker(p.o.Gate)
 	defer t.Stop()
-	gate := time.NewTicker(p.o.Gate)
-	defer gate.Stop()
+	s := schedule{interval: p.o.Interval, gate: p.o.Gate, next: time.Now().Add(p.o.Interval)}
 	for {
 		var changes []catalog.Change
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-t.C:
-			changes = p.pollOnce(ctx)
-		case <-gate.C:
-			changes = p.gateOnce(ctx)
+		case now := <-t.C:
+			if s.round(now) {
+				changes = p.pollOnce(ctx)
+			} else {
+				changes = p.gateOnce(ctx)
+			}
 		}
 		for _, c := range changes {
 			report(c)
 		}
 	}
+}
+
+// schedule says which ticks of the gate's ticker are the cheap rounds':
+// the first tick within half a gate of the round's time. The rounds keep
+// Interval on average when Gate does not divide it.
+type schedule struct {
+	interval, gate time.Duration
+	next           time.Time // the next round's time
+}
+
+// round says whether the tick at now is a round (and moves to the next);
+// false: a gate read.
+func (s *schedule) round(now time.Time) bool {
+	if now.Before(s.next.Add(-s.gate / 2)) {
+		return false
+	}
+	s.next = s.next.Add(s.interval)
+	if !s.next.After(now) { // ticks were dropped (a slow round): start again from now
+		s.next = now.Add(s.interval)
+	}
+	return true
 }
 
 // gateOnce reads the gate alone, between cheap rounds, and runs the scan
@@ -235,15 +263,14 @@ func (p *Poller) gateOnce(ctx context.Context) []catalog.Change {
 	})
 	cost := time.Since(start)
 	if err != nil {
-		p.failed(ctx, false, cost, err)
+		p.failed(ctx, PollStats{Gate: true, DBTime: cost}, err)
 		return nil
 	}
 	// The gate's reads are paid from the scan's bucket, so that the
-	// poller's average stays within the budget; the metrics count them
-	// with the cheap rounds.
+	// poller's average stays within the budget.
 	p.accrue(p.o.Now())
 	p.tokens -= cost.Seconds()
-	p.o.OnPoll(PollStats{DBTime: cost, Period: p.period})
+	p.o.OnPoll(PollStats{Gate: true, DBTime: cost, Period: p.period})
 	if !ok {
 		return nil
 	}
@@ -296,7 +323,6 @@ func (p *Poller) pollOnce(ctx context.Context) []catalog.Change {
 // roundState is what one cheap round read.
 type roundState struct {
 	updated      string // wp_posts' UPDATE_TIME; "" when the server has none
-	gate         bool   // the server gave the table's row
 	options      map[string]string
 	terms, attrs string
 	maxID        int64
@@ -313,7 +339,7 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 	start := time.Now()
 	err := p.db.View(ctx, func(ctx context.Context, tx *Tx) error {
 		var err error
-		if s.updated, _, s.gate, err = tx.postsUpdated(ctx); err != nil {
+		if s.updated, _, _, err = tx.postsUpdated(ctx); err != nil {
 			return err
 		}
 		if s.options, err = tx.optionSums(ctx, p.reads.Options); err != nil {
@@ -322,7 +348,7 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 		if s.terms, s.attrs, err = tx.termSums(ctx, p.reads.Taxonomies, p.reads.MemberTaxonomies); err != nil {
 			return err
 		}
-		if s.maxID, err = tx.maxPostID(ctx); err != nil {
+		if s.maxID, err = tx.maxPostID(ctx, nil); err != nil {
 			return err
 		}
 		if !baseline && s.maxID > p.maxID {
@@ -354,7 +380,7 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 	})
 	cost := time.Since(start)
 	if err != nil {
-		p.failed(ctx, false, cost, err)
+		p.failed(ctx, PollStats{DBTime: cost}, err)
 		return nil, err
 	}
 	if baseline || p.roundCost == 0 {
@@ -475,10 +501,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 		if updated, localNow, gate, err = tx.postsUpdated(ctx); err != nil {
 			return err
 		}
-		if err := tx.getx(ctx, &dbNow, `SELECT CAST(UTC_TIMESTAMP() AS CHAR)`); err != nil {
-			return err
-		}
-		maxID, err := tx.maxPostID(ctx)
+		maxID, err := tx.maxPostID(ctx, &dbNow)
 		if err != nil {
 			return err
 		}
@@ -501,7 +524,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	})
 	cost := time.Since(start)
 	if err != nil {
-		p.failed(ctx, true, cost, err)
+		p.failed(ctx, PollStats{Scan: true, DBTime: cost}, err)
 		return nil, err
 	}
 	p.period = scanPeriod(cost, p.scanBudget(), p.o.Interval, p.o.MaxScan)
@@ -645,10 +668,12 @@ func scanPeriod(cost time.Duration, budget float64, interval, maxScan time.Durat
 	return max(min(period, maxScan), interval)
 }
 
-// failed logs and reports a round or scan that could not read the shop.
-func (p *Poller) failed(ctx context.Context, scan bool, cost time.Duration, err error) {
-	slog.DebugContext(ctx, "poll: the shop cannot be read", "scan", scan, "err", err)
-	p.o.OnPoll(PollStats{Scan: scan, DBTime: cost, Period: p.period, Err: err})
+// failed logs and reports a round, gate read or scan (s says which, and
+// its cost) that could not read the shop.
+func (p *Poller) failed(ctx context.Context, s PollStats, err error) {
+	slog.DebugContext(ctx, "poll: the shop cannot be read", "scan", s.Scan, "gate", s.Gate, "err", err)
+	s.Period, s.Err = p.period, err
+	p.o.OnPoll(s)
 }
 
 // packTime turns a MySQL DATETIME text ("2026-11-21 12:00:00") into its

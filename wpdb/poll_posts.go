@@ -27,13 +27,25 @@ func (r productRow) ids() []int64 {
 }
 
 // maxPostID reads the highest post ID of any type (the primary key's last
-// entry: no row is read). 0 on an empty table.
-func (tx *Tx) maxPostID(ctx context.Context) (int64, error) {
-	var id int64
-	if err := tx.getx(ctx, &id, `SELECT COALESCE(MAX(ID), 0) FROM {posts}`); err != nil {
+// entry: no row is read). 0 on an empty table. When utcNow is not nil the
+// same statement reads the database's clock (UTC_TIMESTAMP()) into it: the
+// scan needs both, and one statement costs one round trip.
+func (tx *Tx) maxPostID(ctx context.Context, utcNow *string) (int64, error) {
+	var row struct {
+		ID  int64  `db:"id"`
+		Now string `db:"now"`
+	}
+	stmt := `SELECT COALESCE(MAX(ID), 0) AS id, '' AS now FROM {posts}`
+	if utcNow != nil {
+		stmt = `SELECT COALESCE(MAX(ID), 0) AS id, CAST(UTC_TIMESTAMP() AS CHAR) AS now FROM {posts}`
+	}
+	if err := tx.getx(ctx, &row, stmt); err != nil {
 		return 0, fmt.Errorf("wpdb: read highest post ID: %w", err)
 	}
-	return id, nil
+	if utcNow != nil {
+		*utcNow = row.Now
+	}
+	return row.ID, nil
 }
 
 // productsByIDRange reads the product and variation posts with lo < ID <= hi

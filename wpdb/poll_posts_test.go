@@ -2,7 +2,9 @@ package wpdb
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"catalogd/wpdb/wpfixture"
 )
@@ -27,7 +29,7 @@ func TestPollPostReads(t *testing.T) {
 			return err
 		}
 		assertIDs(t, "scheduled", sortedIDs(future), []int64{soon})
-		maxID, err := tx.maxPostID(ctx)
+		maxID, err := tx.maxPostID(ctx, nil)
 		if err != nil {
 			return err
 		}
@@ -100,5 +102,53 @@ func TestPackTime(t *testing.T) {
 	}
 	if addSeconds("2026-11-21 23:59:59", 2) != "2026-11-22 00:00:01" {
 		t.Errorf("addSeconds across midnight = %q", addSeconds("2026-11-21 23:59:59", 2))
+	}
+}
+
+// Every statement the gate read sends the server is counted, at the first
+// read (where MariaDB answers that it has no
+// information_schema_stats_expiry) and after, and that answer is no
+// errored query: the statements the session executed (its Questions)
+// equal those the DB counted.
+func TestPostsUpdatedCountsEveryStatement(t *testing.T) {
+	t.Parallel()
+	s := newTestShop("wp_")
+	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "20"})
+	var errs atomic.Int64
+	db, _ := openShopWith(t, s, Options{Prefix: s.Prefix, Observe: func(_ time.Duration, err error) {
+		if err != nil {
+			errs.Add(1)
+		}
+	}})
+	for read := range 3 {
+		view(t, db, func(ctx context.Context, tx *Tx) error {
+			questions := func() int64 {
+				t.Helper()
+				var name string
+				var n int64
+				if err := tx.tx.QueryRowContext(ctx, `SHOW SESSION STATUS LIKE 'Questions'`).Scan(&name, &n); err != nil {
+					t.Fatalf("read Questions: %v", err)
+				}
+				return n
+			}
+			q0 := questions()
+			q1 := questions()
+			self := q1 - q0 // the SHOW's own count
+			n0 := db.Queries()
+			_, _, ok, err := tx.postsUpdated(ctx)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				t.Errorf("read %d: no UPDATE_TIME row for wp_posts", read)
+			}
+			if sent, counted := questions()-q1-self, db.Queries()-n0; sent != counted {
+				t.Errorf("read %d: %d statements sent, %d counted", read, sent, counted)
+			}
+			return nil
+		})
+	}
+	if n := errs.Load(); n != 0 {
+		t.Errorf("%d errored queries observed, want none", n)
 	}
 }

@@ -18,29 +18,72 @@ import (
 // server shows no such row (a user information_schema does not show the
 // table to): the poller then scans on a period. information_schema shows
 // a user the tables it has any privilege on, so a SELECT-only user sees
-// it (checked on MariaDB 10.11); MySQL 8 caches the statistics for
-// information_schema_stats_expiry seconds (a day), so the session asks for
-// none (MariaDB has no such variable: the error is ignored).
+// it (checked on MariaDB 10.11).
+//
+// MySQL 8 caches the statistics for information_schema_stats_expiry
+// seconds (a day), so UPDATE_TIME needs the session's set to 0. The read
+// asks for the session's value in the same statement, and sets it only
+// when it is not 0 yet: once per connection, not once per read (a
+// session variable outlives the transaction; the pool keeps the
+// connection). MariaDB has no such variable: the first read's 1193
+// ("unknown system variable") is an answer, remembered for the DB, and the
+// statement is sent without it from then on. Every statement goes through
+// run: counted, timed, under the statement deadline.
 func (tx *Tx) postsUpdated(ctx context.Context) (updated, now string, ok bool, err error) {
-	if !tx.db.noStatsExpiry.Load() {
-		_, err := tx.tx.ExecContext(ctx, `SET SESSION information_schema_stats_expiry = 0`)
-		var me *mysql.MySQLError
-		if errors.As(err, &me) && me.Number == 1193 { // unknown system variable
-			tx.db.noStatsExpiry.Store(true)
-		}
-	}
-	var rows []struct {
+	type row struct {
 		Updated sql.NullString `db:"updated"`
 		Now     string         `db:"now"`
+		Expiry  sql.NullInt64  `db:"expiry"`
 	}
-	if err := tx.selectx(ctx, &rows, `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS now
-		FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`, tx.prefix+"posts"); err != nil {
+	read := func(withExpiry bool) ([]row, error) {
+		var rows []row
+		if !withExpiry {
+			return rows, tx.selectx(ctx, &rows, postsUpdatedSQL, tx.prefix+"posts")
+		}
+		return rows, tx.runAnswering(ctx, postsUpdatedExpirySQL, []any{tx.prefix + "posts"}, unknownVariable,
+			func(ctx context.Context, q string, args []any) error {
+				return tx.tx.SelectContext(ctx, &rows, q, args...)
+			})
+	}
+	withExpiry := !tx.db.noStatsExpiry.Load()
+	rows, err := read(withExpiry)
+	switch {
+	case withExpiry && unknownVariable(err):
+		tx.db.noStatsExpiry.Store(true) // MariaDB, or MySQL before 8
+		rows, err = read(false)
+	case err == nil && len(rows) > 0 && rows[0].Expiry.Valid && rows[0].Expiry.Int64 != 0:
+		// A connection new to this: its UPDATE_TIME was the cached one.
+		err = tx.run(ctx, `SET SESSION information_schema_stats_expiry = 0`, nil,
+			func(ctx context.Context, q string, _ []any) error {
+				_, err := tx.tx.ExecContext(ctx, q)
+				return err
+			})
+		if err == nil {
+			rows, err = read(true)
+		}
+	}
+	if err != nil {
 		return "", "", false, fmt.Errorf("wpdb: read the posts table's update time: %w", err)
 	}
 	if len(rows) == 0 {
 		return "", "", false, nil
 	}
 	return rows[0].Updated.String, rows[0].Now, true, nil
+}
+
+const (
+	postsUpdatedSQL = `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS now
+		FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`
+	postsUpdatedExpirySQL = `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS now,
+		@@SESSION.information_schema_stats_expiry AS expiry
+		FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`
+)
+
+// unknownVariable reports whether err is the server's "unknown system
+// variable" (1193).
+func unknownVariable(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1193
 }
 
 // scanProducts reads every product and variation post's ID, parent, type,

@@ -237,11 +237,17 @@ func TestPollScanSees(t *testing.T) {
 	}
 	for _, tt := range tests {
 		exec(t, raw, tt.name, tt.edits...)
+		before := p.db.Queries()
 		got, err := p.scan(context.Background())
 		if err != nil {
 			t.Fatalf("%s: scan: %v", tt.name, err)
 		}
 		assertIDs(t, tt.name, got, sortedIDs(tt.want))
+		// The transaction, the gate, the highest ID with the database's
+		// clock, and the four slices up to the far product.
+		if got, want := p.db.Queries()-before, int64(3+4); got != want {
+			t.Errorf("%s: the scan sent %d statements, want %d", tt.name, got, want)
+		}
 	}
 }
 
@@ -320,11 +326,15 @@ func TestPollScanGate(t *testing.T) {
 		t.Fatalf("the round after an edit: changes %v, stats %+v; want %v from a scan", got, stats, want)
 	}
 
-	// Between rounds, the gate read alone starts the scan.
+	// Between rounds, the gate read alone starts the scan; the metrics
+	// tell it from a cheap round.
 	edit("Radar 2b")
 	stats = nil
 	if got, want := describe(p.gateOnce(context.Background())), []string{products(ps.radar)}; !slices.Equal(got, want) || !scanned() {
 		t.Fatalf("the gate read after an edit: changes %v, stats %+v; want %v from a scan", got, stats, want)
+	}
+	if len(stats) != 2 || !stats[0].Gate || stats[0].Scan || stats[1].Gate || !stats[1].Scan {
+		t.Errorf("the gate read after an edit: stats %+v, want a gate read, then a scan", stats)
 	}
 
 	// The bucket spent: the next edit waits until the budget pays for its
@@ -469,4 +479,49 @@ func TestPollScanSameSecondSaveSkewedClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertIDs(t, "second scan", got, []int64{ps.radar})
+}
+
+// Run's one ticker beats at Gate: each tick is one read, a cheap round
+// at every Interval or a gate read alone between, never both (the round
+// reads the gate too). The rounds keep Interval on average when Gate does
+// not divide it, and after ticks were dropped they start again from the
+// tick.
+func TestPollSchedule(t *testing.T) {
+	t.Parallel()
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	tests := []struct {
+		name           string
+		interval, gate time.Duration
+		ticks          []time.Duration // since Run started
+		want           string          // R a round, g a gate read, per tick
+	}{
+		{"the default: Interval/4", ms(2000), ms(500),
+			[]time.Duration{ms(500), ms(1000), ms(1500), ms(2000), ms(2500), ms(3000), ms(3500), ms(4000)}, "gggRgggR"},
+		{"late ticks", ms(2000), ms(500),
+			[]time.Duration{ms(510), ms(1003), ms(1520), ms(2001), ms(2490), ms(3010), ms(3502), ms(3999)}, "gggRgggR"},
+		{"Gate = Interval: no gate reads", ms(2000), ms(2000),
+			[]time.Duration{ms(2000), ms(4000), ms(6000)}, "RRR"},
+		{"Gate does not divide Interval", ms(2000), ms(700),
+			[]time.Duration{ms(700), ms(1400), ms(2100), ms(2800), ms(3500), ms(4200), ms(4900), ms(5600), ms(6300), ms(7000), ms(7700)},
+			"ggRggRggRgR"},
+		{"ticks dropped behind a slow round", ms(2000), ms(500),
+			[]time.Duration{ms(2000), ms(9000), ms(9500), ms(10000), ms(10500), ms(11000)}, "RRgggR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := testNow
+			s := schedule{interval: tt.interval, gate: tt.gate, next: start.Add(tt.interval)}
+			var got []byte
+			for _, d := range tt.ticks {
+				if s.round(start.Add(d)) {
+					got = append(got, 'R')
+				} else {
+					got = append(got, 'g')
+				}
+			}
+			if string(got) != tt.want {
+				t.Errorf("ticks %v: %s, want %s", tt.ticks, got, tt.want)
+			}
+		})
+	}
 }

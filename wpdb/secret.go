@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
+
+	"catalogd/internal/redact"
 )
 
 // The database password, and the hash of it that SHOW GRANTS prints, must
@@ -66,30 +68,13 @@ func dsnProblem(dsn string, err error) string {
 	return "the driver cannot parse it"
 }
 
-// redactedError is a database error whose text had the password or a
-// password hash in it. Its text is the redacted one; the original stays
-// reachable for errors.Is and errors.As (IsUnavailable classifies by it),
-// never formatted.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
-
 // redact returns err with the password and any password hash taken out of
-// its text, or err itself when its text holds neither. Every error the DB's
+// its text, or err itself when its text holds neither (see redact.Error:
+// the original stays reachable for errors.Is and errors.As, which
+// IsUnavailable classifies by, never formatted). Every error the DB's
 // methods return passes through here: the one place they are redacted.
 func (db *DB) redact(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	if r := redactText(msg, db.password); r != msg {
-		return &redactedError{msg: r, err: err}
-	}
-	return err
+	return redact.Error(err, func(s string) string { return redactText(s, db.password) })
 }
 
 // redactLogger passes the driver's own log lines (a connection cut
@@ -100,8 +85,6 @@ type redactLogger struct {
 }
 
 func (l redactLogger) Print(v ...any) { l.next.Print(redactText(fmt.Sprint(v...), l.password)) }
-
-const redacted = "[redacted]"
 
 var (
 	// quotedRE is one SQL string literal.
@@ -116,12 +99,10 @@ var (
 
 // redactText takes the password and every password hash out of s.
 func redactText(s, password string) string {
-	if password != "" {
-		s = strings.ReplaceAll(s, password, redacted)
-	}
+	s = redact.String(s, password)
 	if loc := identifiedRE.FindStringIndex(s); loc != nil {
 		// Every literal of the clause is a hash or a plugin's secret.
-		s = s[:loc[1]] + quotedRE.ReplaceAllString(s[loc[1]:], "'"+redacted+"'")
+		s = s[:loc[1]] + quotedRE.ReplaceAllString(s[loc[1]:], "'"+redact.Mark+"'")
 	}
-	return nativeHashRE.ReplaceAllString(s, redacted)
+	return nativeHashRE.ReplaceAllString(s, redact.Mark)
 }

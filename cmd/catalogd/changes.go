@@ -42,10 +42,10 @@ func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
 			Help: "Whole reads of the shop, by the kind of change that asked for one (resync: the first, a lost position, the safety re-read)."},
 			[]string{"kind"}),
 		polls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_polls_total",
-			Help: "Poll source rounds, by round (cheap: every --poll-interval; scan: every product) and outcome (error: the shop could not be read)."},
+			Help: "Poll source rounds, by round (cheap: every --poll-interval; gate: wp_posts' update time read alone between two; scan: every product) and outcome (error: the shop could not be read)."},
 			[]string{"round", "outcome"}),
 		pollDB: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_poll_db_seconds_total",
-			Help: "Database time the poll source's rounds took, by round (cheap, scan)."},
+			Help: "Database time the poll source's rounds took, by round (cheap, gate, scan)."},
 			[]string{"round"}),
 		period: prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_change_scan_period_seconds",
 			Help: "The poll source's period between two product scans, set by their cost and --poll-budget."}),
@@ -62,9 +62,12 @@ func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
 // onPoll counts a poll round.
 func (m *changeMetrics) onPoll(s wpdb.PollStats) {
 	round, outcome := "cheap", "ok"
-	if s.Scan {
+	switch {
+	case s.Scan:
 		round = "scan"
 		m.period.Set(s.Period.Seconds())
+	case s.Gate:
+		round = "gate"
 	}
 	if s.Err != nil {
 		outcome = "error"

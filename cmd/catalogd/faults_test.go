@@ -116,9 +116,6 @@ func TestFaultDatabaseDownAtStart(t *testing.T) {
 		if a.status != http.StatusServiceUnavailable {
 			t.Errorf("%s with the database down = %d, want 503: %s", path, a.status, a.body)
 		}
-		if a.took > 3*time.Second {
-			t.Errorf("%s took %v with the database refusing connections", path, a.took)
-		}
 	}
 
 	proxy.SetDown(false)
@@ -269,12 +266,10 @@ func TestFaultDatabaseCutUnderLoad(t *testing.T) {
 				old.status, map[bool]string{true: " or of after the edit", false: ""}[s.phase == 2])
 		}
 	}
+	// Nothing waits for the database: an answer that reached for it while
+	// it refused would not be the snapshot's bytes checked above. How
+	// long they took is the machine's, logged, not asserted.
 	t.Logf("answers: %v; slowest by phase %v", counts, slowest)
-	// Nothing waits for the database: an answer that did would take the
-	// query deadline (5s); the bound leaves a busy machine the rest.
-	if slowest[1] > 4*time.Second {
-		t.Errorf("slowest answer during the outage took %v", slowest[1])
-	}
 }
 
 // TestFaultSlowDatabase makes every database answer take far longer than
@@ -362,14 +357,9 @@ func TestFaultSlowDatabase(t *testing.T) {
 			}
 		}
 		// Nothing waits for the database: the connections tried say so
-		// above. Were the burst's requests to wait, at most maxOpen at a
-		// time, each for the query deadline, the slowest would take
-		// burstSize/maxOpen deadlines (7.5s); the bound leaves a busy
-		// machine, with the race detector, room below that.
-		if slowest > 4*queryTimeout {
-			t.Errorf("%s: slowest answer took %v with CATALOG_QUERY_TIMEOUT=%v", name, slowest, queryTimeout)
-		}
-		t.Logf("%s: %d answers, slowest %v", name, burstSize, slowest)
+		// above. How long the answers took is the machine's, logged, not
+		// asserted.
+		t.Logf("%s: %d answers, slowest %v (CATALOG_QUERY_TIMEOUT=%v)", name, burstSize, slowest, queryTimeout)
 		// The burst's client connections close, and their goroutines go.
 		var g float64
 		if err := r.Poll(5*time.Second, func() bool {

@@ -20,10 +20,7 @@ func Version() string {
 	if version != "" {
 		return version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
+	return recordedVersion(debug.ReadBuildInfo())
 }
 
 // Commit is the stamped commit; without one, the revision the go command
@@ -33,7 +30,20 @@ func Commit() string {
 	if commit != "" {
 		return commit
 	}
-	bi, ok := debug.ReadBuildInfo()
+	return recordedCommit(debug.ReadBuildInfo())
+}
+
+// recordedVersion is Version from what the go command recorded (ok:
+// anything).
+func recordedVersion(bi *debug.BuildInfo, ok bool) string {
+	if ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// recordedCommit is Commit from what the go command recorded.
+func recordedCommit(bi *debug.BuildInfo, ok bool) string {
 	if !ok {
 		return "unknown"
 	}
