@@ -178,7 +178,10 @@ func (db *DB) view(ctx context.Context, timeout time.Duration, fn func(ctx conte
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	db.queries.Add(1)
-	stx, err := db.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
+	// REPEATABLE READ whatever the server's default: at READ COMMITTED
+	// each statement would see the commits before it, and the reads of
+	// one view would not be one snapshot.
+	stx, err := db.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
 	if err != nil {
 		return db.redact(fmt.Errorf("wpdb: begin read-only transaction: %w", err))
 	}

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/go-sql-driver/mysql"
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
@@ -95,26 +98,73 @@ func setPrice(t *testing.T, raw *sql.DB, id int64, price string) {
 }
 
 // The streams' transactions take their snapshot when opened, not at their
-// first read: a commit after the openings shows in none of them.
+// first read: a commit after the openings shows in none of them, whatever
+// the session's isolation level (at READ COMMITTED, each statement would
+// see the commits before it).
 func TestSnapshotsAtOpening(t *testing.T) {
 	t.Parallel()
-	l := newLoadShop()
-	db, raw := openShopWith(t, l.shop, Options{Prefix: "wp_", LoadStreams: 2})
-	ctx := context.Background()
-	txs, _, release, err := db.openSnapshots(ctx, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	setPrice(t, raw, l.simple, "42")
-	for i, tx := range txs {
-		m, err := tx.Meta(ctx, []int64{l.simple}, []string{"_price"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := m.First(l.simple, "_price"); got != "9" {
-			t.Errorf("stream %d: _price = %q after a commit that followed the openings, want the snapshot's 9", i, got)
-		}
+	for _, isolation := range []string{"", "READ-COMMITTED"} {
+		t.Run("session "+isolation, func(t *testing.T) {
+			t.Parallel()
+			l := newLoadShop()
+			dsn, raw := testdb.Load(t, l.shop)
+			// MariaDB's name of the variable; MySQL 8 has only the
+			// newer one.
+			variable := "tx_isolation"
+			var version string
+			rawScalar(t, raw, &version, `SELECT VERSION()`)
+			if !strings.Contains(strings.ToLower(version), "mariadb") {
+				variable = "transaction_isolation"
+			}
+			if isolation != "" {
+				cfg, err := mysql.ParseDSN(dsn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cfg.Params == nil {
+					cfg.Params = map[string]string{}
+				}
+				cfg.Params[variable] = "'" + isolation + "'"
+				dsn = cfg.FormatDSN()
+			}
+			db := openDSN(t, dsn, Options{Prefix: "wp_", LoadStreams: 2})
+			ctx := context.Background()
+			txs, _, release, err := db.openSnapshots(ctx, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			if isolation != "" {
+				var level string
+				if err := txs[0].getx(ctx, &level, `SELECT @@SESSION.`+variable); err != nil || level != isolation {
+					t.Fatalf("the session's isolation level: %q, %v; want %s", level, err, isolation)
+				}
+			}
+			setPrice(t, raw, l.simple, "42")
+			// One transaction (View, and a load on one stream) too.
+			view(t, db, func(ctx context.Context, tx *Tx) error {
+				for _, want := range []string{"42", "42"} {
+					m, err := tx.Meta(ctx, []int64{l.simple}, []string{"_price"})
+					if err != nil {
+						return err
+					}
+					if got := m.First(l.simple, "_price"); got != want {
+						t.Errorf("View: _price = %q, want %q", got, want)
+					}
+					setPrice(t, raw, l.simple, "43")
+				}
+				return nil
+			})
+			for i, tx := range txs {
+				m, err := tx.Meta(ctx, []int64{l.simple}, []string{"_price"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := m.First(l.simple, "_price"); got != "9" {
+					t.Errorf("stream %d: _price = %q after a commit that followed the openings, want the snapshot's 9", i, got)
+				}
+			}
+		})
 	}
 }
 
