@@ -53,7 +53,10 @@ import (
 //     openings was committed after Start, so it is reported and its
 //     products read again, on one connection, like any change made
 //     during a load: the load may show it half for the moment it takes
-//     the feed to report it, no longer.
+//     the feed to report it, no longer. What the feed never reports (a
+//     raw SQL edit of post meta, docs/freshness.md) and commits in that
+//     millisecond may show half until the next whole load, if it spans
+//     several rows read by different streams.
 
 // defaultLoadStreams is the number of streams when Options.LoadStreams is
 // 0: measured at 100 000 products on a 2-core machine (docs/performance.md).

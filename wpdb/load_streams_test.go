@@ -187,11 +187,19 @@ func TestLoadStreamsOneInstant(t *testing.T) {
 		// between moves it, and the first does not see what the second
 		// does.
 		db := openDSN(t, dsn, Options{Prefix: "wp_", LoadStreams: 2})
-		_, pos, release, err := db.openSnapshots(ctx, 2)
-		if err != nil {
-			t.Fatal(err)
+		// The other tests on this server commit too: one of their
+		// commits may fall between two openings now and then.
+		var pos []string
+		for range 20 {
+			_, p, release, err := db.openSnapshots(ctx, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			release()
+			if pos = p; p[0] != "" && oneInstant(p) == nil {
+				break
+			}
 		}
-		release()
 		if pos[0] == "" || oneInstant(pos) != nil {
 			t.Fatalf("no commit between the openings: positions %q, want one, not empty", pos)
 		}
@@ -218,7 +226,7 @@ func TestLoadStreamsOneInstant(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		commitAt func(call int) bool // which calls of the hook commit (2 per try with 3 streams)
-		calls    int
+		calls    int                 // at least: the other tests' commits may add a try
 	}{
 		{"once", func(call int) bool { return call == 1 }, 4},
 		{"every try", func(int) bool { return true }, 2 * snapshotTries},
@@ -237,12 +245,35 @@ func TestLoadStreamsOneInstant(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if calls != tt.calls {
-				t.Errorf("%d openings after the first, want %d", calls, tt.calls)
+			if calls < tt.calls {
+				t.Errorf("%d openings after the first, want %d or more", calls, tt.calls)
 			}
 			if got, want := rows.Products.Meta.First(l.simple, "_price"), fmt.Sprint(100+price); got != want {
 				t.Errorf("_price = %q, want %q, the last commit before the load's instant", got, want)
 			}
 		})
+	}
+}
+
+// The meta_id ranges cover the whole table, each id in exactly one, in
+// order, the ends open (a row added after the bounds were read is in the
+// last), and about evenly.
+func TestMetaRanges(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		lo, hi int64
+		n      int
+		want   []metaRange
+	}{
+		{0, 0, 4, []metaRange{{}}},                           // an empty table
+		{1, 3, 4, []metaRange{{}}},                           // too few ids to split
+		{1, 100, 1, []metaRange{{}}},                         // one stream
+		{1, 100, 2, []metaRange{{0, 51}, {51, 0}}},           // halves
+		{1, 100, 3, []metaRange{{0, 34}, {34, 67}, {67, 0}}}, // thirds, the last a little wider
+		{1001, 1100, 4, []metaRange{{0, 1026}, {1026, 1051}, {1051, 1076}, {1076, 0}}},
+	} {
+		if got := metaRanges(tt.lo, tt.hi, tt.n); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("metaRanges(%d, %d, %d) = %v, want %v", tt.lo, tt.hi, tt.n, got, tt.want)
+		}
 	}
 }
