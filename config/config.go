@@ -37,6 +37,7 @@ type Config struct {
 	DevelopersURL string        // developer page the index links
 	QueryTimeout  time.Duration // deadline of one request's database reads
 	DBMaxOpen     int           // open database connections at most
+	DBLoadStreams int           // connections a whole read of the shop reads on at once
 	MaxConns      int           // public connections open at once, at most
 	IdleTimeout   time.Duration // how long an idle keep-alive connection is kept
 	RateLimit     int           // advisory requests per minute per client IP
@@ -178,6 +179,7 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.QueryTimeout, "query-timeout", 5*time.Second, "deadline of one request's database reads")
 	fs.IntVar(&c.DBMaxOpen, "db-max-open", 10, "open database connections at most")
+	fs.IntVar(&c.DBLoadStreams, "db-load-streams", 3, "connections a whole read of the shop reads on at once, their transactions one snapshot; 1 reads it in one transaction (at most --db-max-open minus 2)")
 	// 1024 connections, each idle one costing ~20 KB, bound that memory to
 	// ~20 MB and still dwarf what the proxy in front keeps open (nginx's
 	// upstream keepalive 16 per worker plus the requests in flight).
@@ -418,6 +420,9 @@ func (c *Config) validate() []string {
 	}
 	if c.DBMaxOpen < 1 || c.DBMaxOpen > 1000 {
 		bad("db-max-open", "want a whole number from 1 to 1000, got %d", c.DBMaxOpen)
+	}
+	if c.DBLoadStreams < 1 || c.DBLoadStreams > 16 {
+		bad("db-load-streams", "want a whole number from 1 to 16, got %d", c.DBLoadStreams)
 	}
 	if c.MaxConns < 1 || c.MaxConns > 1_000_000 {
 		bad("max-conns", "want a whole number from 1 to 1000000, got %d", c.MaxConns)

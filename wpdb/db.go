@@ -34,6 +34,12 @@ type Options struct {
 	LoadTimeout time.Duration
 	MaxOpen     int // open connections at most
 	MaxIdle     int // idle connections kept
+	// LoadStreams is how many connections a whole load (LoadShop) reads
+	// on at once, each a transaction opened on the same instant (see
+	// load_streams.go); 0 picks the default, 1 reads it in one
+	// transaction. It is capped to leave the change feed and a patch
+	// read their connections (MaxOpen - 2).
+	LoadStreams int
 	// Observe, when set, is told the duration of every statement.
 	Observe func(d time.Duration, err error)
 }
@@ -44,11 +50,16 @@ type DB struct {
 	prefix  string
 	timeout time.Duration
 	load    time.Duration
+	streams int // a whole load's connections (Options.LoadStreams, capped)
 	queries atomic.Int64
 	observe func(time.Duration, error)
 	stmts   sync.Map // statement with {table} placeholders → prefixed statement
 	// password is what redact takes out of every error text.
 	password string
+	// betweenOpenings, when set (tests), runs after the load's i-th
+	// transaction is opened and before the next: where a commit would
+	// fall between the streams' snapshots.
+	betweenOpenings func(i int)
 	// noStatsExpiry is set once the server refused
 	// information_schema_stats_expiry (MariaDB has no such variable).
 	noStatsExpiry atomic.Bool
@@ -107,8 +118,11 @@ func Open(dsn string, o Options) (*DB, error) {
 	if o.Observe == nil {
 		o.Observe = func(time.Duration, error) {}
 	}
+	if o.LoadStreams <= 0 {
+		o.LoadStreams = defaultLoadStreams
+	}
 	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, load: o.LoadTimeout, observe: o.Observe,
-		password: cfg.Passwd}, nil
+		streams: max(1, min(o.LoadStreams, o.MaxOpen-streamsReserve)), password: cfg.Passwd}, nil
 }
 
 // boundedConnector puts the whole of opening a connection (dial,
@@ -147,7 +161,7 @@ func (db *DB) Queries() int64 { return db.queries.Load() }
 
 // Tx is one consistent, read-only view of the database.
 type Tx struct {
-	tx     *sqlx.Tx
+	tx     querier
 	db     *DB
 	prefix string
 	stmt   time.Duration // the deadline of one statement
@@ -164,7 +178,10 @@ func (db *DB) view(ctx context.Context, timeout time.Duration, fn func(ctx conte
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	db.queries.Add(1)
-	stx, err := db.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true})
+	// REPEATABLE READ whatever the server's default: at READ COMMITTED
+	// each statement would see the commits before it, and the reads of
+	// one view would not be one snapshot.
+	stx, err := db.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
 	if err != nil {
 		return db.redact(fmt.Errorf("wpdb: begin read-only transaction: %w", err))
 	}
@@ -187,6 +204,17 @@ func (tx *Tx) sql(stmt string) string {
 }
 
 var tableRE = regexp.MustCompile(`\{[a-z_]+\}`)
+
+// querier is what a Tx reads through: a database/sql transaction (View),
+// or a connection on which a whole load's stream opened its own
+// transaction with a consistent snapshot (openSnapshots), which
+// database/sql's BeginTx cannot ask for.
+type querier interface {
+	SelectContext(ctx context.Context, dest any, query string, args ...any) error
+	GetContext(ctx context.Context, dest any, query string, args ...any) error
+	QueryxContext(ctx context.Context, query string, args ...any) (*sqlx.Rows, error)
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
 
 // selectx runs a query that returns rows into dest.
 func (tx *Tx) selectx(ctx context.Context, dest any, stmt string, args ...any) error {

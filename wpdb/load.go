@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 
@@ -51,10 +52,24 @@ func (tx *Tx) children(ctx context.Context, r catalog.Reads, ids []int64, known 
 	return nil
 }
 
-// LoadShop reads the whole shop in one consistent read (a read-only
-// transaction under the load deadline, each statement under the query
-// deadline): settings, terms, and every published product.
+// LoadShop reads the whole shop as it stood at one instant, under the load
+// deadline (the whole load's, and each statement's): settings, terms, and
+// every published product. With more than one stream (Options.LoadStreams)
+// it reads on that many connections at once, each in a transaction whose
+// snapshot is the same instant (load_streams.go); with one, or when
+// commits keep falling between the streams' openings, in one read-only
+// transaction.
 func (db *DB) LoadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
+	ctx, cancel := context.WithTimeout(ctx, db.load)
+	defer cancel()
+	if db.streams > 1 {
+		rows, err := db.loadStreamed(ctx, r, db.streams)
+		if !errors.Is(err, errNoInstant) {
+			return rows, classify(err)
+		}
+		slog.InfoContext(ctx, "wpdb: commits fell between the load's streams at every try; reading in one transaction",
+			"streams", db.streams, "tries", snapshotTries)
+	}
 	var rows *catalog.ShopRows
 	err := db.view(ctx, db.load, func(ctx context.Context, tx *Tx) error {
 		tx.stmt = db.load // one deadline for the one consistent read
@@ -76,50 +91,7 @@ func classify(err error) error {
 
 func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
 	rows := &catalog.ShopRows{}
-	var err error
-	if rows.Options, err = tx.Options(ctx, r.Options); err != nil {
-		return nil, err
-	}
-	if rows.OrderBy, err = tx.AttributeOrderBy(ctx, r.Attributes); err != nil {
-		return nil, err
-	}
-	rows.NetworkPlugins, err = tx.NetworkPlugins(ctx)
-	if errors.Is(err, ErrDenied) {
-		// Most likely a single site whose catalogd user may read the
-		// site's tables only: take it as one, and say so.
-		rows.NetworkNote = fmt.Sprintf("network plugins not read (%v); a network-activated plugin is missed", err)
-		err = nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if rows.Tables, rows.Unreadable, err = tx.tables(ctx, r.Tables); err != nil {
-		return nil, err
-	}
-	if rows.Terms, err = tx.Terms(ctx, r.Taxonomies); err != nil {
-		return nil, err
-	}
-	var memberTerms []int64
-	for _, t := range rows.Terms {
-		if slices.Contains(r.MemberTaxonomies, t.Taxonomy) {
-			memberTerms = append(memberTerms, t.TTID)
-		}
-	}
-	if rows.Members, err = tx.TermMembers(ctx, memberTerms); err != nil {
-		return nil, err
-	}
-	if rows.Tables[catalog.TableWPMLLanguages] {
-		if rows.WPMLLanguages, err = tx.WPMLLanguages(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if rows.Tables[catalog.TableWPMLTranslations] {
-		if rows.WPMLTerms, err = tx.WPMLTerms(ctx); err != nil {
-			return nil, err
-		}
-	}
-	trpTables := rows.Tables[catalog.TableTRPSlugOriginals] && rows.Tables[catalog.TableTRPSlugTranslations]
-	if rows.TranslatedSlugs, err = tx.TranslatedSlugs(ctx, trpTables); err != nil {
+	if err := tx.loadSettings(ctx, r, rows); err != nil {
 		return nil, err
 	}
 	products, err := tx.loadPublished(ctx, r, rows.Tables)
@@ -130,14 +102,70 @@ func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows,
 	return rows, nil
 }
 
+// loadSettings reads what the products' fields depend on into rows:
+// options, attribute orders, plugins, the optional tables, terms, their
+// members, translations.
+func (tx *Tx) loadSettings(ctx context.Context, r catalog.Reads, rows *catalog.ShopRows) error {
+	var err error
+	if rows.Options, err = tx.Options(ctx, r.Options); err != nil {
+		return err
+	}
+	if rows.OrderBy, err = tx.AttributeOrderBy(ctx, r.Attributes); err != nil {
+		return err
+	}
+	rows.NetworkPlugins, err = tx.NetworkPlugins(ctx)
+	if errors.Is(err, ErrDenied) {
+		// Most likely a single site whose catalogd user may read the
+		// site's tables only: take it as one, and say so.
+		rows.NetworkNote = fmt.Sprintf("network plugins not read (%v); a network-activated plugin is missed", err)
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if rows.Tables, rows.Unreadable, err = tx.tables(ctx, r.Tables); err != nil {
+		return err
+	}
+	if rows.Terms, err = tx.Terms(ctx, r.Taxonomies); err != nil {
+		return err
+	}
+	var memberTerms []int64
+	for _, t := range rows.Terms {
+		if slices.Contains(r.MemberTaxonomies, t.Taxonomy) {
+			memberTerms = append(memberTerms, t.TTID)
+		}
+	}
+	if rows.Members, err = tx.TermMembers(ctx, memberTerms); err != nil {
+		return err
+	}
+	if rows.Tables[catalog.TableWPMLLanguages] {
+		if rows.WPMLLanguages, err = tx.WPMLLanguages(ctx); err != nil {
+			return err
+		}
+	}
+	if rows.Tables[catalog.TableWPMLTranslations] {
+		if rows.WPMLTerms, err = tx.WPMLTerms(ctx); err != nil {
+			return err
+		}
+	}
+	trpTables := rows.Tables[catalog.TableTRPSlugOriginals] && rows.Tables[catalog.TableTRPSlugTranslations]
+	rows.TranslatedSlugs, err = tx.TranslatedSlugs(ctx, trpTables)
+	return err
+}
+
+// newPublishedRows is an empty ProductRows for a whole load.
+func newPublishedRows() *catalog.ProductRows {
+	return &catalog.ProductRows{Children: map[int64][]int64{}, WPML: map[int64]catalog.WPMLElement{},
+		Groups: map[int64]map[string]int64{}}
+}
+
 // loadPublished reads every published product and what its fields need,
 // one statement per kind of row whatever the shop's size: reading them a
 // chunk of IDs at a time would cost hundreds of statements (at 100 000
 // products, 14 s of post_id index lookups into a postmeta table of millions
 // of rows, against 2.5 s for one pass over its meta_key index).
 func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[string]bool) (*catalog.ProductRows, error) {
-	rows := &catalog.ProductRows{Children: map[int64][]int64{}, WPML: map[int64]catalog.WPMLElement{},
-		Groups: map[int64]map[string]int64{}}
+	rows := newPublishedRows()
 	var err error
 	if rows.Posts, err = tx.PublishedProducts(ctx); err != nil {
 		return nil, err
@@ -148,9 +176,19 @@ func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[str
 	if rows.Terms, err = tx.PublishedRelationships(ctx); err != nil {
 		return nil, err
 	}
-	// The meta of every product and variation in one pass. Images' files
-	// are kept for any post (the products' meta names the thumbnails only
-	// in this same pass) and dropped below when no product shows them.
+	known := knownPosts(rows)
+	meta, err := tx.MetaByKey(ctx, r.MetaKeys, metaWanted(known))
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.finishPublished(ctx, r, tables, rows, known, meta); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// knownPosts is the set of the products and variations read.
+func knownPosts(rows *catalog.ProductRows) map[int64]bool {
 	known := make(map[int64]bool, len(rows.Posts)+len(rows.Related))
 	for _, p := range rows.Posts {
 		known[p.ID] = true
@@ -158,12 +196,24 @@ func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[str
 	for _, p := range rows.Related {
 		known[p.ID] = true
 	}
-	meta, err := tx.MetaByKey(ctx, r.MetaKeys, func(id int64, key string) bool {
+	return known
+}
+
+// metaWanted accepts the meta of every product and variation read.
+// Images' files are kept for any post (the products' meta names the
+// thumbnails only in this same pass) and dropped by finishPublished when
+// no product shows them.
+func metaWanted(known map[int64]bool) func(id int64, key string) bool {
+	return func(id int64, key string) bool {
 		return known[id] || key == catalog.MetaAttachedFile
-	})
-	if err != nil {
-		return nil, err
 	}
+}
+
+// finishPublished keeps the meta of the products, their variations and
+// the images they show, and reads what depends on the products and their
+// meta: grouped products' children, translation groups.
+func (tx *Tx) finishPublished(ctx context.Context, r catalog.Reads, tables map[string]bool,
+	rows *catalog.ProductRows, known map[int64]bool, meta catalog.Meta) error {
 	images := map[int64]bool{}
 	for _, p := range rows.Posts {
 		if th, err := strconv.ParseInt(meta.First(p.ID, catalog.MetaThumbnail), 10, 64); err == nil && th > 0 {
@@ -181,17 +231,16 @@ func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[str
 		ids[i] = p.ID
 	}
 	if err := tx.children(ctx, r, ids, known, rows); err != nil {
-		return nil, err
+		return err
 	}
+	var err error
 	if tables[catalog.TableWPMLTranslations] {
 		if rows.WPML, err = tx.WPMLAllPosts(ctx); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if rows.Groups, err = tx.PolylangAllGroups(ctx); err != nil {
-		return nil, err
-	}
-	return rows, nil
+	rows.Groups, err = tx.PolylangAllGroups(ctx)
+	return err
 }
 
 // tables reports which of the optional tables exist and can be read, and

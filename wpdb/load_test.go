@@ -3,6 +3,7 @@ package wpdb
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
@@ -300,22 +301,31 @@ func TestLoadTimeout(t *testing.T) {
 // A whole load has one deadline, the load's, for all its statements: a
 // table another session holds locked stops it then, naming the statement
 // that waited — not QueryTimeout, which a streamed read of a million meta
-// rows on a busy server would exceed at every try. Each table is first
-// read by a statement of another kind: term_relationships by
-// PublishedRelationships (streamed), posts and postmeta by TranslatedSlugs
-// (a slice of rows).
+// rows on a busy server would exceed at every try. In one transaction,
+// each table is first read by a statement of another kind:
+// term_relationships by PublishedRelationships (streamed), posts and
+// postmeta by TranslatedSlugs (a slice of rows). On several streams, the
+// first statement to wait stops the others, and every connection goes
+// back to the pool.
 func TestLoadDeadline(t *testing.T) {
 	t.Parallel()
 	const query, load = 100 * time.Millisecond, 1500 * time.Millisecond
-	for _, tt := range []struct{ table, read string }{
-		{"posts", "read TranslatePress slugs"},
-		{"term_relationships", "read term relationships"},
-		{"postmeta", "read TranslatePress slugs"},
+	for _, tt := range []struct {
+		table   string
+		streams int
+		read    string // the statement stopped; "" for any
+	}{
+		{"posts", 1, "read TranslatePress slugs"},
+		{"term_relationships", 1, "read term relationships"},
+		{"postmeta", 1, "read TranslatePress slugs"},
+		{"posts", 3, ""},
+		{"term_relationships", 3, "read term relationships"},
+		{"postmeta", 3, ""},
 	} {
-		table := tt.table
-		t.Run(table, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%d", tt.table, tt.streams), func(t *testing.T) {
 			t.Parallel()
-			db, raw := openShopWith(t, newLoadShop().shop, Options{Prefix: "wp_", QueryTimeout: query, LoadTimeout: load})
+			db, raw := openShopWith(t, newLoadShop().shop, Options{Prefix: "wp_", QueryTimeout: query, LoadTimeout: load,
+				LoadStreams: tt.streams})
 			ctx := context.Background()
 			conn, err := raw.Conn(ctx)
 			if err != nil {
@@ -327,7 +337,7 @@ func TestLoadDeadline(t *testing.T) {
 				_, _ = conn.ExecContext(ctx, `UNLOCK TABLES`)
 				conn.Close()
 			})
-			if _, err := conn.ExecContext(ctx, `LOCK TABLES wp_`+table+` WRITE`); err != nil {
+			if _, err := conn.ExecContext(ctx, `LOCK TABLES wp_`+tt.table+` WRITE`); err != nil {
 				t.Fatal(err)
 			}
 			start := time.Now()
@@ -338,7 +348,7 @@ func TestLoadDeadline(t *testing.T) {
 				t.Errorf("LoadShop on a locked table: %v, want context.DeadlineExceeded", err)
 			}
 			if !strings.Contains(err.Error(), tt.read) {
-				t.Errorf("LoadShop on a locked %s: %v; want the statement that reads it first (%s) stopped", table, err, tt.read)
+				t.Errorf("LoadShop on a locked %s: %v; want the statement that reads it first (%s) stopped", tt.table, err, tt.read)
 			}
 			// At least the load's deadline: the statement's did not stop
 			// it. The upper bound only says something stopped it, with
@@ -346,6 +356,12 @@ func TestLoadDeadline(t *testing.T) {
 			if elapsed < load || elapsed > 20*load {
 				t.Errorf("LoadShop returned after %v: want the load's deadline (%v) to stop it, not the statement's (%v)",
 					elapsed, load, query)
+			}
+			// The streams give their connections back before LoadShop
+			// returns (one transaction's, database/sql gives back from a
+			// goroutine of its own, later).
+			if n := db.Pool().Stats().InUse; tt.streams > 1 && n != 0 {
+				t.Errorf("after the failed load, %d connections still in use, want 0", n)
 			}
 		})
 	}

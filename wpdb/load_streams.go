@@ -1,0 +1,345 @@
+package wpdb
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"golang.org/x/sync/errgroup"
+
+	"catalogd/catalog"
+)
+
+// A whole load read in parallel streams, at one instant.
+//
+// The server's cost of a whole load is its scans (at 100 000 products the
+// post meta's primary key, 4 million rows, about 4 s; the products about
+// 1 s), and one connection runs them one after the other on one of the
+// server's cores. A load on several connections runs them at once: the
+// post meta split into meta_id ranges, the products, their variations,
+// their terms, and the settings, each a task taken by the next free
+// stream.
+//
+// It must still be the shop at one instant: separate transactions are
+// separate snapshots, and a change committed between two of them would
+// show in one and not in the other (a price in the meta and not the
+// product it belongs to, half of a product's meta). So:
+//
+//  1. Every stream's transaction is opened first, back to back, before any
+//     row is read, with START TRANSACTION WITH CONSISTENT SNAPSHOT, READ
+//     ONLY at REPEATABLE READ: InnoDB takes the read view at that
+//     statement (a plain START TRANSACTION takes it at the first read),
+//     so the views are taken within about a millisecond of each other.
+//  2. Where the server writes a binary log, MariaDB tells each
+//     transaction the binary log position its snapshot stands at
+//     (binlog_snapshot_file and _position, taken under the lock that
+//     orders commits, so the snapshot holds exactly the transactions
+//     logged before it). Equal positions in every stream mean that no
+//     transaction committed between the openings: the snapshots are the
+//     same. Otherwise every stream is rolled back and opened again, up to
+//     snapshotTries times; then the load is read in one transaction, as
+//     with one stream. Any commit on the server counts, the shop's or
+//     not, so a busy server may cost a retry, never a wrong load.
+//  3. Where the server tells no position (MySQL, or MariaDB without a
+//     binary log), the views are still opened within about a millisecond,
+//     and what remains is the change feed's contract (catalog.Feed): Start
+//     is called before the first load, and every change committed after
+//     Start is reported and read again. A commit that falls between two
+//     openings was committed after Start, so it is reported and its
+//     products read again, on one connection, like any change made
+//     during a load: the load may show it half for the moment it takes
+//     the feed to report it, no longer. What the feed never reports (a
+//     raw SQL edit of post meta, docs/freshness.md) and commits in that
+//     millisecond may show half until the next whole load, if it spans
+//     several rows read by different streams.
+
+// defaultLoadStreams is the number of streams when Options.LoadStreams is
+// 0: measured at 100 000 products on a 2-core machine (docs/performance.md).
+const defaultLoadStreams = 3
+
+// streamsReserve is the connections of the pool a load leaves to others:
+// one for the change feed's reads, one for a patch read.
+const streamsReserve = 2
+
+// snapshotTries is how often the streams are opened before the load gives
+// up on them and reads in one transaction.
+const snapshotTries = 3
+
+// errMoved means that a commit fell between the openings of the streams'
+// transactions; errNoInstant, that one did at every try.
+var (
+	errMoved     = errors.New("wpdb: a commit fell between the load's transactions")
+	errNoInstant = errors.New("wpdb: no instant found for the load's transactions")
+)
+
+// loadStreamed reads the whole shop on n streams, trying again while
+// commits fall between their openings; errNoInstant when they did at
+// every try.
+func (db *DB) loadStreamed(ctx context.Context, r catalog.Reads, n int) (*catalog.ShopRows, error) {
+	for range snapshotTries {
+		txs, pos, release, err := db.openSnapshots(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		if err := oneInstant(pos); err != nil {
+			release()
+			slog.DebugContext(ctx, "wpdb: opening the load's streams again", "err", err)
+			continue
+		}
+		rows, err := db.loadStreams(ctx, r, txs)
+		release()
+		return rows, err
+	}
+	return nil, errNoInstant
+}
+
+// oneInstant returns errMoved unless the snapshots' binary log positions
+// are all the same ("" where the server tells none: nothing to compare).
+func oneInstant(pos []string) error {
+	for _, p := range pos[1:] {
+		if p != pos[0] {
+			return fmt.Errorf("%w (binary log at %s, then %s)", errMoved, pos[0], p)
+		}
+	}
+	return nil
+}
+
+// openSnapshots takes n connections from the pool and opens a read-only
+// transaction with a consistent snapshot on each, back to back, and reads
+// the binary log position of each snapshot ("" where the server tells
+// none). release rolls them back and gives the connections back,
+// discarding one whose rollback failed (it would go back to the pool
+// inside its transaction); it is nil when err is not.
+func (db *DB) openSnapshots(ctx context.Context, n int) (txs []*Tx, pos []string, release func(), err error) {
+	conns := make([]*sqlx.Conn, 0, n)
+	rollback := func() {
+		for _, c := range conns {
+			// Rolled back even when ctx has ended (a failed stream
+			// cancels it): the connection is then broken and discarded.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), db.timeout)
+			if _, err := c.ExecContext(rctx, `ROLLBACK`); err != nil {
+				_ = c.Raw(func(any) error { return driver.ErrBadConn })
+			}
+			cancel()
+			c.Close()
+		}
+	}
+	defer func() {
+		if err != nil {
+			rollback()
+		}
+	}()
+	// Every connection first, so that the openings follow each other
+	// with no wait for the pool between them.
+	for range n {
+		c, err := db.db.Connx(ctx)
+		if err != nil {
+			return nil, nil, nil, db.redact(fmt.Errorf("wpdb: a connection for the load: %w", err))
+		}
+		conns = append(conns, c)
+	}
+	// The isolation level of the next transaction: a snapshot is kept
+	// for the transaction's life only at REPEATABLE READ, whatever the
+	// server's default.
+	for _, c := range conns {
+		if err := db.exec(ctx, c, `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	for i, c := range conns {
+		if i > 0 && db.betweenOpenings != nil {
+			db.betweenOpenings(i)
+		}
+		if err := db.exec(ctx, c, `START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY`); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	pos = make([]string, n)
+	txs = make([]*Tx, n)
+	for i, c := range conns {
+		if pos[i], err = db.snapshotPosition(ctx, c); err != nil {
+			return nil, nil, nil, err
+		}
+		txs[i] = &Tx{tx: c, db: db, prefix: db.prefix, stmt: db.load}
+	}
+	return txs, pos, rollback, nil
+}
+
+// exec runs a statement that returns no rows on c, counted and observed
+// as every statement, under the load's statement deadline.
+func (db *DB) exec(ctx context.Context, c *sqlx.Conn, stmt string) error {
+	ctx, cancel := context.WithTimeout(ctx, db.load)
+	defer cancel()
+	db.queries.Add(1)
+	start := time.Now()
+	_, err := c.ExecContext(ctx, stmt)
+	db.observe(time.Since(start), err)
+	if err != nil {
+		return db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
+	}
+	return nil
+}
+
+// snapshotPosition is the binary log position of the snapshot of the
+// transaction open on c ("file:position"), or "" where the server tells
+// none: MySQL has no such status, and MariaDB without a binary log shows
+// an empty file.
+func (db *DB) snapshotPosition(ctx context.Context, c *sqlx.Conn) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, db.load)
+	defer cancel()
+	db.queries.Add(1)
+	var rows []struct {
+		Name  string `db:"Variable_name"`
+		Value string `db:"Value"`
+	}
+	start := time.Now()
+	err := c.SelectContext(ctx, &rows, `SHOW SESSION STATUS LIKE 'binlog_snapshot_%'`)
+	db.observe(time.Since(start), err)
+	if err != nil {
+		return "", db.redact(fmt.Errorf("wpdb: read the snapshot's binary log position: %w", err))
+	}
+	var file, pos string
+	for _, r := range rows {
+		switch r.Name {
+		case "Binlog_snapshot_file":
+			file = r.Value
+		case "Binlog_snapshot_position":
+			pos = r.Value
+		}
+	}
+	if file == "" {
+		return "", nil
+	}
+	return file + ":" + pos, nil
+}
+
+// loadStreams reads the whole shop on the transactions, which see the
+// same instant: the tasks (the post meta's ranges first, the longest, then
+// the products, their variations and terms, and the settings) are taken by
+// the next free stream; the first to fail cancels the others. What
+// depends on the products and their meta (children, translation groups)
+// is read last, on the first transaction.
+func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*catalog.ShopRows, error) {
+	shop := &catalog.ShopRows{}
+	rows := newPublishedRows()
+	var lo, hi int64
+	if err := txs[0].metaBounds(ctx, &lo, &hi); err != nil {
+		return nil, err
+	}
+	ranges := metaRanges(lo, hi, len(txs)*metaRangesPerStream)
+	parts := make([]catalog.Meta, len(ranges))
+	all := func(int64, string) bool { return true }
+	var tasks []func(ctx context.Context, tx *Tx) error
+	for i, span := range ranges {
+		tasks = append(tasks, func(ctx context.Context, tx *Tx) error {
+			var err error
+			parts[i], err = tx.metaByKey(ctx, r.MetaKeys, span, all)
+			return err
+		})
+	}
+	tasks = append(tasks,
+		func(ctx context.Context, tx *Tx) (err error) {
+			rows.Posts, err = tx.PublishedProducts(ctx)
+			return err
+		},
+		func(ctx context.Context, tx *Tx) (err error) {
+			rows.Terms, err = tx.PublishedRelationships(ctx)
+			return err
+		},
+		func(ctx context.Context, tx *Tx) (err error) {
+			rows.Related, err = tx.PublishedVariations(ctx)
+			return err
+		},
+		func(ctx context.Context, tx *Tx) error { return tx.loadSettings(ctx, r, shop) },
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	var next atomic.Int64
+	for _, tx := range txs {
+		g.Go(func() error {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(tasks) {
+					return nil
+				}
+				if err := tasks[i](gctx, tx); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	// The ranges are in meta_id order, and so is each range's every
+	// post: a post's rows in a later range come after its rows in an
+	// earlier one, as one pass would read them.
+	meta := parts[0]
+	for _, p := range parts[1:] {
+		for id, rs := range p {
+			meta[id] = append(meta[id], rs...)
+		}
+	}
+	known := knownPosts(rows)
+	keep(meta, metaWanted(known))
+	if err := txs[0].finishPublished(ctx, r, shop.Tables, rows, known, meta); err != nil {
+		return nil, err
+	}
+	shop.Products = *rows
+	return shop, nil
+}
+
+// metaRangesPerStream is how many meta_id ranges each stream reads, so
+// that a stream whose ranges went faster takes more of them.
+const metaRangesPerStream = 2
+
+// metaBounds reads the lowest and highest meta_id, two lookups at the
+// ends of the primary key.
+func (tx *Tx) metaBounds(ctx context.Context, lo, hi *int64) error {
+	var b struct {
+		Lo int64 `db:"lo"`
+		Hi int64 `db:"hi"`
+	}
+	if err := tx.getx(ctx, &b, `SELECT COALESCE(MIN(meta_id), 0) AS lo, COALESCE(MAX(meta_id), 0) AS hi FROM {postmeta}`); err != nil {
+		return fmt.Errorf("wpdb: read post meta bounds: %w", err)
+	}
+	*lo, *hi = b.Lo, b.Hi
+	return nil
+}
+
+// metaRanges splits the meta_id span [lo, hi] into n ranges of about
+// equal width, the first and last open-ended (one open range when the
+// span is too narrow to split).
+func metaRanges(lo, hi int64, n int) []metaRange {
+	if n < 2 || hi-lo < int64(n) {
+		return []metaRange{{}}
+	}
+	out := make([]metaRange, n)
+	width := (hi - lo + 1) / int64(n)
+	for i := 1; i < n; i++ {
+		out[i].from = lo + int64(i)*width
+		out[i-1].to = out[i].from
+	}
+	return out
+}
+
+// keep drops the rows of m that want refuses, and the posts left without.
+func keep(m catalog.Meta, want func(int64, string) bool) {
+	for id, rows := range m {
+		kept := rows[:0]
+		for _, r := range rows {
+			if want(id, r.Key) {
+				kept = append(kept, r)
+			}
+		}
+		if len(kept) == 0 {
+			delete(m, id)
+		} else {
+			m[id] = kept
+		}
+	}
+}
