@@ -124,12 +124,14 @@ func TestPostsUpdatedCountsEveryStatement(t *testing.T) {
 		view(t, db, func(ctx context.Context, tx *Tx) error {
 			questions := func() int64 {
 				t.Helper()
-				var name string
-				var n int64
-				if err := tx.tx.QueryRowContext(ctx, `SHOW SESSION STATUS LIKE 'Questions'`).Scan(&name, &n); err != nil {
+				var st struct {
+					Name string `db:"Variable_name"`
+					N    int64  `db:"Value"`
+				}
+				if err := tx.tx.GetContext(ctx, &st, `SHOW SESSION STATUS LIKE 'Questions'`); err != nil {
 					t.Fatalf("read Questions: %v", err)
 				}
-				return n
+				return st.N
 			}
 			q0 := questions()
 			q1 := questions()
