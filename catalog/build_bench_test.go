@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +109,10 @@ func TestBuildConsumesRowsAlike(t *testing.T) {
 	}
 	st.setMeta(early, MetaChildren, phpIDs(later))
 	st.syncGrouped(early)
+	// Two products showing one image, built apart; one whose image is
+	// (wrongly) a product.
+	st.setMeta(later[0], MetaThumbnail, st.firstMeta(kids[5], MetaThumbnail))
+	st.setMeta(later[1], MetaThumbnail, strconv.FormatInt(kids[0], 10))
 
 	dump := func(chunk int) (string, *ShopRows) {
 		t.Helper()
@@ -143,7 +148,8 @@ func TestBuildConsumesRowsAlike(t *testing.T) {
 	if each != whole {
 		t.Errorf("built one product at a time:\n%s\nbuilt whole:\n%s", each, whole)
 	}
-	if !strings.Contains(whole, `"slug":"early-pack","name":"Early pack","url":"https://shop.example/product/early-pack/","price":"0.50","regular_price":"1.75"`) || !strings.Contains(whole, "Kid \\u0026 more") {
+	if !strings.Contains(whole, `"slug":"early-pack","name":"Early pack","url":"https://shop.example/product/early-pack/","price":"0.50","regular_price":"1.75"`) ||
+		strings.Count(whole, "uploads/2026/11/kid.jpg") != 4*(6+1) || !strings.Contains(whole, "Kid \\u0026 more") {
 		t.Errorf("the shop built is not the one stored:\n%s", whole)
 	}
 	if p := rows.Products; p.Posts != nil || p.Meta != nil || p.Related != nil {

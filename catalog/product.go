@@ -140,13 +140,21 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 		}
 	}
 	// A grouped product's children are read by the grouped product too,
-	// which may come later: their meta stays.
+	// which may come later: their post and meta stay. An image may be
+	// shared: its meta goes with the last product showing it.
 	var children map[int64]bool
+	var images map[int64]int
 	if consume {
 		children = map[int64]bool{}
 		for _, ids := range rows.Children {
 			for _, id := range ids {
 				children[id] = true
+			}
+		}
+		images = map[int64]int{}
+		for i := range rows.Posts {
+			if th, ok := thumbnail(rows.Meta, rows.Posts[i].ID); ok {
+				images[th]++
 			}
 		}
 	}
@@ -181,13 +189,19 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 				continue
 			}
 			post := &rows.Posts[i]
+			if th, ok := thumbnail(rows.Meta, post.ID); ok && postByID[th] == nil {
+				if images[th]--; images[th] == 0 {
+					delete(rows.Meta, th)
+				}
+			}
 			post.Title, post.Excerpt, post.Content = "", "", ""
 			if !children[post.ID] {
 				delete(rows.Meta, post.ID)
+				post.Type, post.Status, post.Modified = "", "", ""
 			}
 			for _, v := range variations[post.ID] {
 				delete(rows.Meta, v.ID)
-				v.Title, v.Slug, v.Excerpt, v.Content = "", "", "", ""
+				*v = Post{ID: v.ID}
 			}
 		}
 	}
@@ -255,7 +269,7 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, post
 	}
 	it.url = sh.productURL(post.Slug, func() string { return productCatPath(tax, cats) })
 
-	if th, err := strconv.ParseInt(rows.Meta.First(id, MetaThumbnail), 10, 64); err == nil && th > 0 {
+	if th, ok := thumbnail(rows.Meta, id); ok {
 		if file := rows.Meta.First(th, MetaAttachedFile); file != "" {
 			img := sh.imageURL(file)
 			it.image = &img
@@ -272,6 +286,12 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, post
 	}
 	it.prepare(sh)
 	return it
+}
+
+// thumbnail is the ID of the post's featured image, if it names one.
+func thumbnail(m Meta, id int64) (int64, bool) {
+	th, err := strconv.ParseInt(m.First(id, MetaThumbnail), 10, 64)
+	return th, err == nil && th > 0
 }
 
 // productType is the product's product_type term, simple when it has none.
