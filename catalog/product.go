@@ -59,17 +59,23 @@ type item struct {
 	// truncation of it (the same string when short), description the plain
 	// text of the content. All three are empty for a protected product.
 	summary, listSummary, description string
-	own                               prices
-	// kids are a variable product's variations or a grouped product's
-	// children, as read.
-	kids     []kid
-	childIDs []int64 // a grouped product's _children list
+	childIDs                          []int64 // a grouped product's _children list
 	// Computed by prepare: what the clock does not move.
 	price, regular *string
 	purchasable    bool
 	windows        []window
 	varIDs         []int64 // a variable product's variations, enabled or not
 	wpml           WPMLElement
+}
+
+// stored is what prepare reads of a product's rows, and the snapshot does
+// not keep: outside the item, which a snapshot holds a hundred thousand
+// of, and which it made 128 bytes larger.
+type stored struct {
+	own prices
+	// kids are a variable product's variations or a grouped product's
+	// children, as read.
+	kids []kid
 }
 
 // prices are a product's or variation's price meta as stored; prepare
@@ -217,30 +223,31 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, postByID map[int64]*Post, variations []*Post) *item {
 	id := post.ID
 	it := &item{id: id, slug: post.Slug, name: PlainName(post.Title), typ: tax.productType(rows.Terms[id]),
-		ttids: rows.Terms[id], own: readPrices(rows.Meta, id), modified: post.ModifiedTime(), wpml: rows.WPML[id]}
+		ttids: rows.Terms[id], modified: post.ModifiedTime(), wpml: rows.WPML[id]}
+	st := stored{own: readPrices(rows.Meta, id)}
 	// is_in_stock(): the stock status is not outofstock (onbackorder is in
 	// stock); an external product's setter keeps it in stock whatever the
 	// meta says.
-	it.inStock = it.own.stockStatus != "outofstock" || it.typ == typeExternal
+	it.inStock = st.own.stockStatus != "outofstock" || it.typ == typeExternal
 	switch it.typ {
 	case typeVariable:
 		for _, v := range variations {
 			it.varIDs = append(it.varIDs, v.ID)
-			it.kids = append(it.kids, kid{published: v.Status == "publish", typ: "variation",
+			st.kids = append(st.kids, kid{published: v.Status == "publish", typ: "variation",
 				modified: v.ModifiedTime(), prices: readPrices(rows.Meta, v.ID)})
 		}
 	case typeGrouped:
 		it.childIDs = rows.Children[id]
 		for _, cid := range it.childIDs {
 			if c, ok := postByID[cid]; ok && c.Type == "product" {
-				it.kids = append(it.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
+				st.kids = append(st.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
 					modified: c.ModifiedTime(), prices: readPrices(rows.Meta, cid)})
 			}
 		}
 	}
 	// Every variation or child counts, shown or not: disabling one changes
 	// the price shown.
-	for _, k := range it.kids {
+	for _, k := range st.kids {
 		it.modified = latest(it.modified, k.modified)
 	}
 
@@ -284,7 +291,7 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, post
 		it.listSummary = Truncate(it.summary, SummaryLimit)
 		it.description = PlainText(post.Content, true)
 	}
-	it.prepare(sh)
+	it.prepare(sh, &st)
 	return it
 }
 
@@ -383,9 +390,9 @@ func earliest(a, b time.Time) time.Time {
 // visibleVariations are the variations the storefront prices a variable
 // product from (get_visible_children): enabled ones, without the out of
 // stock ones when the shop hides those, with a price.
-func (it *item) visibleVariations(hideOutOfStock bool) []kid {
+func (st *stored) visibleVariations(hideOutOfStock bool) []kid {
 	var out []kid
-	for _, v := range it.kids {
+	for _, v := range st.kids {
 		if !v.published {
 			continue
 		}
@@ -402,9 +409,9 @@ func (it *item) visibleVariations(hideOutOfStock bool) []kid {
 
 // publishedChildren are a grouped product's children a visitor can see
 // (wc_products_array_filter_visible_grouped).
-func (it *item) publishedChildren() []kid {
+func (st *stored) publishedChildren() []kid {
 	var out []kid
-	for _, c := range it.kids {
+	for _, c := range st.kids {
 		if c.published {
 			out = append(out, c)
 		}
@@ -417,7 +424,7 @@ func (it *item) publishedChildren() []kid {
 // decimals), whether it is purchasable, and the price sets whose sale
 // windows decide on_sale — a variable product's visible variations, a
 // grouped product's purchasable published children, or its own.
-func (it *item) prepare(sh *shop) {
+func (it *item) prepare(sh *shop, st *stored) {
 	var regular string
 	// The regular price shown: a variable product's lowest among its
 	// visible variations (read_price_data), a grouped product's lowest
@@ -425,14 +432,14 @@ func (it *item) prepare(sh *shop) {
 	switch it.typ {
 	case typeVariable:
 		var regs []string
-		for _, v := range it.visibleVariations(sh.hideOutOfStock) {
+		for _, v := range st.visibleVariations(sh.hideOutOfStock) {
 			regs = append(regs, v.regular)
 			it.windows = append(it.windows, v.window())
 		}
 		regular = lowestPrice(regs)
 	case typeGrouped:
 		var regs []string
-		for _, c := range it.publishedChildren() {
+		for _, c := range st.publishedChildren() {
 			regs = append(regs, c.regular)
 			// WC_Product_Grouped::is_on_sale: a purchasable child without
 			// children of its own that is on sale.
@@ -443,18 +450,15 @@ func (it *item) prepare(sh *shop) {
 		}
 		regular = lowestPrice(regs)
 	default:
-		regular = it.own.regular
-		it.windows = []window{it.own.window()}
+		regular = st.own.regular
+		it.windows = []window{st.own.window()}
 	}
-	price := storedPrice(it.typ, it.own.price)
+	price := storedPrice(it.typ, st.own.price)
 	it.price = formatted(price, sh.decimals)
 	it.regular = formatted(regular, sh.decimals)
 	// is_purchasable(): published (every product served is) with a price;
 	// external and grouped products never are.
 	it.purchasable = price != "" && it.typ != typeExternal && it.typ != typeGrouped
-	// What remains of the prices as stored is not read again: the
-	// snapshot holds a hundred thousand of them.
-	it.own, it.kids = prices{}, nil
 }
 
 // product is the resource of an item at now: the full one (the whole
