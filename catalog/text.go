@@ -4,6 +4,7 @@ import (
 	"html"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -64,8 +65,33 @@ func blockBreak(a atom.Atom) int {
 // textBuilder joins runs of text with the strongest break seen between them,
 // so that markup and source whitespace never pile up blank lines or spaces.
 type textBuilder struct {
-	b       strings.Builder
+	b       []byte
 	pending int
+}
+
+// textBuilders are reused: a snapshot's build cleans a few hundred
+// thousand texts, and growing a fresh buffer for each cost several
+// allocations a text, and left the texts kept with up to twice their
+// length in capacity.
+var textBuilders = sync.Pool{New: func() any { return new(textBuilder) }}
+
+func newTextBuilder() *textBuilder {
+	t := textBuilders.Get().(*textBuilder)
+	t.b, t.pending = t.b[:0], brNone
+	return t
+}
+
+// done returns the text built, valid UTF-8, and gives the builder back;
+// the text is the input itself when it came out unchanged.
+func (t *textBuilder) done(in string) string {
+	out := in
+	if string(t.b) != in {
+		out = strings.ToValidUTF8(string(t.b), "\uFFFD")
+	}
+	if cap(t.b) <= 64<<10 { // a rare huge text's buffer is not kept
+		textBuilders.Put(t)
+	}
+	return out
 }
 
 func (t *textBuilder) brk(level int) {
@@ -75,18 +101,18 @@ func (t *textBuilder) brk(level int) {
 }
 
 func (t *textBuilder) word(w string) {
-	if t.b.Len() > 0 {
+	if len(t.b) > 0 {
 		switch t.pending {
 		case brSpace:
-			t.b.WriteByte(' ')
+			t.b = append(t.b, ' ')
 		case brLine:
-			t.b.WriteByte('\n')
+			t.b = append(t.b, '\n')
 		case brParagraph:
-			t.b.WriteString("\n\n")
+			t.b = append(t.b, "\n\n"...)
 		}
 	}
 	t.pending = brNone
-	t.b.WriteString(w)
+	t.b = append(t.b, w...)
 }
 
 // text adds character data: whitespace runs become breaks. With autop (a
@@ -154,9 +180,9 @@ func plain(stored string, keepLines bool) string {
 		// No markup, entity, carriage return or NUL: the tokenizer would
 		// see one text token, as it is. A snapshot cleans every product's
 		// texts, and a tokenizer costs a 4 KB buffer each.
-		var t textBuilder
+		t := newTextBuilder()
 		t.text(s, keepLines)
-		return t.b.String()
+		return t.done(s)
 	}
 	if out, ok := scanned(s, keepLines); ok {
 		return out
@@ -176,7 +202,7 @@ func tokenized(s string, keepLines bool) string {
 		tt := z.Next()
 		switch tt {
 		case xhtml.ErrorToken:
-			return strings.ToValidUTF8(t.b.String(), "\uFFFD")
+			return strings.ToValidUTF8(string(t.b), "\uFFFD")
 		case xhtml.TextToken:
 			if skip == 0 {
 				t.text(string(z.Text()), autop)
@@ -256,7 +282,7 @@ func scanned(s string, keepLines bool) (string, bool) {
 		return "", false
 	}
 	autop := keepLines && !strings.Contains(s, "<!-- wp:")
-	var t textBuilder
+	t := newTextBuilder()
 	start := 0 // of the pending text
 	for i := 0; ; {
 		j := strings.IndexByte(s[i:], '<')
@@ -313,7 +339,7 @@ func scanned(s string, keepLines bool) (string, bool) {
 		}
 		start, i = end, end
 	}
-	return strings.ToValidUTF8(t.b.String(), "\uFFFD"), true
+	return t.done(s), true
 }
 
 // rawOrSkipped reports the elements whose content the tokenizer reads as
