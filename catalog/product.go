@@ -60,17 +60,23 @@ type item struct {
 	// truncation of it (the same string when short), description the plain
 	// text of the content. All three are empty for a protected product.
 	summary, listSummary, description string
-	own                               prices
-	// kids are a variable product's variations or a grouped product's
-	// children, as read.
-	kids     []kid
-	childIDs []int64 // a grouped product's _children list
+	childIDs                          []int64 // a grouped product's _children list
 	// Computed by prepare: what the clock does not move.
 	price, regular *string
 	purchasable    bool
 	windows        []window
 	varIDs         []int64 // a variable product's variations, enabled or not
 	wpml           WPMLElement
+}
+
+// stored is what prepare reads of a product's rows, and the snapshot does
+// not keep: outside the item, which a snapshot holds a hundred thousand
+// of, and which it made 128 bytes larger.
+type stored struct {
+	own prices
+	// kids are a variable product's variations or a grouped product's
+	// children, as read.
+	kids []kid
 }
 
 // prices are a product's or variation's price meta as stored; prepare
@@ -113,9 +119,18 @@ func readPrices(m Meta, id int64) prices {
 		from: m.First(id, metaSaleFrom), to: m.First(id, metaSaleTo), stockStatus: m.First(id, metaStockStatus)}
 }
 
+// buildChunk is how many posts items builds before it lets go of the rows
+// they consumed (a variable for the tests, which set it to 1).
+var buildChunk = 4096
+
 // items builds the snapshot's form of the published products among the
-// rows; others (trashed, drafts) give none.
-func (b *builder) items(sh *shop, tax *terms, rows *ProductRows) []*item {
+// rows; others (trashed, drafts) give none. With consume, it clears what
+// of the rows no later item reads once a chunk of items is built (their
+// texts, their own and their variations' meta), so that a whole load's
+// rows shrink while the snapshot grows: at 100 000 products the rows are
+// about as large as the snapshot, and both held whole made the load's
+// peak.
+func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) []*item {
 	// Pointers into the rows, not copies: at 100 000 products, copies of
 	// the posts held 40 MB more through the build, and the build's peak is
 	// a whole load's.
@@ -131,23 +146,72 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows) []*item {
 			variations[p.Parent] = append(variations[p.Parent], p)
 		}
 	}
+	// A grouped product's children are read by the grouped product too,
+	// which may come later: their post and meta stay. An image may be
+	// shared: its meta goes with the last product showing it.
+	var children map[int64]bool
+	var images map[int64]int
+	if consume {
+		children = map[int64]bool{}
+		for _, ids := range rows.Children {
+			for _, id := range ids {
+				children[id] = true
+			}
+		}
+		images = map[int64]int{}
+		for i := range rows.Posts {
+			if th, ok := thumbnail(rows.Meta, rows.Posts[i].ID); ok {
+				images[th]++
+			}
+		}
+	}
 	// Each item is built alone (its texts cleaned, its URL made): the
 	// cores share the work of a large shop's load.
 	built := make([]*item, len(rows.Posts))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(rows.Posts)/1000))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(rows.Posts); i += workers {
-				if post := &rows.Posts[i]; post.Type == "product" && post.Status == "publish" {
-					built[i] = b.item(sh, tax, rows, post, postByID, variations[post.ID])
+	chunk := len(rows.Posts)
+	if consume {
+		chunk = max(1, buildChunk)
+	}
+	for lo := 0; lo < len(rows.Posts); lo += chunk {
+		hi := min(lo+chunk, len(rows.Posts))
+		workers := min(runtime.GOMAXPROCS(0), max(1, (hi-lo)/1000))
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := lo + w; i < hi; i += workers {
+					if post := &rows.Posts[i]; post.Type == "product" && post.Status == "publish" {
+						built[i] = b.item(sh, tax, rows, post, postByID, variations[post.ID])
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if !consume {
+			continue
+		}
+		for i := lo; i < hi; i++ {
+			if built[i] == nil {
+				continue
+			}
+			post := &rows.Posts[i]
+			if th, ok := thumbnail(rows.Meta, post.ID); ok && postByID[th] == nil {
+				if images[th]--; images[th] == 0 {
+					delete(rows.Meta, th)
 				}
 			}
-		}()
+			post.Title, post.Excerpt, post.Content = "", "", ""
+			if !children[post.ID] {
+				delete(rows.Meta, post.ID)
+				post.Type, post.Status, post.Modified = "", "", ""
+			}
+			for _, v := range variations[post.ID] {
+				delete(rows.Meta, v.ID)
+				*v = Post{ID: v.ID}
+			}
+		}
 	}
-	wg.Wait()
 	out := make([]*item, 0, len(rows.Posts))
 	for _, it := range built {
 		if it != nil {
@@ -160,30 +224,31 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows) []*item {
 func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, postByID map[int64]*Post, variations []*Post) *item {
 	id := post.ID
 	it := &item{id: id, slug: post.Slug, name: PlainName(post.Title), typ: tax.productType(rows.Terms[id]),
-		ttids: rows.Terms[id], own: readPrices(rows.Meta, id), modified: post.ModifiedTime(), wpml: rows.WPML[id]}
+		ttids: rows.Terms[id], modified: post.ModifiedTime(), wpml: rows.WPML[id]}
+	st := stored{own: readPrices(rows.Meta, id)}
 	// is_in_stock(): the stock status is not outofstock (onbackorder is in
 	// stock); an external product's setter keeps it in stock whatever the
 	// meta says.
-	it.inStock = it.own.stockStatus != "outofstock" || it.typ == typeExternal
+	it.inStock = st.own.stockStatus != "outofstock" || it.typ == typeExternal
 	switch it.typ {
 	case typeVariable:
 		for _, v := range variations {
 			it.varIDs = append(it.varIDs, v.ID)
-			it.kids = append(it.kids, kid{published: v.Status == "publish", typ: "variation",
+			st.kids = append(st.kids, kid{published: v.Status == "publish", typ: "variation",
 				modified: v.ModifiedTime(), prices: readPrices(rows.Meta, v.ID)})
 		}
 	case typeGrouped:
 		it.childIDs = rows.Children[id]
 		for _, cid := range it.childIDs {
 			if c, ok := postByID[cid]; ok && c.Type == "product" {
-				it.kids = append(it.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
+				st.kids = append(st.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
 					modified: c.ModifiedTime(), prices: readPrices(rows.Meta, cid)})
 			}
 		}
 	}
 	// Every variation or child counts, shown or not: disabling one changes
 	// the price shown.
-	for _, k := range it.kids {
+	for _, k := range st.kids {
 		it.modified = latest(it.modified, k.modified)
 	}
 
@@ -212,7 +277,7 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, post
 	}
 	it.url = sh.productURL(post.Slug, func() string { return productCatPath(tax, cats) })
 
-	if th, err := strconv.ParseInt(rows.Meta.First(id, MetaThumbnail), 10, 64); err == nil && th > 0 {
+	if th, ok := thumbnail(rows.Meta, id); ok {
 		it.thumb = th
 		if file := rows.Meta.First(th, MetaAttachedFile); file != "" {
 			img := sh.imageURL(file)
@@ -228,8 +293,14 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, post
 		it.listSummary = Truncate(it.summary, SummaryLimit)
 		it.description = PlainText(post.Content, true)
 	}
-	it.prepare(sh)
+	it.prepare(sh, &st)
 	return it
+}
+
+// thumbnail is the ID of the post's featured image, if it names one.
+func thumbnail(m Meta, id int64) (int64, bool) {
+	th, err := strconv.ParseInt(m.First(id, MetaThumbnail), 10, 64)
+	return th, err == nil && th > 0
 }
 
 // productType is the product's product_type term, simple when it has none.
@@ -321,9 +392,9 @@ func earliest(a, b time.Time) time.Time {
 // visibleVariations are the variations the storefront prices a variable
 // product from (get_visible_children): enabled ones, without the out of
 // stock ones when the shop hides those, with a price.
-func (it *item) visibleVariations(hideOutOfStock bool) []kid {
+func (st *stored) visibleVariations(hideOutOfStock bool) []kid {
 	var out []kid
-	for _, v := range it.kids {
+	for _, v := range st.kids {
 		if !v.published {
 			continue
 		}
@@ -340,9 +411,9 @@ func (it *item) visibleVariations(hideOutOfStock bool) []kid {
 
 // publishedChildren are a grouped product's children a visitor can see
 // (wc_products_array_filter_visible_grouped).
-func (it *item) publishedChildren() []kid {
+func (st *stored) publishedChildren() []kid {
 	var out []kid
-	for _, c := range it.kids {
+	for _, c := range st.kids {
 		if c.published {
 			out = append(out, c)
 		}
@@ -355,7 +426,7 @@ func (it *item) publishedChildren() []kid {
 // decimals), whether it is purchasable, and the price sets whose sale
 // windows decide on_sale — a variable product's visible variations, a
 // grouped product's purchasable published children, or its own.
-func (it *item) prepare(sh *shop) {
+func (it *item) prepare(sh *shop, st *stored) {
 	var regular string
 	// The regular price shown: a variable product's lowest among its
 	// visible variations (read_price_data), a grouped product's lowest
@@ -363,14 +434,14 @@ func (it *item) prepare(sh *shop) {
 	switch it.typ {
 	case typeVariable:
 		var regs []string
-		for _, v := range it.visibleVariations(sh.hideOutOfStock) {
+		for _, v := range st.visibleVariations(sh.hideOutOfStock) {
 			regs = append(regs, v.regular)
 			it.windows = append(it.windows, v.window())
 		}
 		regular = lowestPrice(regs)
 	case typeGrouped:
 		var regs []string
-		for _, c := range it.publishedChildren() {
+		for _, c := range st.publishedChildren() {
 			regs = append(regs, c.regular)
 			// WC_Product_Grouped::is_on_sale: a purchasable child without
 			// children of its own that is on sale.
@@ -381,18 +452,15 @@ func (it *item) prepare(sh *shop) {
 		}
 		regular = lowestPrice(regs)
 	default:
-		regular = it.own.regular
-		it.windows = []window{it.own.window()}
+		regular = st.own.regular
+		it.windows = []window{st.own.window()}
 	}
-	price := storedPrice(it.typ, it.own.price)
+	price := storedPrice(it.typ, st.own.price)
 	it.price = formatted(price, sh.decimals)
 	it.regular = formatted(regular, sh.decimals)
 	// is_purchasable(): published (every product served is) with a price;
 	// external and grouped products never are.
 	it.purchasable = price != "" && it.typ != typeExternal && it.typ != typeGrouped
-	// What remains of the prices as stored is not read again: the
-	// snapshot holds a hundred thousand of them.
-	it.own, it.kids = prices{}, nil
 }
 
 // product is the resource of an item at now: the full one (the whole

@@ -77,7 +77,9 @@ func (b *builder) warn(msg string, err error) {
 
 // Build turns the whole shop's rows into a snapshot. It fails only where
 // the storefront would serve nothing either: a configured language the
-// site lacks (*LanguageError).
+// site lacks (*LanguageError). It consumes rows.Products: the posts' texts
+// and meta are cleared as the products are built, and the rows are left
+// empty, so that the rows and the snapshot are not both held whole.
 func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapshot, error) {
 	b := &builder{cfg: cfg.withDefaults()}
 	sh, err := b.readShop(rows)
@@ -90,10 +92,13 @@ func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapsh
 	for k, v := range rows.TranslatedSlugs {
 		s.trpSlugs[foldSlug(k)] = v
 	}
-	for _, it := range b.items(sh, t, &rows.Products) {
+	for _, it := range b.items(sh, t, &rows.Products, true) {
 		s.all[it.id] = it
 	}
 	s.pllGroups = rows.Products.Groups
+	// The rows are consumed: what the snapshot does not share with them
+	// can go before the lookups are made.
+	rows.Products = ProductRows{Groups: rows.Products.Groups}
 	s.index()
 	s.aggregate()
 	s.Warnings = b.warnings
@@ -112,7 +117,7 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 	for _, id := range ids {
 		delete(n.all, id)
 	}
-	for _, it := range b.items(s.sh, s.t, rows) {
+	for _, it := range b.items(s.sh, s.t, rows, false) {
 		n.all[it.id] = it
 	}
 	if len(rows.Groups) > 0 {

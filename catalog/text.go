@@ -4,6 +4,7 @@ import (
 	"html"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -64,8 +65,33 @@ func blockBreak(a atom.Atom) int {
 // textBuilder joins runs of text with the strongest break seen between them,
 // so that markup and source whitespace never pile up blank lines or spaces.
 type textBuilder struct {
-	b       strings.Builder
+	b       []byte
 	pending int
+}
+
+// textBuilders are reused: a snapshot's build cleans a few hundred
+// thousand texts, and growing a fresh buffer for each cost several
+// allocations a text, and left the texts kept with up to twice their
+// length in capacity.
+var textBuilders = sync.Pool{New: func() any { return new(textBuilder) }}
+
+func newTextBuilder() *textBuilder {
+	t := textBuilders.Get().(*textBuilder)
+	t.b, t.pending = t.b[:0], brNone
+	return t
+}
+
+// done returns the text built, valid UTF-8, and gives the builder back;
+// the text is the input itself when it came out unchanged.
+func (t *textBuilder) done(in string) string {
+	out := in
+	if string(t.b) != in {
+		out = strings.ToValidUTF8(string(t.b), "\uFFFD")
+	}
+	if cap(t.b) <= 64<<10 { // a rare huge text's buffer is not kept
+		textBuilders.Put(t)
+	}
+	return out
 }
 
 func (t *textBuilder) brk(level int) {
@@ -75,18 +101,18 @@ func (t *textBuilder) brk(level int) {
 }
 
 func (t *textBuilder) word(w string) {
-	if t.b.Len() > 0 {
+	if len(t.b) > 0 {
 		switch t.pending {
 		case brSpace:
-			t.b.WriteByte(' ')
+			t.b = append(t.b, ' ')
 		case brLine:
-			t.b.WriteByte('\n')
+			t.b = append(t.b, '\n')
 		case brParagraph:
-			t.b.WriteString("\n\n")
+			t.b = append(t.b, "\n\n"...)
 		}
 	}
 	t.pending = brNone
-	t.b.WriteString(w)
+	t.b = append(t.b, w...)
 }
 
 // text adds character data: whitespace runs become breaks. With autop (a
@@ -130,6 +156,14 @@ func (t *textBuilder) text(s string, autop bool) {
 	}
 }
 
+// segment adds a text token of markup: its entities decoded, as the
+// tokenizer's Text does.
+func (t *textBuilder) segment(s string, autop bool) {
+	if s != "" {
+		t.text(xhtml.UnescapeString(s), autop)
+	}
+}
+
 // PlainText turns stored WordPress HTML (post content, excerpts, titles)
 // into plain text: block comments, tags and shortcode tags go, entities are
 // decoded, whitespace is tidied. With keepLines, paragraphs and list items
@@ -146,9 +180,12 @@ func plain(stored string, keepLines bool) string {
 		// No markup, entity, carriage return or NUL: the tokenizer would
 		// see one text token, as it is. A snapshot cleans every product's
 		// texts, and a tokenizer costs a 4 KB buffer each.
-		var t textBuilder
+		t := newTextBuilder()
 		t.text(s, keepLines)
-		return t.b.String()
+		return t.done(s)
+	}
+	if out, ok := scanned(s, keepLines); ok {
+		return out
 	}
 	return tokenized(s, keepLines)
 }
@@ -165,7 +202,7 @@ func tokenized(s string, keepLines bool) string {
 		tt := z.Next()
 		switch tt {
 		case xhtml.ErrorToken:
-			return strings.ToValidUTF8(t.b.String(), "\uFFFD")
+			return strings.ToValidUTF8(string(t.b), "\uFFFD")
 		case xhtml.TextToken:
 			if skip == 0 {
 				t.text(string(z.Text()), autop)
@@ -228,4 +265,233 @@ func lastSpace(rs []rune) int {
 		}
 	}
 	return -1
+}
+
+// scanned is tokenized without the tokenizer, for the markup product texts
+// hold: tags, comments, text with entities. It splits the text exactly
+// where x/net/html's Tokenizer (v0.50.0, token.go: Next, readTag,
+// readComment) splits it and reads tag names as it does, without its 4 KB
+// buffer per text, its copy of every text token and its error paths; ok is
+// false, and the caller tokenizes, for what it leaves to the tokenizer:
+// carriage returns and NULs (which the tokenizer converts), raw-text and
+// skipped elements (script, style, template, textarea, title, …), and a tag
+// the input ends inside. FuzzScannedMatchesTokenizer holds the two
+// together.
+func scanned(s string, keepLines bool) (string, bool) {
+	if strings.ContainsAny(s, "\r\x00") {
+		return "", false
+	}
+	autop := keepLines && !strings.Contains(s, "<!-- wp:")
+	t := newTextBuilder()
+	start := 0 // of the pending text
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 || i+j+1 >= len(s) {
+			t.segment(s[start:], autop)
+			break
+		}
+		j += i
+		end := 0            // after the token that starts at j; len(s) when it runs to the end
+		tag := atom.Atom(0) // a tag's name
+		isTag := false
+		switch c := s[j+1]; {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			var ok bool
+			if end, tag, ok = scanTag(s, j+1); !ok || rawOrSkipped(tag) {
+				return "", false
+			}
+			isTag = true
+		case c == '/':
+			if j+2 >= len(s) {
+				return "", false // "</" at the end is text
+			}
+			switch c2 := s[j+2]; {
+			case c2 == '>': // "</>" is nothing
+				end = j + 3
+			case 'a' <= c2 && c2 <= 'z' || 'A' <= c2 && c2 <= 'Z':
+				var ok bool
+				if end, tag, ok = scanTag(s, j+2); !ok || rawOrSkipped(tag) {
+					return "", false
+				}
+				isTag = true
+			default: // a bogus comment, to the next '>'
+				end = closeAngle(s, j+2)
+			}
+		case c == '!':
+			if strings.HasPrefix(s[j+2:], "--") {
+				end = scanComment(s, j+4)
+			} else { // a doctype or a bogus comment, to the next '>'
+				end = closeAngle(s, j+2)
+			}
+		case c == '?':
+			end = closeAngle(s, j+1)
+		default: // a '<' that starts nothing is text
+			i = j + 1
+			continue
+		}
+		t.segment(s[start:j], autop)
+		if isTag {
+			level := blockBreak(tag)
+			if !keepLines && level > brSpace {
+				level = brSpace
+			}
+			t.brk(level)
+		}
+		start, i = end, end
+	}
+	return t.done(s), true
+}
+
+// rawOrSkipped reports the elements whose content the tokenizer reads as
+// raw text or RCDATA, and those tokenized skips the content of.
+func rawOrSkipped(a atom.Atom) bool {
+	switch a {
+	case atom.Iframe, atom.Noembed, atom.Noframes, atom.Noscript, atom.Plaintext, atom.Script, atom.Style,
+		atom.Textarea, atom.Title, atom.Xmp, atom.Template:
+		return true
+	}
+	return false
+}
+
+// closeAngle is the end of a token that runs to the first '>' at or after
+// i: after it, or the end of s.
+func closeAngle(s string, i int) int {
+	if k := strings.IndexByte(s[i:], '>'); k >= 0 {
+		return i + k + 1
+	}
+	return len(s)
+}
+
+// scanComment is the end of a comment whose data starts at i (after
+// "<!--"), as the tokenizer's readComment finds it: "-->" or "--!>", a '>'
+// right at the start ("<!-->", "<!--->"), or the end of s.
+func scanComment(s string, i int) int {
+	dashes, beginning := 0, true
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '-':
+			dashes++
+			continue
+		case '>':
+			if dashes >= 2 || beginning {
+				return i + 1
+			}
+		case '!':
+			if dashes >= 2 {
+				i++
+				if i >= len(s) {
+					return len(s)
+				}
+				switch s[i] {
+				case '>':
+					return i + 1
+				case '-':
+					dashes, beginning = 1, false
+					continue
+				}
+			}
+		}
+		dashes, beginning = 0, false
+	}
+	return len(s)
+}
+
+// isTagSpace is the whitespace the tokenizer skips inside a tag.
+func isTagSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
+}
+
+// scanTag reads a start or end tag whose name starts at i, as the
+// tokenizer's readTag does: the name up to whitespace, '/' or '>', then
+// attributes (quoted values may hold '>') up to the '>' that closes it. It
+// returns the end of the tag (after its '>') and the atom of its
+// lower-cased name; ok is false when s ends inside the tag.
+func scanTag(s string, i int) (end int, a atom.Atom, ok bool) {
+	n := i + 1
+	for n < len(s) && !isTagSpace(s[n]) && s[n] != '/' && s[n] != '>' {
+		n++
+	}
+	if n >= len(s) {
+		return 0, 0, false
+	}
+	if name := s[i:n]; len(name) <= 32 {
+		var buf [32]byte
+		b := buf[:len(name)]
+		for k := range len(name) {
+			c := name[k]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b[k] = c
+		}
+		a = atom.Lookup(b)
+	} // a longer name is no atom
+	p := n
+	if isTagSpace(s[p]) {
+		p++ // readTagName consumes the space that ends the name
+	}
+	skip := func() bool { // skipWhiteSpace; false at the end of s
+		for p < len(s) && isTagSpace(s[p]) {
+			p++
+		}
+		return p < len(s)
+	}
+	if !skip() {
+		return 0, 0, false
+	}
+	for {
+		if s[p] == '>' {
+			return p + 1, a, true
+		}
+		// readTagAttrKey: up to '=' (but not as its first byte),
+		// whitespace, '/' or '>'.
+		k := p
+		for ; p < len(s); p++ {
+			c := s[p]
+			if c == '=' && p == k {
+				continue
+			}
+			if c == '=' || isTagSpace(c) || c == '/' || c == '>' {
+				break
+			}
+		}
+		if p >= len(s) {
+			return 0, 0, false
+		}
+		// readTagAttrVal.
+		if !skip() {
+			return 0, 0, false
+		}
+		switch c := s[p]; {
+		case c == '/':
+			p++
+		case c != '=':
+		default:
+			p++
+			if !skip() {
+				return 0, 0, false
+			}
+			switch q := s[p]; q {
+			case '>':
+			case '"', '\'':
+				k := strings.IndexByte(s[p+1:], q)
+				if k < 0 {
+					return 0, 0, false
+				}
+				p += 1 + k + 1
+			default:
+				for p++; p < len(s) && !isTagSpace(s[p]) && s[p] != '>'; p++ {
+				}
+				if p >= len(s) {
+					return 0, 0, false
+				}
+				if isTagSpace(s[p]) {
+					p++
+				}
+			}
+		}
+		if !skip() {
+			return 0, 0, false
+		}
+	}
 }

@@ -156,3 +156,70 @@ func FuzzPlainFastPath(f *testing.F) {
 		}
 	})
 }
+
+// scannerSeeds are markup the scanner must split as the tokenizer does:
+// tags with every attribute form, comments of every ending, bogus
+// comments, doctypes, stray '<', entities, and the forms it leaves to the
+// tokenizer.
+var scannerSeeds = []string{
+	"", "plain", "<p>One</p><p>Two<br/>Three</p>", "Po<strong>lice</strong> job",
+	"<!-- wp:paragraph -->\n<p>One</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:paragraph -->\n<p>Two</p>\n<!-- /wp:paragraph -->",
+	"<p>Features:</p><ul>\n<li>Radar</li>\n<li>Plates</li>\n</ul><p>End</p>", "First paragraph\n\nSecond line one\nline two",
+	"<ul>\n\n<li>a</li>\n\n<li>b</li>\n</ul>", "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td></tr></table>",
+	`<a href="x>y" title='a"b'>link</a> <img src=a.jpg alt=x/>after`, `<p class = "x" data-x = y hidden>t</p>`,
+	`<div =a b=c/ d>x</DIV>`, `<P>Upper</P><BR>`, `<a b=">`, `<a b='`, `<a b=c`, `<a b`, `<a`, `<`, `a<`, `a < b`, `<<p>x`,
+	"<!---->x", "<!-->x", "<!--->x", "<!-- a -- b --!>x", "<!-- a --!-->y", "<!-- a --!", "<!-- unclosed", "<!--",
+	"<!DOCTYPE html>x", "<!doctype>y", "<!>z", "<!", "<!-", "<!-x>y", "<?xml version=1?>x", "</>x", "</ x>y", "</", "</3>z",
+	"<script>alert(1)</script>x", "<style>p{}</style>y", "<template>t</template>z", "<title>T &amp; t</title>",
+	"<textarea><b>x</b></textarea>", "</script>x", "a\r\nb", "a\x00b", "Radar &amp; plates &#8217;n&nbsp;more &hellip;",
+	"&#0;&#xD800;&#x110000;", "&amp", "&notit; &notin;", "<p>unclosed <b", "<p\tclass=x\f>y</p\n>",
+	"<h2>Install</h2><p>Drop it in</p>", "<li>a</li><li>b\nc</li>", "x<br>y<br />z", "<b>bold</b><i>it</i>",
+	"<abcdefghijklmnopqrstuvwxyzabcdefghijkl>long</abcdefghijklmnopqrstuvwxyzabcdefghijkl>", "<p/>a<p / >b",
+}
+
+// checkScanned fails when the scanner gives a text that the tokenizer
+// does not.
+func checkScanned(t *testing.T, s string, keepLines bool) {
+	t.Helper()
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if got, ok := scanned(s, keepLines); ok {
+		if want := tokenized(s, keepLines); got != want {
+			t.Fatalf("scanned(%q, %v) = %q, through the tokenizer %q", s, keepLines, got, want)
+		}
+	}
+}
+
+func TestScannedMatchesTokenizer(t *testing.T) {
+	for _, s := range scannerSeeds {
+		checkScanned(t, s, false)
+		checkScanned(t, s, true)
+	}
+}
+
+// TestScannedTakesProductMarkup: the texts products hold in practice do
+// not go through the tokenizer, whose buffer costs 4 KB each.
+func TestScannedTakesProductMarkup(t *testing.T) {
+	for _, s := range []string{
+		"<!-- wp:paragraph --><p>Description, with <strong>features</strong> &amp; steps.</p><!-- /wp:paragraph -->",
+		`<p>A <a href="https://example.com/?a=1&amp;b=2" target="_blank" rel="noopener">link</a><br/>next</p>`,
+		"<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n<img class=\"alignnone\" src=\"x.jpg\" alt=\"\" />",
+	} {
+		for _, keepLines := range []bool{false, true} {
+			if _, ok := scanned(s, keepLines); !ok {
+				t.Errorf("scanned(%q, %v) left it to the tokenizer", s, keepLines)
+			}
+		}
+	}
+}
+
+// FuzzScannedMatchesTokenizer: whatever markup a shop stored, the
+// scanner's text, when it gives one, is the tokenizer's.
+func FuzzScannedMatchesTokenizer(f *testing.F) {
+	for _, s := range scannerSeeds {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, keepLines bool) {
+		checkScanned(t, s, keepLines)
+	})
+}
