@@ -6,11 +6,23 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
 // minGzip is the smallest body worth compressing.
 const minGzip = 512
+
+// gzipWriters are reused across entries: a gzip.Writer carries its
+// compressor's tables, about a megabyte at any level, so one per response
+// made every miss (every request, with the cache off) allocate that much;
+// at 100 000 products the collector then ran every 100 ms, each cycle
+// marking the whole snapshot, and a list page's p99 went from under 1 ms
+// to 6 ms.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // a valid level: no error
+	return zw
+}}
 
 // gzipped returns the entry's gzip copy, making it at the first call: at
 // gzip's fastest level (on a catalog's JSON it is within a few percent of
@@ -28,9 +40,12 @@ func (c *Cache) gzipped(key string, e *entry) []byte {
 		}
 		var buf bytes.Buffer
 		buf.Grow(len(e.body)/3 + 64)
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		zw := gzipWriters.Get().(*gzip.Writer)
+		zw.Reset(&buf)
 		_, _ = zw.Write(e.body)
 		_ = zw.Close()
+		zw.Reset(nil) // holds no buffer while pooled
+		gzipWriters.Put(zw)
 		e.gz = bytes.Clone(buf.Bytes()) // not the buffer's spare capacity
 		e.gzEtagH = []string{e.gzEtag}
 		e.gzLenH = []string{strconv.Itoa(len(e.gz))}
