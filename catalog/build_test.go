@@ -134,7 +134,12 @@ func TestBuildConsumesRowsAlike(t *testing.T) {
 				}
 			}
 		}
-		if err := enc.Encode(s.aggs()); err != nil {
+		a := s.aggs() // its fields are unexported: encoded one by one
+		if err := enc.Encode(struct {
+			Visible    string
+			Count      int
+			Categories []Category
+		}{fmt.Sprint(a.visible), a.visibleCount, a.categories}); err != nil {
 			t.Fatal(err)
 		}
 		for _, ids := range s.groups { // filled in map order
