@@ -211,7 +211,12 @@ func TestPurgeKinds(t *testing.T) {
 	if got := value(t, p.workers[0].m.m.kinds.WithLabelValues(va.Name(), "start")); got != 1 {
 		t.Errorf("kind purges at start = %v", got)
 	}
-	eventually(t, "acknowledged", func() bool { return !p.Status()[1].LastOK.IsZero() })
+	// Both workers record their request after the stand-in answered it:
+	// wait for both acknowledgements, not the stand-ins' counts.
+	eventually(t, "acknowledged", func() bool {
+		st := p.Status()
+		return !st[0].LastOK.IsZero() && !st[1].LastOK.IsZero()
+	})
 	if n := series(t, reg, "catalogd_edge_purge_lag_seconds"); n != 2 {
 		t.Errorf("lag series: %d, want one per target", n)
 	}
