@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync/atomic"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 	"golang.org/x/sync/errgroup"
@@ -143,65 +142,59 @@ func (db *DB) openSnapshots(ctx context.Context, n int) (txs []*Tx, pos []string
 		}
 		conns = append(conns, c)
 	}
+	txs = make([]*Tx, n)
+	for i, c := range conns {
+		txs[i] = &Tx{tx: c, db: db, prefix: db.prefix, stmt: db.load}
+	}
 	// The isolation level of the next transaction: a snapshot is kept
 	// for the transaction's life only at REPEATABLE READ, whatever the
 	// server's default.
-	for _, c := range conns {
-		if err := db.exec(ctx, c, `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`); err != nil {
+	for _, tx := range txs {
+		if err := tx.exec(ctx, `SET TRANSACTION ISOLATION LEVEL REPEATABLE READ`); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	for i, c := range conns {
+	for i, tx := range txs {
 		if i > 0 && db.betweenOpenings != nil {
 			db.betweenOpenings(i)
 		}
-		if err := db.exec(ctx, c, `START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY`); err != nil {
+		if err := tx.exec(ctx, `START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY`); err != nil {
 			return nil, nil, nil, err
 		}
 	}
 	pos = make([]string, n)
-	txs = make([]*Tx, n)
-	for i, c := range conns {
-		if pos[i], err = db.snapshotPosition(ctx, c); err != nil {
+	for i, tx := range txs {
+		if pos[i], err = tx.snapshotPosition(ctx); err != nil {
 			return nil, nil, nil, err
 		}
-		txs[i] = &Tx{tx: c, db: db, prefix: db.prefix, stmt: db.load}
 	}
 	return txs, pos, rollback, nil
 }
 
-// exec runs a statement that returns no rows on c, counted and observed
-// as every statement, under the load's statement deadline.
-func (db *DB) exec(ctx context.Context, c *sqlx.Conn, stmt string) error {
-	ctx, cancel := context.WithTimeout(ctx, db.load)
-	defer cancel()
-	db.queries.Add(1)
-	start := time.Now()
-	_, err := c.ExecContext(ctx, stmt)
-	db.observe(time.Since(start), err)
+// exec runs a statement that returns no rows, through run (counted,
+// observed, under the statement deadline) as every read is.
+func (tx *Tx) exec(ctx context.Context, stmt string) error {
+	err := tx.run(ctx, stmt, nil, func(ctx context.Context, q string, _ []any) error {
+		_, err := tx.tx.ExecContext(ctx, q)
+		return err
+	})
 	if err != nil {
-		return db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
+		return tx.db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
 	}
 	return nil
 }
 
 // snapshotPosition is the binary log position of the snapshot of the
-// transaction open on c ("file:position"), or "" where the server tells
-// none: MySQL has no such status, and MariaDB without a binary log shows
-// an empty file.
-func (db *DB) snapshotPosition(ctx context.Context, c *sqlx.Conn) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, db.load)
-	defer cancel()
-	db.queries.Add(1)
+// transaction ("file:position"), or "" where the server tells none: MySQL
+// has no such status, and MariaDB without a binary log shows an empty
+// file.
+func (tx *Tx) snapshotPosition(ctx context.Context) (string, error) {
 	var rows []struct {
 		Name  string `db:"Variable_name"`
 		Value string `db:"Value"`
 	}
-	start := time.Now()
-	err := c.SelectContext(ctx, &rows, `SHOW SESSION STATUS LIKE 'binlog_snapshot_%'`)
-	db.observe(time.Since(start), err)
-	if err != nil {
-		return "", db.redact(fmt.Errorf("wpdb: read the snapshot's binary log position: %w", err))
+	if err := tx.selectx(ctx, &rows, `SHOW SESSION STATUS LIKE 'binlog_snapshot_%'`); err != nil {
+		return "", tx.db.redact(fmt.Errorf("wpdb: read the snapshot's binary log position: %w", err))
 	}
 	var file, pos string
 	for _, r := range rows {
