@@ -50,7 +50,7 @@ func (b bitset) orInto(o bitset) {
 
 // page returns the positions from the offset-th set bit on, at most limit.
 func (b bitset) page(offset, limit int) []int {
-	var out []int
+	out := make([]int, 0, min(limit, 128))
 	for wi, w := range b {
 		n := bits.OnesCount64(w)
 		if offset >= n {

@@ -40,10 +40,10 @@ type Product struct {
 }
 
 // ProductList is one page of the catalog-visible products: the wire list,
-// and its products with what caching them needs.
+// and what caching each of them needs.
 type ProductList struct {
 	api.ProductList
-	Items []Product `json:"-"`
+	Items []Listed `json:"-"`
 
 	// ExpiresAt is the earliest ExpiresAt of the products on the page.
 	ExpiresAt time.Time `json:"-"`
@@ -53,6 +53,14 @@ type ProductList struct {
 	// CategoryID is the term ID of the category filtered on, if any.
 	CategoryID int64  `json:"-"`
 	Version    uint64 `json:"-"`
+}
+
+// Listed is what caching a listed product needs beside its wire form:
+// its purge tag's ID and its Modified (Product's). Not the whole Product:
+// the page's products would be made twice each request.
+type Listed struct {
+	ID       int64
+	Modified time.Time
 }
 
 // Category is a product category holding at least one visible product.

@@ -101,14 +101,18 @@ func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, 
 	settingsSeen, shopSeen := c.lastSeen(now)
 	list := &ProductList{ProductList: api.ProductList{Products: []api.Product{}, Page: q.Page, PerPage: q.PerPage,
 		Total: total, TotalPages: pages}, CategoryID: catID, Modified: notAfter(shopSeen, now), Version: snap.Version}
-	for _, pos := range set.page((q.Page-1)*q.PerPage, q.PerPage) {
+	page := set.page((q.Page-1)*q.PerPage, q.PerPage)
+	// Sized once: grown by append, a page left as much again in garbage.
+	list.Items = make([]Listed, 0, len(page))
+	list.Products = make([]api.Product, 0, len(page))
+	for _, pos := range page {
 		it := snap.served[pos]
 		p := sh.product(it, false, now)
 		p.Modified = notAfter(latest(latest(p.Modified, settingsSeen), c.productSeen(it.id)), now)
 		p.Version = snap.Version
 		list.ExpiresAt = earliest(list.ExpiresAt, p.ExpiresAt)
 		list.Modified = latest(list.Modified, p.Modified)
-		list.Items = append(list.Items, p)
+		list.Items = append(list.Items, Listed{ID: p.ID, Modified: p.Modified})
 		list.Products = append(list.Products, p.Product)
 	}
 	return list, nil

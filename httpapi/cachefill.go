@@ -38,7 +38,7 @@ func describe(r *http.Request, version uint64, until, modified time.Time, tags [
 type recorder struct {
 	header http.Header
 	status int
-	body   bytes.Buffer
+	body   *bytes.Buffer // pooled (getBuffer)
 }
 
 func (r *recorder) Header() http.Header { return r.header }
@@ -119,13 +119,14 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen, drops 
 	ctx := context.WithValue(context.WithoutCancel(r.Context()), descriptionKey{}, d)
 	req := r.Clone(ctx)
 	req.Method = http.MethodGet
-	rec := &recorder{header: http.Header{}}
+	rec := &recorder{header: http.Header{}, body: getBuffer()}
 	next.ServeHTTP(rec, req)
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
 	now := c.now()
-	e := newEntry(rec.status, rec.header, rec.body.Bytes(), d.version, now)
+	e := newEntry(rec.status, rec.header, rec.body.Bytes(), d.version, now) // a copy: the buffer goes back
+	putBuffer(rec.body)
 	e.gen, e.drops = gen, drops
 	e.until = d.until
 	if cacheable(e.status) {

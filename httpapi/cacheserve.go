@@ -38,10 +38,10 @@ func (c *Cache) gzipped(key string, e *entry) []byte {
 		if len(e.body) < minGzip || int64(len(e.body)) > c.cfg.MaxEntryBytes {
 			return
 		}
-		var buf bytes.Buffer
-		buf.Grow(len(e.body)/3 + 64)
+		buf := getBuffer()
+		defer putBuffer(buf)
 		zw := gzipWriters.Get().(*gzip.Writer)
-		zw.Reset(&buf)
+		zw.Reset(buf)
 		_, _ = zw.Write(e.body)
 		_ = zw.Close()
 		zw.Reset(nil) // holds no buffer while pooled

@@ -129,7 +129,7 @@ func (f *fakeService) Products(ctx context.Context, q api.ListQuery) (*catalog.P
 	p := f.product()
 	p.Description = nil // the list never carries it
 	return &catalog.ProductList{ProductList: api.ProductList{Products: []api.Product{p.Product}, Page: 1,
-		PerPage: api.DefaultPerPage, Total: 1, TotalPages: 1}, Items: []catalog.Product{p}, Modified: now}, nil
+		PerPage: api.DefaultPerPage, Total: 1, TotalPages: 1}, Items: []catalog.Listed{{ID: p.ID, Modified: p.Modified}}, Modified: now}, nil
 }
 
 func (f *fakeService) Product(ctx context.Context, slug string) (*catalog.Product, error) {

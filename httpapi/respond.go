@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -152,8 +151,9 @@ func (s *server) writeBody(w http.ResponseWriter, r *http.Request, mediaType str
 // writeJSON encodes v and writes it with the status. The body is encoded
 // before anything is sent, so an encoding failure can still become a 500.
 func (s *server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := getBuffer()
+	defer putBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false) // text stays readable: "UI & HUD", not "UI \u0026 HUD"
 	if err := enc.Encode(v); err != nil {
 		return err
