@@ -47,7 +47,7 @@ type item struct {
 	slug     string
 	name     string // plain text
 	url      string
-	image    *string
+	image    string // "": none (the wire's null)
 	thumb    int64 // image's attachment: an edit of its file (the media library's) changes image
 	typ      string
 	ttids    []int64 // every term it carries, for the filters
@@ -168,6 +168,7 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 	// Each item is built alone (its texts cleaned, its URL made): the
 	// cores share the work of a large shop's load.
 	built := make([]*item, len(rows.Posts))
+	in := newInterner()
 	chunk := len(rows.Posts)
 	if consume {
 		chunk = max(1, buildChunk)
@@ -188,6 +189,11 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 			}()
 		}
 		wg.Wait()
+		for i := lo; i < hi; i++ {
+			if built[i] != nil {
+				in.item(built[i])
+			}
+		}
 		if !consume {
 			continue
 		}
@@ -280,8 +286,7 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, post
 	if th, ok := thumbnail(rows.Meta, id); ok {
 		it.thumb = th
 		if file := rows.Meta.First(th, MetaAttachedFile); file != "" {
-			img := sh.imageURL(file)
-			it.image = &img
+			it.image = sh.imageURL(file)
 		}
 	}
 
@@ -488,7 +493,7 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		Purchasable:  it.purchasable,
 		Categories:   it.cats,
 		Frameworks:   it.fws,
-		Image:        it.image,
+		Image:        optional(&it.image),
 		Summary:      it.listSummary,
 	},
 		ExpiresAt:   until,
@@ -498,10 +503,20 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 	}
 	if full {
 		p.Summary = it.summary
-		desc := it.description
-		p.Description = &desc
+		p.Description = &it.description // read-only, as optional's
 	}
 	return p
+}
+
+// optional is the wire's form of an item's optional text: nil when
+// empty, else a pointer into the item, which no reader writes through.
+// An item of its own for the pointer was one more object per product for
+// the collector to mark.
+func optional(s *string) *string {
+	if *s == "" {
+		return nil
+	}
+	return s
 }
 
 // productCatPath is what %product_cat% expands to (wc_product_post_type_link):
