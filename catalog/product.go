@@ -48,7 +48,7 @@ type item struct {
 	name     string // plain text
 	url      string
 	image    string // "": none (the wire's null)
-	thumb    int64 // image's attachment: an edit of its file (the media library's) changes image
+	thumb    int64  // image's attachment: an edit of its file (the media library's) changes image
 	typ      string
 	ttids    []int64 // every term it carries, for the filters
 	cats     []string
