@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/binary"
+	"strings"
 )
 
 // interner makes the items of one build share their equal read-only
@@ -28,8 +29,10 @@ func newInterner() *interner {
 		windows: map[string][]window{}, prices: map[string]*string{}}
 }
 
-// item replaces the item's shareable values by the build's copies.
+// item replaces the item's shareable values by the build's copies, and
+// puts its own texts in one allocation.
 func (in *interner) item(it *item) {
+	in.pack(it)
 	it.ttids = in.int64s(it.ttids)
 	it.catIDs = in.int64s(it.catIDs)
 	it.cats = in.strings(it.cats)
@@ -104,4 +107,33 @@ func (in *interner) price(p *string) *string {
 	}
 	in.prices[*p] = p
 	return p
+}
+
+// pack makes the item's texts substrings of one string: one object for
+// the collector to mark where there were up to seven, at the cost of a
+// copy of them while the build has them in cache.
+func (in *interner) pack(it *item) {
+	short := it.listSummary != it.summary // else one string, kept as one
+	fields := []*string{&it.slug, &it.name, &it.url, &it.image, &it.summary, &it.description}
+	if short {
+		fields = append(fields, &it.listSummary)
+	}
+	var b strings.Builder
+	n := 0
+	for _, f := range fields {
+		n += len(*f)
+	}
+	b.Grow(n)
+	for _, f := range fields {
+		b.WriteString(*f)
+	}
+	all := b.String()
+	off := 0
+	for _, f := range fields {
+		*f = all[off : off+len(*f)]
+		off += len(*f)
+	}
+	if !short {
+		it.listSummary = it.summary
+	}
 }

@@ -235,9 +235,17 @@ func (s *Snapshot) index() {
 	s.groups = map[int64][]int64{}
 	s.images = map[int64][]int64{}
 	s.wpmlServed = map[int64]int64{}
+	// The lists are carved from one array (addTo): most hold one ID, and
+	// each its own allocation was a hundred thousand objects more for the
+	// collector to mark at every cycle.
+	n := 2 * len(s.all)
+	for _, it := range s.all {
+		n += len(it.childIDs) + len(it.varIDs)
+	}
+	backing := make([]int64, 0, n)
 	for _, it := range s.all {
 		if it.thumb != 0 {
-			s.images[it.thumb] = append(s.images[it.thumb], it.id)
+			addTo(s.images, it.thumb, it.id, &backing)
 		}
 		if s.sh.serves(it) {
 			s.served = append(s.served, it)
@@ -246,10 +254,10 @@ func (s *Snapshot) index() {
 			}
 		}
 		for _, k := range it.childIDs {
-			s.groups[k] = append(s.groups[k], it.id)
+			addTo(s.groups, k, it.id, &backing)
 		}
 		for _, v := range it.varIDs {
-			s.groups[v] = append(s.groups[v], it.id)
+			addTo(s.groups, v, it.id, &backing)
 		}
 	}
 	slices.SortFunc(s.served, func(a, b *item) int { return cmpID(a.id, b.id) })
@@ -260,8 +268,7 @@ func (s *Snapshot) index() {
 	slices.Sort(ids)
 	for _, id := range ids {
 		it := s.all[id]
-		k := foldSlug(it.slug)
-		s.slugs[k] = append(s.slugs[k], id)
+		addTo(s.slugs, foldSlug(it.slug), id, &backing)
 	}
 
 	s.members = map[int64]bitset{}
@@ -281,6 +288,21 @@ func (s *Snapshot) index() {
 			bs.set(pos)
 		}
 	}
+}
+
+// addTo appends v to m[k]. A new list is carved from backing, capacity
+// capped so that no append writes into a neighbour; a longer one is
+// copied (rare: a shared child, a slug two languages use). Should backing
+// fill up, carving goes on in a new array, and the old stays whole for
+// the lists carved from it.
+func addTo[K comparable](m map[K][]int64, k K, v int64, backing *[]int64) {
+	if cur, ok := m[k]; ok {
+		m[k] = append(cur[:len(cur):len(cur)], v)
+		return
+	}
+	*backing = append(*backing, v)
+	b := *backing
+	m[k] = b[len(b)-1 : len(b) : len(b)]
 }
 
 func cmpID(a, b int64) int {
