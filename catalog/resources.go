@@ -75,14 +75,14 @@ func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, 
 	}
 	sh, t := snap.sh, snap.t
 	now := c.cfg.Now()
-	set := snap.visible()
+	set := selection{base: snap.visible()}
 	var catID int64
 	if q.Category != "" {
 		cat, ok := t.catBySlug[q.Category]
 		if !ok {
 			problems["category"] = fmt.Sprintf("No product category has the slug %q.", q.Category)
 		} else {
-			set = set.and(snap.union(cat.subtree))
+			set.where(snap.memberSets(cat.subtree))
 			catID = cat.TermID
 		}
 	}
@@ -91,7 +91,7 @@ func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, 
 	}
 	if q.Framework != "" {
 		// No such term in this shop: the union of nothing, nothing matches.
-		set = set.and(snap.union([]int64{t.fwBySlug[q.Framework]}))
+		set.where([]bitset{snap.members[t.fwBySlug[q.Framework]]})
 	}
 	total := set.count()
 	pages := (total + q.PerPage - 1) / q.PerPage

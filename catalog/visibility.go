@@ -79,6 +79,16 @@ func (s *Snapshot) union(ttids []int64) bitset {
 	return out
 }
 
+// memberSets are the sets of served products carrying each term, for a
+// selection (nil for a term no served product carries).
+func (s *Snapshot) memberSets(ttids []int64) []bitset {
+	out := make([]bitset, len(ttids))
+	for i, tt := range ttids {
+		out[i] = s.members[tt]
+	}
+	return out
+}
+
 // visible is the set of catalog-visible products, computed with the
 // snapshot (aggregates); it is shared: never modify it.
 func (s *Snapshot) visible() bitset { return s.aggs().visible }
