@@ -24,6 +24,7 @@ func (b bitset) andCount(o bitset) (n int) {
 	}
 	return n
 }
+
 // andNot returns a new set.
 func (b bitset) andNot(o bitset) bitset {
 	out := make(bitset, len(b))
