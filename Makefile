@@ -116,6 +116,9 @@ bench: build demo-load bench-deps
 	  -sizes $(BENCH_SIZES) -wpseed $(BIN)/wpseed -out docs/benchmarks.md
 	mkdir -p $(BIN)/bench
 	$(GO) test -run '^$$' -bench . -benchmem -count 3 ./httpapi/ > $(BIN)/bench/httpapi.txt; s=$$?; cat $(BIN)/bench/httpapi.txt; exit $$s
+	# A first request's garbage and a collector cycle's cost with a
+	# 100 000-product snapshot live (issue 25's first-request p99).
+	$(GO) test -run '^$$' -bench '^Benchmark(FirstRequest|CollectorCycle)$$' -benchmem -count 3 ./catalog/ > $(BIN)/bench/catalog.txt; s=$$?; cat $(BIN)/bench/catalog.txt; exit $$s
 	# The poll source on the seeded shops (issue 23): a cheap round's, the
 	# UPDATE_TIME gate's and a scan's database time, and an isolated edit's
 	# commit-to-change latency with the database time it cost a second.
@@ -127,7 +130,7 @@ bench: build demo-load bench-deps
 	# A whole load (issue 25): read, build, the heap's peak and the
 	# snapshot's steady heap, three times each, at catalogd's GOGC.
 	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^(10k|100k)$$' -benchtime 1x -count 3 ./wpdb/ > $(BIN)/bench/load.txt; s=$$?; cat $(BIN)/bench/load.txt; exit $$s
-	$(MAKE) --no-print-directory bench-append OUT=docs/benchmarks.md FILES='$(BIN)/bench/load.txt $(BIN)/bench/httpapi.txt $(BIN)/bench/poll.txt $(BIN)/bench/poll-edit.txt'
+	$(MAKE) --no-print-directory bench-append OUT=docs/benchmarks.md FILES='$(BIN)/bench/load.txt $(BIN)/bench/httpapi.txt $(BIN)/bench/catalog.txt $(BIN)/bench/poll.txt $(BIN)/bench/poll-edit.txt'
 
 # benchstat (pinned) summarises the Go benchmarks' three runs each (the
 # median, their spread) at the end of the report: one table per file.

@@ -3,10 +3,14 @@ package catalog
 import (
 	"math/rand/v2"
 	"reflect"
+	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
+
+	"catalogd/api"
 )
 
 // TestAggregatesFollowPatches applies series of random changes to a shop,
@@ -154,6 +158,27 @@ func bigShop(b *testing.B, n int) (*Catalog, *store) {
 	return c, st
 }
 
+// BenchmarkCollectorCycle is what one collector cycle costs with a
+// snapshot of 100 000 products live and nothing else: each cycle marks all
+// of it, and the requests it overlaps wait for the cores it takes. Its
+// heap-objects are the snapshot's (with the runtime's few).
+func BenchmarkCollectorCycle(b *testing.B) {
+	c, _ := bigShop(b, 100_000)
+	snap, err := c.Snapshot(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
+	c = nil // the store and its rows go; the snapshot stays
+	runtime.GC()
+	objects := []metrics.Sample{{Name: "/gc/heap/objects:objects"}}
+	metrics.Read(objects)
+	for b.Loop() {
+		runtime.GC()
+	}
+	b.ReportMetric(float64(objects[0].Value.Uint64()), "heap-objects")
+	runtime.KeepAlive(snap)
+}
+
 // BenchmarkFirstRequest is what the index's and the categories' first
 // request after a change compute from a snapshot of 100 000 products (no
 // response cache: each call computes what a cache miss does).
@@ -175,6 +200,24 @@ func BenchmarkFirstRequest(b *testing.B) {
 			}
 		}
 	})
+	// A list page's garbage paces the collector (B/op): the middle page,
+	// and a top-level category's with its descendants.
+	for _, q := range []struct {
+		name string
+		q    api.ListQuery
+	}{
+		{"list middle page", api.ListQuery{Page: 700, PerPage: 50}},
+		{"list category", api.ListQuery{Category: "root-1", PerPage: 50}},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.Products(b.Context(), q.q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	// What a change costs the snapshot: a product's stock (patched in
 	// place, the aggregates derived again).
 	b.Run("patch", func(b *testing.B) {
