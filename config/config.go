@@ -36,6 +36,7 @@ type Config struct {
 	UploadsURL    string        // uploads base URL override
 	DevelopersURL string        // developer page the index links
 	QueryTimeout  time.Duration // deadline of one request's database reads
+	DBLoadTimeout time.Duration // deadline of a whole read of the shop
 	DBMaxOpen     int           // open database connections at most
 	DBLoadStreams int           // connections a whole read of the shop reads on at once
 	MaxConns      int           // public connections open at once, at most
@@ -179,6 +180,10 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.QueryTimeout, "query-timeout", 5*time.Second, "deadline of one request's database reads")
 	fs.IntVar(&c.DBMaxOpen, "db-max-open", 10, "open database connections at most")
+	// 2 minutes: at 100 000 products a whole read takes seconds; at
+	// 1 000 000 it took 77 s on a quiet 2-core machine, and one start 123 s,
+	// past it (docs/performance.md): such a shop raises it.
+	fs.DurationVar(&c.DBLoadTimeout, "db-load-timeout", 2*time.Minute, "deadline of a whole read of the shop (start-up, the safety re-read) and of each of its statements; raise it for a shop whose read nears it (a million products: 5m)")
 	fs.IntVar(&c.DBLoadStreams, "db-load-streams", 3, "connections a whole read of the shop reads on at once, their transactions one snapshot; 1 reads it in one transaction (at most --db-max-open minus 2)")
 	// 1024 connections, each idle one costing ~20 KB, bound that memory to
 	// ~20 MB and still dwarf what the proxy in front keeps open (nginx's
@@ -420,6 +425,9 @@ func (c *Config) validate() []string {
 	}
 	if c.DBMaxOpen < 1 || c.DBMaxOpen > 1000 {
 		bad("db-max-open", "want a whole number from 1 to 1000, got %d", c.DBMaxOpen)
+	}
+	if c.DBLoadTimeout < 10*time.Second || c.DBLoadTimeout > time.Hour {
+		bad("db-load-timeout", "want a duration from 10s to 1h (like 2m, or 5m for a million products), got %s", c.DBLoadTimeout)
 	}
 	if c.DBLoadStreams < 1 || c.DBLoadStreams > 16 {
 		bad("db-load-streams", "want a whole number from 1 to 16, got %d", c.DBLoadStreams)

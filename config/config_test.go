@@ -49,6 +49,9 @@ func TestLoad(t *testing.T) {
 			if c.TagHeader != "auto" || c.TagHeaders() != "surrogate-key" {
 				t.Errorf("tag header %q (%s), want auto: Surrogate-Key while no purge target says otherwise", c.TagHeader, c.TagHeaders())
 			}
+			if c.DBLoadTimeout != 2*time.Minute {
+				t.Errorf("DBLoadTimeout = %v, want 2m", c.DBLoadTimeout)
+			}
 			if c.MaxConns != 1024 || c.IdleTimeout != 30*time.Second {
 				t.Errorf("max conns, idle timeout = %d, %v; want 1024, 30s", c.MaxConns, c.IdleTimeout)
 			}
@@ -65,14 +68,14 @@ func TestLoad(t *testing.T) {
 		}},
 		{"environment applied", nil, env("CATALOG_DSN", goodDSN, "CATALOG_LISTEN", "127.0.0.1:8000",
 			"CATALOG_ADMIN_LISTEN", "127.0.0.1:8001", "CATALOG_TABLE_PREFIX", "shop_", "CATALOG_NAMESPACE", "acme",
-			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5", "CATALOG_DB_LOAD_STREAMS", "2",
+			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5", "CATALOG_DB_LOAD_STREAMS", "2", "CATALOG_DB_LOAD_TIMEOUT", "5m",
 			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug",
 			"CATALOG_CACHE_TTL", "1m", "CATALOG_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7", "CATALOG_RATE_LIMIT_ENFORCE", "true",
 			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_S_MAXAGE", "1h", "CATALOG_CHANGES", "poll", "CATALOG_POLL_BUDGET", "0.05", "CATALOG_TAG_HEADER", "both"),
 			func(t *testing.T, c *Config) {
 				want := Config{DSN: goodDSN, Listen: "127.0.0.1:8000", AdminListen: "127.0.0.1:8001",
 					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
-					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, DBLoadStreams: 2, RateLimit: 120, LogFormat: "json", LogLevel: "debug",
+					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, DBLoadStreams: 2, DBLoadTimeout: 5 * time.Minute, RateLimit: 120, LogFormat: "json", LogLevel: "debug",
 					CacheTTL: time.Minute, CacheStale: 24 * time.Hour, CacheMaxEntries: 10000, CacheMaxMB: 64,
 					PollInterval: 2 * time.Second, Changes: "poll", PollBudget: 0.05, MaxAge: 10 * time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
 					StaleIfError: 24 * time.Hour, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
@@ -113,6 +116,21 @@ func TestLoad(t *testing.T) {
 					t.Errorf("SitemapURL by env = %q, %v", c2.SitemapURL, err)
 				}
 			}},
+		{"db-load-timeout by flag, over its variable", []string{"--db-load-timeout", "10m"},
+			env("CATALOG_DSN", goodDSN, "CATALOG_DB_LOAD_TIMEOUT", "3m"), func(t *testing.T, c *Config) {
+				if c.DBLoadTimeout != 10*time.Minute {
+					t.Errorf("DBLoadTimeout = %v, want 10m (the flag)", c.DBLoadTimeout)
+				}
+			}},
+		{"db-load-timeout at its bounds", []string{"--db-load-timeout", "10s"}, env("CATALOG_DSN", goodDSN), func(t *testing.T, c *Config) {
+			if c.DBLoadTimeout != 10*time.Second {
+				t.Errorf("DBLoadTimeout = %v, want 10s", c.DBLoadTimeout)
+			}
+			c2, err := Load(nil, env("CATALOG_DSN", goodDSN, "CATALOG_DB_LOAD_TIMEOUT", "1h"), io.Discard)
+			if err != nil || c2.DBLoadTimeout != time.Hour {
+				t.Errorf("DBLoadTimeout by env 1h = %v, %v; want 1h", c2.DBLoadTimeout, err)
+			}
+		}},
 		{"empty prefix allowed", []string{"--table-prefix="}, env("CATALOG_DSN", goodDSN), func(t *testing.T, c *Config) {
 			if c.TablePrefix != "" {
 				t.Errorf("TablePrefix = %q, want empty", c.TablePrefix)
@@ -169,6 +187,10 @@ func TestLoadRejects(t *testing.T) {
 		{"db-max-open 0 by env", nil, append(dsn, "CATALOG_DB_MAX_OPEN", "0"), []string{"CATALOG_DB_MAX_OPEN", "--db-max-open"}, ""},
 		{"db-max-open 0 by flag", []string{"--db-max-open", "0"}, dsn, []string{"--db-max-open"}, ""},
 		{"db-max-open not a number via env", nil, append(dsn, "CATALOG_DB_MAX_OPEN", "many"), []string{"CATALOG_DB_MAX_OPEN"}, ""},
+		{"db-load-timeout 9s by flag", []string{"--db-load-timeout", "9s"}, dsn, []string{"--db-load-timeout", "CATALOG_DB_LOAD_TIMEOUT", "from 10s to 1h", "got 9s"}, ""},
+		{"db-load-timeout 0 by env", nil, append(dsn, "CATALOG_DB_LOAD_TIMEOUT", "0"), []string{"CATALOG_DB_LOAD_TIMEOUT", "--db-load-timeout", "from 10s to 1h"}, ""},
+		{"db-load-timeout 2h by env", nil, append(dsn, "CATALOG_DB_LOAD_TIMEOUT", "2h"), []string{"CATALOG_DB_LOAD_TIMEOUT", "--db-load-timeout", "got 2h0m0s"}, ""},
+		{"db-load-timeout not a duration by env", nil, append(dsn, "CATALOG_DB_LOAD_TIMEOUT", "long"), []string{"CATALOG_DB_LOAD_TIMEOUT", `"long"`, "want a duration"}, ""},
 		{"db-load-streams 0 by flag", []string{"--db-load-streams", "0"}, dsn, []string{"--db-load-streams", "from 1 to 16"}, ""},
 		{"db-load-streams 17 by env", nil, append(dsn, "CATALOG_DB_LOAD_STREAMS", "17"), []string{"CATALOG_DB_LOAD_STREAMS", "--db-load-streams"}, ""},
 		{"log-format xml by env", nil, append(dsn, "CATALOG_LOG_FORMAT", "xml"), []string{"CATALOG_LOG_FORMAT", "--log-format"}, ""},
@@ -309,6 +331,10 @@ func TestUsageErrorsAreOneLineEach(t *testing.T) {
 			[]string{`--query-timeout (CATALOG_QUERY_TIMEOUT): "fast" is not a valid value: want a duration like 5s or 500ms`}},
 		{"bad duration by variable", nil, append(dsn, "CATALOG_QUERY_TIMEOUT", "fast"),
 			[]string{`--query-timeout (CATALOG_QUERY_TIMEOUT): "fast" is not a valid value: want a duration like 5s or 500ms`}},
+		{"bad duration by flag, load timeout", []string{"--db-load-timeout", "300"}, dsn,
+			[]string{`--db-load-timeout (CATALOG_DB_LOAD_TIMEOUT): "300" is not a valid value: want a duration like 5s or 500ms`}},
+		{"load timeout out of range by variable", nil, append(dsn, "CATALOG_DB_LOAD_TIMEOUT", "90m"),
+			[]string{`--db-load-timeout (CATALOG_DB_LOAD_TIMEOUT): want a duration from 10s to 1h (like 2m, or 5m for a million products), got 1h30m0s`}},
 		{"bad number by flag", []string{"--db-max-open", "many"}, dsn,
 			[]string{`--db-max-open (CATALOG_DB_MAX_OPEN): "many" is not a valid value: want a whole number`}},
 		{"bad boolean by flag", []string{"--access-log=maybe"}, dsn,

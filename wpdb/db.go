@@ -30,7 +30,12 @@ type Options struct {
 	// LoadTimeout is the deadline of a whole snapshot load (LoadShop) and
 	// of each of its statements, 2 minutes by default: at 100 000 products
 	// its post meta read streams a million rows, seconds on a busy server,
-	// which QueryTimeout must not cut at every try.
+	// which QueryTimeout must not cut at every try. It is also the
+	// deadline of LoadProducts' read and of the poll source's scan as a
+	// whole. catalogd's --db-load-timeout sets it: at 1 000 000 products
+	// the read alone took 77 s on a quiet 2-core machine, and one start
+	// 123 s (docs/performance.md); an error from a read it cut names that
+	// setting.
 	LoadTimeout time.Duration
 	MaxOpen     int // open connections at most
 	MaxIdle     int // idle connections kept

@@ -60,12 +60,22 @@ func (tx *Tx) children(ctx context.Context, r catalog.Reads, ids []int64, known 
 // commits keep falling between the streams' openings, in one read-only
 // transaction.
 func (db *DB) LoadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
-	ctx, cancel := context.WithTimeout(ctx, db.load)
-	defer cancel()
+	var rows *catalog.ShopRows
+	err := db.underLoadDeadline(ctx, "the whole read of the shop", func(ctx context.Context) error {
+		var err error
+		rows, err = db.loadShop(ctx, r)
+		return err
+	})
+	return rows, classify(err)
+}
+
+// loadShop is LoadShop under its deadline: on the streams, else in one
+// transaction.
+func (db *DB) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
 	if db.streams > 1 {
 		rows, err := db.loadStreamed(ctx, r, db.streams)
 		if !errors.Is(err, errNoInstant) {
-			return rows, classify(err)
+			return rows, err
 		}
 		slog.InfoContext(ctx, "wpdb: commits fell between the load's streams at every try; reading in one transaction",
 			"streams", db.streams, "tries", snapshotTries)
@@ -77,7 +87,23 @@ func (db *DB) LoadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows,
 		rows, err = tx.loadShop(ctx, r)
 		return err
 	})
-	return rows, classify(err)
+	return rows, err
+}
+
+// underLoadDeadline runs read under the load deadline (Options.LoadTimeout)
+// and, when that deadline rather than the caller's cut it, says so and
+// names the setting that raises it. A shop too large for the deadline
+// fails the same way at every try, and "context deadline exceeded" alone
+// reads like a database that is away; what is the read, for the message.
+func (db *DB) underLoadDeadline(ctx context.Context, what string, read func(ctx context.Context) error) error {
+	lctx, cancel := context.WithTimeout(ctx, db.load)
+	defer cancel()
+	err := read(lctx)
+	if err == nil || ctx.Err() != nil || !errors.Is(lctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("wpdb: %s passed its deadline of %s; if the shop is this slow to read, "+
+		"raise --db-load-timeout (CATALOG_DB_LOAD_TIMEOUT): %w", what, db.load, err)
 }
 
 // classify marks the failures that mean the database could not be reached

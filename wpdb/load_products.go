@@ -14,16 +14,18 @@ import (
 const chunk = 2000
 
 // LoadProducts reads the products with the IDs, whatever their state, with
-// what their fields need, in one consistent read.
+// what their fields need, in one consistent read under the load deadline.
 func (db *DB) LoadProducts(ctx context.Context, r catalog.Reads, ids []int64) (*catalog.ProductRows, error) {
 	var rows *catalog.ProductRows
-	err := db.view(ctx, db.load, func(ctx context.Context, tx *Tx) error {
-		tables, _, err := tx.tables(ctx, r.Tables)
-		if err != nil {
+	err := db.underLoadDeadline(ctx, "the read of the changed products", func(ctx context.Context) error {
+		return db.view(ctx, db.load, func(ctx context.Context, tx *Tx) error {
+			tables, _, err := tx.tables(ctx, r.Tables)
+			if err != nil {
+				return err
+			}
+			rows, err = tx.loadProducts(ctx, r, ids, tables)
 			return err
-		}
-		rows, err = tx.loadProducts(ctx, r, ids, tables)
-		return err
+		})
 	})
 	return rows, classify(err)
 }

@@ -285,17 +285,43 @@ func TestLoadUnreachable(t *testing.T) {
 	assertUnavailable(t, "LoadProducts", err)
 }
 
-// A load past Options.LoadTimeout stops with a deadline error.
+// A load past Options.LoadTimeout stops with a deadline error that names
+// the setting to raise (a 1ns deadline has always passed), on the streams
+// and in one transaction alike; a caller's own deadline names none: the
+// setting would not help.
 func TestLoadTimeout(t *testing.T) {
 	t.Parallel()
-	db, _ := openShopWith(t, newLoadShop().shop, Options{Prefix: "wp_", LoadTimeout: time.Nanosecond})
-	_, err := db.LoadShop(context.Background(), catalog.ShopReads)
-	assertUnavailable(t, "LoadShop", err)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("LoadShop under a 1ns load deadline: %v, want context.DeadlineExceeded", err)
+	const setting = "raise --db-load-timeout (CATALOG_DB_LOAD_TIMEOUT)"
+	for _, streams := range []int{1, 3} {
+		t.Run(fmt.Sprintf("streams %d", streams), func(t *testing.T) {
+			t.Parallel()
+			db, _ := openShopWith(t, newLoadShop().shop, Options{Prefix: "wp_", LoadTimeout: time.Nanosecond, LoadStreams: streams})
+			_, err := db.LoadShop(context.Background(), catalog.ShopReads)
+			assertUnavailable(t, "LoadShop", err)
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("LoadShop under a 1ns load deadline: %v, want context.DeadlineExceeded", err)
+			}
+			if err == nil || !strings.Contains(err.Error(), "the whole read of the shop passed its deadline of 1ns") ||
+				!strings.Contains(err.Error(), setting) {
+				t.Errorf("LoadShop under a 1ns load deadline: %v; want it to say the load's deadline passed and %q", err, setting)
+			}
+			_, err = db.LoadProducts(context.Background(), catalog.ShopReads, []int64{1})
+			assertUnavailable(t, "LoadProducts", err)
+			if err == nil || !strings.Contains(err.Error(), setting) {
+				t.Errorf("LoadProducts under a 1ns load deadline: %v; want %q", err, setting)
+			}
+		})
 	}
-	_, err = db.LoadProducts(context.Background(), catalog.ShopReads, []int64{1})
-	assertUnavailable(t, "LoadProducts", err)
+	t.Run("caller's deadline", func(t *testing.T) {
+		t.Parallel()
+		db, _ := openShopWith(t, newLoadShop().shop, Options{Prefix: "wp_"})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+		defer cancel()
+		_, err := db.LoadShop(ctx, catalog.ShopReads)
+		if !errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "--db-load-timeout") {
+			t.Errorf("LoadShop past the caller's deadline: %v; want context.DeadlineExceeded, no setting named", err)
+		}
+	})
 }
 
 // A whole load has one deadline, the load's, for all its statements: a
@@ -349,6 +375,9 @@ func TestLoadDeadline(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.read) {
 				t.Errorf("LoadShop on a locked %s: %v; want the statement that reads it first (%s) stopped", tt.table, err, tt.read)
+			}
+			if !strings.Contains(err.Error(), "--db-load-timeout") {
+				t.Errorf("LoadShop on a locked %s: %v; want the setting that raises the load's deadline named", tt.table, err)
 			}
 			// At least the load's deadline: the statement's did not stop
 			// it. The upper bound only says something stopped it, with
