@@ -10,7 +10,9 @@ import (
 )
 
 // The variations of variable products, enabled (publish) or disabled
-// (private), in the storefront's order.
+// (private), in the storefront's order. Of a variation the catalog reads
+// its status, modified time, order and meta, never its slug, title or
+// password: they are not read (at 100 000 products, 4 MB of a load's rows).
 
 // Variations reads the variations of the variable products, enabled or not,
 // in the storefront's order (menu_order, then ID).
@@ -20,8 +22,8 @@ func (tx *Tx) Variations(ctx context.Context, parents []int64) ([]catalog.Post, 
 	}
 	var posts []catalog.Post
 	if err := tx.selectx(ctx, &posts, `
-		SELECT ID, post_parent, post_type, post_status, post_name, post_title, '' AS post_excerpt,
-		       '' AS post_content, post_password, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt, menu_order
+		SELECT ID, post_parent, post_type, post_status, '' AS post_name, '' AS post_title, '' AS post_excerpt,
+		       '' AS post_content, '' AS post_password, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt, menu_order
 		FROM {posts}
 		WHERE post_parent IN (?) AND post_type = 'product_variation'
 		ORDER BY menu_order, ID`, parents); err != nil {
@@ -39,8 +41,8 @@ func (tx *Tx) Variations(ctx context.Context, parents []int64) ([]catalog.Post, 
 func (tx *Tx) PublishedVariations(ctx context.Context) ([]catalog.Post, error) {
 	var posts []catalog.Post
 	if err := tx.selectx(ctx, &posts, `
-		SELECT v.ID, v.post_parent, v.post_type, v.post_status, v.post_name, v.post_title, '' AS post_excerpt,
-		       '' AS post_content, v.post_password, CAST(v.post_modified_gmt AS CHAR) AS post_modified_gmt, v.menu_order
+		SELECT v.ID, v.post_parent, v.post_type, v.post_status, '' AS post_name, '' AS post_title, '' AS post_excerpt,
+		       '' AS post_content, '' AS post_password, CAST(v.post_modified_gmt AS CHAR) AS post_modified_gmt, v.menu_order
 		FROM {posts} p JOIN {posts} v ON v.post_parent = p.ID
 		WHERE p.post_type = 'product' AND p.post_status = 'publish' AND v.post_type = 'product_variation'`); err != nil {
 		return nil, fmt.Errorf("wpdb: read variations: %w", err)
