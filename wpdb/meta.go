@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 
 	"github.com/jmoiron/sqlx"
 
@@ -158,4 +159,44 @@ func (o *runs) flush(m catalog.Meta, n int) {
 	copy(o.runs[:], o.runs[n:o.count])
 	copy(o.runs[o.count-n:], freed[:n])
 	o.count -= n
+}
+
+// dropBare leaves out of m the rows that are as good as none (an empty
+// value, the post's only row of a key not in lists: First reads "" either
+// way), each post's rows copied anew at their size where it had some. A
+// post keeps its entry, empty or not.
+func dropBare(m catalog.Meta, lists []string) {
+	for id, rows := range m {
+		n := 0
+		for i := range rows {
+			if !bare(rows, i, lists) {
+				n++
+			}
+		}
+		if n == len(rows) {
+			continue
+		}
+		kept := make([]catalog.MetaRow, 0, n)
+		for i, r := range rows {
+			if !bare(rows, i, lists) {
+				kept = append(kept, r)
+			}
+		}
+		m[id] = kept
+	}
+}
+
+// bare reports whether rows[i] is as good as none: empty, of a key not in
+// lists, and its post's only row of that key.
+func bare(rows []catalog.MetaRow, i int, lists []string) bool {
+	r := rows[i]
+	if r.Value != "" || slices.Contains(lists, r.Key) {
+		return false
+	}
+	for j, o := range rows {
+		if j != i && o.Key == r.Key {
+			return false
+		}
+	}
+	return true
 }
