@@ -127,8 +127,9 @@ func readPrices(m Meta, id int64) prices {
 // (workPerCore).
 var buildChunk = 1024
 
-// workPerCore is the fewest posts a build gives a core of its own: below
-// it, a goroutine costs more than it saves.
+// workPerCore is the fewest posts a build gives a core of its own (it was
+// 1000; a chunk of buildChunk posts is shared by two cores), so that a
+// patch of a few products is built on one goroutine.
 const workPerCore = 500
 
 // items builds the snapshot's form of the published products among the
