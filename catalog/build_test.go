@@ -95,8 +95,15 @@ func TestBuildConsumesRowsAlike(t *testing.T) {
 			Categories: []string{"jobs"}, Image: "2026/11/kid.jpg"}))
 	}
 	st.add(product{Title: "Pack", Type: typeGrouped, Children: kids[:3], Excerpt: "Three <b>kids</b>"})
-	st.add(product{Title: "Variable", Type: typeVariable, Content: "<ul><li>a</li><li>b</li></ul>", Variations: []variation{
+	variable := st.add(product{Title: "Variable", Type: typeVariable, Content: "<ul><li>a</li><li>b</li></ul>", Variations: []variation{
 		{Framework: "esx", Regular: "9.99", Sale: "4.99", From: from, To: to}, {Framework: "qbox", Regular: "7.99"}}})
+	// One whose image is (wrongly) a variation, built before the variable
+	// product: the variation's meta stays for it.
+	if v := st.posts[variable+1]; v.Type != "product_variation" || v.Parent != variable {
+		t.Fatalf("post %d is %+v, want the variable product's first variation", variable+1, v)
+	}
+	odd := st.add(product{Title: "Odd image", Regular: "3"})
+	st.setMeta(odd, MetaThumbnail, strconv.FormatInt(variable+1, 10))
 	st.add(product{Title: "Secret", Password: "x", Excerpt: "hidden", Content: "hidden", Regular: "2"})
 	st.add(product{Title: "Late pack", Type: typeGrouped, Children: kids[2:]})
 	// The rows come in descending ID order: children with higher IDs than

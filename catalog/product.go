@@ -120,8 +120,17 @@ func readPrices(m Meta, id int64) prices {
 }
 
 // buildChunk is how many posts items builds before it lets go of the rows
-// they consumed (a variable for the tests, which set it to 1).
-var buildChunk = 4096
+// they consumed (a variable for the tests, which set it to 1): the fewer,
+// the sooner the rows go. At 10 000 products 4096 held 40% of them through
+// the first chunk, and the load's peak was 2.1× the snapshot; 1024 made it
+// 1.7× (2048: 1.8×). A chunk is shared by the cores from 500 posts a core
+// (workPerCore).
+var buildChunk = 1024
+
+// workPerCore is the fewest posts a build gives a core of its own (it was
+// 1000; a chunk of buildChunk posts is shared by two cores), so that a
+// patch of a few products is built on one goroutine.
+const workPerCore = 500
 
 // items builds the snapshot's form of the published products among the
 // rows; others (trashed, drafts) give none. With consume, it clears what
@@ -131,40 +140,57 @@ var buildChunk = 4096
 // about as large as the snapshot, and both held whole made the load's
 // peak.
 func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) []*item {
-	// Pointers into the rows, not copies: at 100 000 products, copies of
-	// the posts held 40 MB more through the build, and the build's peak is
-	// a whole load's.
-	postByID := make(map[int64]*Post, len(rows.Related)+len(rows.Posts))
+	// A grouped product's children by ID, pointers into the rows (nil for
+	// a child not among them): copies of the posts held 40 MB more through
+	// the build at 100 000 products, and a map of every post 5 MB, at the
+	// build's start, where a whole load peaks. A child is read by its
+	// grouped product too, which may come later: its post and meta stay.
+	children := map[int64]*Post{}
+	for _, ids := range rows.Children {
+		for _, id := range ids {
+			children[id] = nil
+		}
+	}
 	variations := map[int64][]*Post{}
 	for i := range rows.Posts {
-		postByID[rows.Posts[i].ID] = &rows.Posts[i]
+		if _, ok := children[rows.Posts[i].ID]; ok {
+			children[rows.Posts[i].ID] = &rows.Posts[i]
+		}
 	}
 	for i := range rows.Related {
 		p := &rows.Related[i]
-		postByID[p.ID] = p
+		if _, ok := children[p.ID]; ok {
+			children[p.ID] = p
+		}
 		if p.Type == "product_variation" {
 			variations[p.Parent] = append(variations[p.Parent], p)
 		}
 	}
-	// A grouped product's children are read by the grouped product too,
-	// which may come later: their post and meta stay. An image may be
-	// shared: its meta goes with the last product showing it.
-	var children map[int64]bool
+	// An image may be shared: its meta goes with the last product showing
+	// it. A post's meta goes with the post, even where another shows it as
+	// its image: such an "image" is not counted.
 	var images map[int64]int
 	if consume {
-		children = map[int64]bool{}
-		for _, ids := range rows.Children {
-			for _, id := range ids {
-				children[id] = true
-			}
-		}
 		images = map[int64]int{}
 		for i := range rows.Posts {
 			if th, ok := thumbnail(rows.Meta, rows.Posts[i].ID); ok {
 				images[th]++
 			}
 		}
+		for i := range rows.Posts {
+			delete(images, rows.Posts[i].ID)
+		}
+		for i := range rows.Related {
+			delete(images, rows.Related[i].ID)
+		}
 	}
+	// A map keeps its table as entries are deleted: the consumed maps are
+	// made anew at their size when they hold three quarters of what they
+	// held, so that their tables shrink with the rows (at 100 000 products
+	// the meta's alone is about 20 MB, held to the build's end; made anew
+	// at half, the build's live heap still rose by 10 MB through its
+	// first third, where the rows go slower than the snapshot grows).
+	metaAt, termsAt, varsAt, imagesAt := len(rows.Meta), len(rows.Terms), len(variations), len(images)
 	// Each item is built alone (its texts cleaned, its URL made): the
 	// cores share the work of a large shop's load.
 	built := make([]*item, len(rows.Posts))
@@ -175,7 +201,7 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 	}
 	for lo := 0; lo < len(rows.Posts); lo += chunk {
 		hi := min(lo+chunk, len(rows.Posts))
-		workers := min(runtime.GOMAXPROCS(0), max(1, (hi-lo)/1000))
+		workers := min(runtime.GOMAXPROCS(0), max(1, (hi-lo)/workPerCore))
 		var wg sync.WaitGroup
 		for w := range workers {
 			wg.Add(1)
@@ -183,7 +209,7 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 				defer wg.Done()
 				for i := lo + w; i < hi; i += workers {
 					if post := &rows.Posts[i]; post.Type == "product" && post.Status == "publish" {
-						built[i] = b.item(sh, tax, rows, post, postByID, variations[post.ID])
+						built[i] = b.item(sh, tax, rows, post, children, variations[post.ID])
 					}
 				}
 			}()
@@ -202,21 +228,33 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 				continue
 			}
 			post := &rows.Posts[i]
-			if th, ok := thumbnail(rows.Meta, post.ID); ok && postByID[th] == nil {
-				if images[th]--; images[th] == 0 {
+			if th, ok := thumbnail(rows.Meta, post.ID); ok {
+				if n, counted := images[th]; counted && n > 1 {
+					images[th] = n - 1
+				} else if counted {
 					delete(rows.Meta, th)
+					delete(images, th)
 				}
 			}
 			post.Title, post.Excerpt, post.Content = "", "", ""
-			if !children[post.ID] {
+			// A later grouped product reads a child's post, terms and
+			// meta; no later item reads another product's, or its
+			// variations'.
+			if _, child := children[post.ID]; !child {
 				delete(rows.Meta, post.ID)
+				delete(rows.Terms, post.ID)
 				post.Type, post.Status, post.Modified = "", "", ""
 			}
 			for _, v := range variations[post.ID] {
 				delete(rows.Meta, v.ID)
 				*v = Post{ID: v.ID}
 			}
+			delete(variations, post.ID)
 		}
+		rows.Meta = shrunk(rows.Meta, &metaAt)
+		rows.Terms = shrunk(rows.Terms, &termsAt)
+		variations = shrunk(variations, &varsAt)
+		images = shrunk(images, &imagesAt)
 	}
 	out := make([]*item, 0, len(rows.Posts))
 	for _, it := range built {
@@ -227,7 +265,22 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 	return out
 }
 
-func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, postByID map[int64]*Post, variations []*Post) *item {
+// shrunk is m, or a copy of it made at its size once it holds three
+// quarters of the entries it held at *at (when it was last made), which it
+// then records.
+func shrunk[K comparable, V any](m map[K]V, at *int) map[K]V {
+	if len(m) > *at*3/4 {
+		return m
+	}
+	c := make(map[K]V, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	*at = len(m)
+	return c
+}
+
+func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, children map[int64]*Post, variations []*Post) *item {
 	id := post.ID
 	it := &item{id: id, slug: post.Slug, name: PlainName(post.Title), typ: tax.productType(rows.Terms[id]),
 		ttids: rows.Terms[id], modified: post.ModifiedTime(), wpml: rows.WPML[id]}
@@ -246,7 +299,7 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, post
 	case typeGrouped:
 		it.childIDs = rows.Children[id]
 		for _, cid := range it.childIDs {
-			if c, ok := postByID[cid]; ok && c.Type == "product" {
+			if c := children[cid]; c != nil && c.Type == "product" {
 				st.kids = append(st.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
 					modified: c.ModifiedTime(), prices: readPrices(rows.Meta, cid)})
 			}

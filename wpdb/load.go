@@ -265,8 +265,11 @@ func (tx *Tx) finishPublished(ctx context.Context, r catalog.Reads, tables map[s
 			return err
 		}
 	}
-	rows.Groups, err = tx.PolylangAllGroups(ctx)
-	return err
+	if rows.Groups, err = tx.PolylangAllGroups(ctx); err != nil {
+		return err
+	}
+	dropBare(rows.Meta, r.MetaLists)
+	return nil
 }
 
 // tables reports which of the optional tables exist and can be read, and

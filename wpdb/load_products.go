@@ -106,6 +106,7 @@ func (tx *Tx) loadProducts(ctx context.Context, r catalog.Reads, ids []int64, ta
 			return nil, err
 		}
 	}
+	dropBare(rows.Meta, r.MetaLists)
 	return rows, nil
 }
 

@@ -270,12 +270,19 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 	}
 	// The ranges are in meta_id order, and so is each range's every
 	// post: a post's rows in a later range come after its rows in an
-	// earlier one, as one pass would read them.
+	// earlier one, as one pass would read them. A post's rows are moved,
+	// not copied, unless it spans two ranges; the map is made at its size
+	// at once, rather than grown through a copy of every smaller table.
 	meta := parts[0]
-	for _, p := range parts[1:] {
+	for i, p := range parts[1:] {
+		i++
 		for id, rs := range p {
-			meta[id] = append(meta[id], rs...)
+			if prev, ok := meta[id]; ok {
+				rs = append(prev, rs...)
+			}
+			meta[id] = rs
 		}
+		parts[i] = nil // its table can go while the next is merged
 	}
 	known := knownPosts(rows)
 	keep(meta, metaWanted(known))

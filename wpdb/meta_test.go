@@ -173,3 +173,96 @@ func byKey(m catalog.Meta) byKeyMeta {
 	}
 	return out
 }
+
+// TestRuns: rows gathered in runs of a few posts reach the map as
+// appending each row would leave them, however the posts' rows
+// interleave, and each post's at the size of its rows where they came
+// in one run.
+func TestRuns(t *testing.T) {
+	t.Parallel()
+	type row struct {
+		id  int64
+		val string
+	}
+	tests := []struct {
+		name string
+		rows []row
+	}{
+		{"one post", []row{{1, "a"}, {1, "b"}, {1, "c"}}},
+		{"posts after each other", []row{{1, "a"}, {1, "b"}, {2, "c"}, {3, "d"}, {3, "e"}}},
+		{"an image's file between a product's rows", []row{{1, "a"}, {1, "b"}, {2, "file"}, {1, "thumb"}, {3, "c"}}},
+		{"more posts at once than runs", []row{{1, "a"}, {2, "b"}, {3, "c"}, {4, "d"}, {5, "e"}, {1, "f"}, {6, "g"}, {2, "h"}, {5, "i"}}},
+		{"a post again after many", []row{{1, "a"}, {2, "b"}, {3, "c"}, {4, "d"}, {5, "e"}, {6, "f"}, {7, "g"}, {1, "h"}, {1, "i"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := catalog.Meta{}
+			got := catalog.Meta{}
+			var open runs
+			for _, r := range tt.rows {
+				mr := catalog.MetaRow{Key: "_price", Value: r.val}
+				want[r.id] = append(want[r.id], mr)
+				open.add(got, r.id, mr)
+			}
+			open.flush(got, openRuns)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("runs gave %v, want %v", got, want)
+			}
+			if open.count != 0 {
+				t.Errorf("%d runs left open", open.count)
+			}
+		})
+	}
+	t.Run("exact size", func(t *testing.T) {
+		got := catalog.Meta{}
+		var open runs
+		for _, v := range []string{"a", "b", "c", "d", "e", "f"} {
+			open.add(got, 1, catalog.MetaRow{Key: "_price", Value: v})
+		}
+		open.flush(got, openRuns)
+		if n, c := len(got[1]), cap(got[1]); n != 6 || c != 6 {
+			t.Errorf("post's rows: len %d cap %d, want 6 and 6 (not append's room to grow)", n, c)
+		}
+	})
+}
+
+// TestDropBare: a post's only, empty row of a key read with First goes;
+// an empty row of a list key, or of a key the post has another row of
+// (First would read the empty one), or a row with a value, stays.
+func TestDropBare(t *testing.T) {
+	t.Parallel()
+	r := func(k, v string) catalog.MetaRow { return catalog.MetaRow{Key: k, Value: v} }
+	lists := []string{"_price"}
+	tests := []struct {
+		name     string
+		in, want []catalog.MetaRow
+	}{
+		{"nothing bare", []catalog.MetaRow{r("_price", "9"), r("_sale_price", "5")},
+			[]catalog.MetaRow{r("_price", "9"), r("_sale_price", "5")}},
+		{"unset sale", []catalog.MetaRow{r("_regular_price", "9"), r("_sale_price", ""), r("_sale_price_dates_from", ""),
+			r("_price", "9")}, []catalog.MetaRow{r("_regular_price", "9"), r("_price", "9")}},
+		{"an empty row of a list key stays", []catalog.MetaRow{r("_price", ""), r("_price", "7")},
+			[]catalog.MetaRow{r("_price", ""), r("_price", "7")}},
+		{"an empty row before another of its key stays", []catalog.MetaRow{r("_sale_price", ""), r("_sale_price", "5")},
+			[]catalog.MetaRow{r("_sale_price", ""), r("_sale_price", "5")}},
+		{"every row bare", []catalog.MetaRow{r("_sale_price", "")}, []catalog.MetaRow{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := catalog.Meta{1: slices.Clone(tt.in)}
+			dropBare(m, lists)
+			got, ok := m[1]
+			if !ok {
+				t.Fatal("the post's entry was dropped")
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("dropBare(%v) = %v, want %v", tt.in, got, tt.want)
+			}
+			for _, k := range []string{"_price", "_sale_price", "_sale_price_dates_from", "_regular_price"} {
+				if a, b := m.First(1, k), (catalog.Meta{1: tt.in}).First(1, k); a != b {
+					t.Errorf("First(%s) = %q, was %q", k, a, b)
+				}
+			}
+		})
+	}
+}

@@ -37,11 +37,11 @@ func (tx *Tx) PublishedRelationships(ctx context.Context) (map[int64][]int64, er
 	err := tx.each(ctx, `SELECT tr.object_id, tr.term_taxonomy_id FROM {term_relationships} tr
 		JOIN {posts} p ON p.ID = tr.object_id WHERE p.post_type = 'product' AND p.post_status = 'publish'`, nil,
 		func(rows *sqlx.Rows) error {
-			var obj, tt int64
+			var obj, tt uint64 // unsigned: scanned into int64, each is formatted and parsed
 			if err := rows.Scan(&obj, &tt); err != nil {
 				return err
 			}
-			rel[obj] = append(rel[obj], tt)
+			rel[int64(obj)] = append(rel[int64(obj)], int64(tt))
 			return nil
 		})
 	if err != nil {
