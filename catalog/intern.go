@@ -62,11 +62,11 @@ func (in *interner) strings(v []string) []string {
 	if len(v) == 0 {
 		return v
 	}
-	// Slugs hold no NUL (sanitize_title), which keeps the joined key
-	// unambiguous.
+	// Each slug with its length before it: the slugs are read as stored,
+	// and one holding a separator ("a\x00b") must not pass for two.
 	in.key = in.key[:0]
 	for _, s := range v {
-		in.key = append(append(in.key, s...), 0)
+		in.key = append(binary.AppendUvarint(in.key, uint64(len(s))), s...)
 	}
 	if got, ok := in.strs[string(in.key)]; ok {
 		return got
