@@ -50,12 +50,7 @@ func (in *interner) int64s(v []int64) []int64 {
 	for _, n := range v {
 		in.key = binary.AppendVarint(in.key, n)
 	}
-	if got, ok := in.ints[string(in.key)]; ok {
-		return got
-	}
-	v = v[:len(v):len(v)] // an append by a reader must not write into the shared array
-	in.ints[string(in.key)] = v
-	return v
+	return share(in.ints, in.key, v)
 }
 
 func (in *interner) strings(v []string) []string {
@@ -68,12 +63,7 @@ func (in *interner) strings(v []string) []string {
 	for _, s := range v {
 		in.key = append(binary.AppendUvarint(in.key, uint64(len(s))), s...)
 	}
-	if got, ok := in.strs[string(in.key)]; ok {
-		return got
-	}
-	v = v[:len(v):len(v)]
-	in.strs[string(in.key)] = v
-	return v
+	return share(in.strs, in.key, v)
 }
 
 func (in *interner) windowList(v []window) []window {
@@ -90,11 +80,18 @@ func (in *interner) windowList(v []window) []window {
 		}
 		in.key = binary.AppendVarint(binary.AppendVarint(append(in.key, flags), w.from), w.to)
 	}
-	if got, ok := in.windows[string(in.key)]; ok {
+	return share(in.windows, in.key, v)
+}
+
+// share is the build's list with the key, v when it is the first: capped
+// at its length, so that an append by a reader copies it rather than
+// writing into the shared array.
+func share[T any](m map[string][]T, key []byte, v []T) []T {
+	if got, ok := m[string(key)]; ok {
 		return got
 	}
 	v = v[:len(v):len(v)]
-	in.windows[string(in.key)] = v
+	m[string(key)] = v
 	return v
 }
 

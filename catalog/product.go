@@ -563,8 +563,8 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 
 // optional is the wire's form of an item's optional text: nil when
 // empty, else a pointer into the item, which no reader writes through.
-// An item of its own for the pointer was one more object per product for
-// the collector to mark.
+// A string boxed apart for the pointer was one more object per product
+// for the collector to mark.
 func optional(s *string) *string {
 	if *s == "" {
 		return nil

@@ -91,7 +91,7 @@ func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, 
 	}
 	if q.Framework != "" {
 		// No such term in this shop: the union of nothing, nothing matches.
-		set.where([]bitset{snap.members[t.fwBySlug[q.Framework]]})
+		set.where(snap.memberSets([]int64{t.fwBySlug[q.Framework]}))
 	}
 	total := set.count()
 	pages := (total + q.PerPage - 1) / q.PerPage

@@ -238,7 +238,7 @@ func (s *Snapshot) index() {
 	// The lists are carved from one array (addTo): most hold one ID, and
 	// each its own allocation was a hundred thousand objects more for the
 	// collector to mark at every cycle.
-	n := 2 * len(s.all)
+	n := 2 * len(s.all) // a slug and an image each, with the groups' below
 	for _, it := range s.all {
 		n += len(it.childIDs) + len(it.varIDs)
 	}

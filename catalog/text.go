@@ -196,13 +196,13 @@ func tokenized(s string, keepLines bool) string {
 	// layout; the blocks' tags carry the structure.
 	autop := keepLines && !strings.Contains(s, "<!-- wp:")
 	z := xhtml.NewTokenizer(strings.NewReader(s))
-	var t textBuilder
+	t := newTextBuilder()
 	skip := 0 // inside <script>/<style>: their text is not visible
 	for {
 		tt := z.Next()
 		switch tt {
 		case xhtml.ErrorToken:
-			return strings.ToValidUTF8(string(t.b), "\uFFFD")
+			return t.done(s)
 		case xhtml.TextToken:
 			if skip == 0 {
 				t.text(string(z.Text()), autop)

@@ -274,9 +274,8 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 	// not copied, unless it spans two ranges; the map is made at its size
 	// at once, rather than grown through a copy of every smaller table.
 	meta := parts[0]
-	for i, p := range parts[1:] {
-		i++
-		for id, rs := range p {
+	for i := 1; i < len(parts); i++ {
+		for id, rs := range parts[i] {
 			if prev, ok := meta[id]; ok {
 				rs = append(prev, rs...)
 			}

@@ -99,12 +99,9 @@ func (tx *Tx) metaByKey(ctx context.Context, keys []string, span metaRange, want
 		if canonical == "" || !want(int64(id), canonical) {
 			return nil // a key in another case (the collation matches it), or a row not wanted
 		}
-		v, ok := values[string(val)]
-		if !ok {
-			v = string(val)
-			if len(v) <= 32 {
-				values[v] = v
-			}
+		v := string(val)
+		if len(val) <= 32 { // a long value (a file's path) seldom repeats
+			v = shared(values, val)
 		}
 		open.add(m, int64(id), catalog.MetaRow{Key: canonical, Value: v})
 		return nil
@@ -201,4 +198,16 @@ func bare(rows []catalog.MetaRow, i int, lists []string) bool {
 		}
 	}
 	return true
+}
+
+// shared is m's copy of b's string, b's made and kept when m has none: a
+// whole load's rows repeat a few strings (types, statuses, stock states,
+// prices) a hundred thousand times over.
+func shared(m map[string]string, b []byte) string {
+	if s, ok := m[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	m[s] = s
+	return s
 }

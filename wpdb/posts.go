@@ -60,15 +60,7 @@ func (tx *Tx) PublishedProducts(ctx context.Context) ([]catalog.Post, error) {
 // of a million posts allocated each of them, 3.5 MB of the load's rows.
 func (tx *Tx) scanPosts(ctx context.Context, stmt string, withOrder bool, size int) ([]catalog.Post, error) {
 	posts := make([]catalog.Post, 0, size)
-	shared := map[string]string{}
-	intern := func(b sql.RawBytes) string {
-		if s, ok := shared[string(b)]; ok {
-			return s
-		}
-		s := string(b)
-		shared[s] = s
-		return s
-	}
+	strs := map[string]string{}
 	// The IDs are unsigned columns: scanned into int64, database/sql
 	// formats and parses each (a string of garbage per ID), into uint64 it
 	// assigns them.
@@ -87,7 +79,7 @@ func (tx *Tx) scanPosts(ctx context.Context, stmt string, withOrder bool, size i
 			return err
 		}
 		p.ID, p.Parent = int64(id), int64(parent)
-		p.Type, p.Status = intern(typ), intern(status)
+		p.Type, p.Status = shared(strs, typ), shared(strs, status)
 		posts = append(posts, p)
 		return nil
 	})
