@@ -39,6 +39,9 @@ type options struct {
 	// varnishd, the VCL and the drop-in of the edge measurement; no
 	// varnishd skips it.
 	varnishd, vcl, varnishDropIn string
+	// fitPool also measures the start-up with a buffer pool holding each
+	// shop (pool.go).
+	fitPool bool
 }
 
 func run(args []string, stdout io.Writer) error {
@@ -59,6 +62,7 @@ func run(args []string, stdout io.Writer) error {
 	fs.StringVar(&o.varnishd, "varnishd", "/usr/sbin/varnishd", `varnishd, for the edge figures (Varnish purged by catalogd); "" skips them`)
 	fs.StringVar(&o.vcl, "vcl", "deploy/varnish/catalogd.vcl", "the VCL Varnish runs")
 	fs.StringVar(&o.varnishDropIn, "varnish-dropin", "deploy/varnish/varnish.service.d/catalogd.conf", "the systemd drop-in whose varnishd parameters it gets")
+	fs.BoolVar(&o.fitPool, "fit-buffer-pool", false, "also time the start-up with the server's InnoDB buffer pool resized to hold each shop (SET GLOBAL, given back after; needs the privilege)")
 	fs.DurationVar(&readyTimeout, "ready-timeout", readyTimeout, "how long to wait for catalogd to be ready and answer its first requests (make bench-1m: minutes)")
 	if err := fs.Parse(args); err != nil {
 		return err

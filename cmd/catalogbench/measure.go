@@ -42,6 +42,13 @@ type shopResult struct {
 	// loads is the load average (1, 5 and 15 minutes) at each run's
 	// start: the figures mean little on a busy machine.
 	loads []string
+	// The buffer pool as found and the shop's tables, MB; with
+	// -fit-buffer-pool, the starts with a pool holding the shop (poolFit
+	// MB; 0 when the pool as found holds it or none was measured).
+	poolFound, shopMB, poolFit int64
+	fitStarts                  []timeline
+	fitPeakRSS                 figures
+	fitLoads                   []string
 	// Cached phase.
 	bodyBytes           int
 	tput                []throughputResult // one per access log setting
@@ -157,6 +164,10 @@ func benchShop(o options, size, dsn string) (*shopResult, error) {
 		}
 		res.stmtsPerReq = append(res.stmtsPerReq, stmts/float64(n))
 		p.Kill()
+	}
+
+	if err := poolStarts(o, dsn, res.db, res); err != nil {
+		return nil, err
 	}
 
 	// Cached: throughput beside a server with the same bytes, with each

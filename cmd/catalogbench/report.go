@@ -56,6 +56,17 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 	line("start → ready (/readyz 200), ms", "≤ 1 s demo, ≤ 3 s at 100k", func(s *shopResult) string {
 		return s.timeline(func(t timeline) float64 { return t.ready })
 	})
+	line("InnoDB buffer pool as found / the shop's tables, MB", "", func(s *shopResult) string {
+		return fmt.Sprintf("%d / %d", s.poolFound, s.shopMB)
+	})
+	if fitted(results) {
+		line("start → ready, a buffer pool holding the shop, ms", "≤ 3 s at 100k", func(s *shopResult) string {
+			if s.poolFit == 0 {
+				return "as above"
+			}
+			return fmt.Sprintf("%s (pool %d MB)", timelines(s.fitStarts, func(t timeline) float64 { return t.ready }), s.poolFit)
+		})
+	}
 	line("start → first list page, ms", "", func(s *shopResult) string { return s.timeline(func(t timeline) float64 { return t.firstList }) })
 	line("start → first product page, ms", "", func(s *shopResult) string {
 		return s.timeline(func(t timeline) float64 { return t.firstProduct })
@@ -84,12 +95,11 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 		}
 		fmt.Fprintf(r, "\nStart-up, ms from process start (one line per run): listening → ready → first list page → first product page; "+
 			"the load average (1, 5, 15 min) when the run began.\n\n")
-		for i, t := range s.starts {
-			load := "unknown"
-			if i < len(s.loads) {
-				load = s.loads[i]
-			}
-			fmt.Fprintf(r, "- %.1f → %.1f → %.1f → %.1f (load average %s)\n", t.listening, t.ready, t.firstList, t.firstProduct, load)
+		writeStarts(r, s.starts, s.loads)
+		if s.poolFit > 0 {
+			fmt.Fprintf(r, "\nThe same, with the server's buffer pool resized from %d MB to %d MB (the shop's tables are %d MB), after one start that read the shop into it; peak RSS %s MB:\n\n",
+				s.poolFound, s.poolFit, s.shopMB, s.fitPeakRSS.format(0))
+			writeStarts(r, s.fitStarts, s.fitLoads)
 		}
 		for _, t := range s.tput {
 			fmt.Fprintf(r, "\nCached throughput, access log %s (list page, per_page=50, %d bytes): catalogd **%s req/s**, "+
@@ -147,12 +157,36 @@ func onOff(on bool) string {
 	return "off"
 }
 
-func (s *shopResult) timeline(f func(timeline) float64) string {
+func (s *shopResult) timeline(f func(timeline) float64) string { return timelines(s.starts, f) }
+
+// timelines is one moment of the starts: its median and spread.
+func timelines(starts []timeline, f func(timeline) float64) string {
 	var v figures
-	for _, t := range s.starts {
+	for _, t := range starts {
 		v = append(v, f(t))
 	}
 	return v.format(1)
+}
+
+// writeStarts writes a line per start, with the load average when it began.
+func writeStarts(r io.Writer, starts []timeline, loads []string) {
+	for i, t := range starts {
+		load := "unknown"
+		if i < len(loads) {
+			load = loads[i]
+		}
+		fmt.Fprintf(r, "- %.1f → %.1f → %.1f → %.1f (load average %s)\n", t.listening, t.ready, t.firstList, t.firstProduct, load)
+	}
+}
+
+// fitted is whether some shop was measured with a fitted buffer pool.
+func fitted(results []*shopResult) bool {
+	for _, s := range results {
+		if s.poolFit > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func cpuModel() string {
