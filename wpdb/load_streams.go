@@ -81,6 +81,12 @@ var (
 // every try.
 func (db *DB) loadStreamed(ctx context.Context, r catalog.Reads, n int) (*catalog.ShopRows, error) {
 	for range snapshotTries {
+		// A poller's scan baseline, when one asked: the gate is read
+		// before each try's openings (poll_baseline.go).
+		br, err := db.beginBaseline(ctx)
+		if err != nil {
+			return nil, err
+		}
 		txs, pos, release, err := db.openSnapshots(ctx, n)
 		if err != nil {
 			return nil, err
@@ -90,9 +96,13 @@ func (db *DB) loadStreamed(ctx context.Context, r catalog.Reads, n int) (*catalo
 			slog.DebugContext(ctx, "wpdb: opening the load's streams again", "err", err)
 			continue
 		}
-		rows, err := db.loadStreams(ctx, r, txs)
+		rows, err := db.loadStreams(ctx, r, txs, br)
 		release()
-		return rows, err
+		if err != nil {
+			return nil, err
+		}
+		br.deliver(db)
+		return rows, nil
 	}
 	return nil, errNoInstant
 }
@@ -216,10 +226,14 @@ func (tx *Tx) snapshotPosition(ctx context.Context) (string, error) {
 // the products, their variations and terms, and the settings) are taken by
 // the next free stream; the first to fail cancels the others. What
 // depends on the products and their meta (children, translation groups)
-// is read last, on the first transaction.
-func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*catalog.ShopRows, error) {
+// is read last, on the first transaction. With br, a poller's scan
+// baseline is read too: one more task, and its assembly after the others.
+func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *baselineRead) (*catalog.ShopRows, error) {
 	shop := &catalog.ShopRows{}
 	rows := newPublishedRows()
+	if err := br.clock(ctx, txs[0]); err != nil {
+		return nil, err
+	}
 	var lo, hi int64
 	if err := txs[0].metaBounds(ctx, &lo, &hi); err != nil {
 		return nil, err
@@ -250,6 +264,9 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 		},
 		func(ctx context.Context, tx *Tx) error { return tx.loadSettings(ctx, r, shop) },
 	)
+	if br != nil {
+		tasks = append(tasks, br.readRest)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	var next atomic.Int64
 	for _, tx := range txs {
@@ -266,6 +283,10 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 		})
 	}
 	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	// Before finishPublished, which adds grouped children to Related.
+	if err := br.finish(ctx, txs[0], rows); err != nil {
 		return nil, err
 	}
 	// The ranges are in meta_id order, and so is each range's every
