@@ -227,7 +227,7 @@ func (tx *Tx) snapshotPosition(ctx context.Context) (string, error) {
 // the next free stream; the first to fail cancels the others. What
 // depends on the products and their meta (children, translation groups)
 // is read last, on the first transaction. With br, a poller's scan
-// baseline is read too: one more task, and its assembly after the others.
+// baseline is read too, on the first transaction (see first, below).
 func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *baselineRead) (*catalog.ShopRows, error) {
 	shop := &catalog.ShopRows{}
 	rows := newPublishedRows()
@@ -249,28 +249,46 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 			return err
 		})
 	}
-	tasks = append(tasks,
-		func(ctx context.Context, tx *Tx) (err error) {
-			rows.Posts, err = tx.PublishedProducts(ctx)
-			return err
-		},
-		func(ctx context.Context, tx *Tx) (err error) {
-			rows.Terms, err = tx.PublishedRelationships(ctx)
-			return err
-		},
-		func(ctx context.Context, tx *Tx) (err error) {
-			rows.Related, err = tx.PublishedVariations(ctx)
-			return err
-		},
-		func(ctx context.Context, tx *Tx) error { return tx.loadSettings(ctx, r, shop) },
-	)
+	products := func(ctx context.Context, tx *Tx) (err error) {
+		rows.Posts, err = tx.PublishedProducts(ctx)
+		return err
+	}
+	variations := func(ctx context.Context, tx *Tx) (err error) {
+		rows.Related, err = tx.PublishedVariations(ctx)
+		return err
+	}
+	terms := func(ctx context.Context, tx *Tx) (err error) {
+		rows.Terms, err = tx.PublishedRelationships(ctx)
+		return err
+	}
+	settings := func(ctx context.Context, tx *Tx) error { return tx.loadSettings(ctx, r, shop) }
+	// A poller's scan baseline is read in the first stream's snapshot,
+	// the earliest: where the server tells no binary log position (3.
+	// above) a commit may fall between two openings, and a baseline read
+	// in a later snapshot would hold it, so that the scan never reported
+	// it while a stream opened before it read the product's meta without
+	// it. Read in the first, the scan reports it and it is read again.
+	// So the first stream reads the posts (and the rest of the baseline)
+	// before it takes from the queue; without a baseline they are queued
+	// with the rest.
+	var first []func(ctx context.Context, tx *Tx) error
 	if br != nil {
-		tasks = append(tasks, br.readRest)
+		first = append(first, products, variations, br.readRest)
+		tasks = append(tasks, terms, settings)
+	} else {
+		tasks = append(tasks, products, terms, variations, settings)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	var next atomic.Int64
-	for _, tx := range txs {
+	for n, tx := range txs {
 		g.Go(func() error {
+			if n == 0 {
+				for _, task := range first {
+					if err := task(gctx, tx); err != nil {
+						return err
+					}
+				}
+			}
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(tasks) {

@@ -214,14 +214,25 @@ func TestBaselineSlot(t *testing.T) {
 // Start runs the cheap round alone; the scan waits for the whole load's
 // baseline, and the cheap rounds go on meanwhile. A change committed
 // right after the load's snapshot, which the load does not show, is
-// reported by the first scan: on one transaction and on streams.
+// reported by the first scan: on one transaction and on streams; and so
+// is one committed between two streams' openings on a server that tells
+// no binary log position (the streams are not opened again), which the
+// first stream's snapshot, the baseline's, does not show.
 func TestPollBaselineFromLoad(t *testing.T) {
 	t.Parallel()
-	for _, streams := range []int{1, 3} {
-		t.Run(fmt.Sprint(streams, " streams"), func(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		streams int
+		between bool // commit between the first two openings, else after the snapshot
+	}{
+		{"one transaction", 1, false},
+		{"streams", 3, false},
+		{"streams, between openings", 3, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			ps := newPollShop(false)
-			db, raw := openShopWith(t, ps.shop, Options{Prefix: "wp_", LoadStreams: streams})
+			db, raw := openShopWith(t, ps.shop, Options{Prefix: "wp_", LoadStreams: tt.streams})
 			clock := &testClock{t: testNow}
 			var stats []PollStats
 			p := NewPoller(db, catalog.ShopReads, PollOptions{Now: clock.Now, OnPoll: func(s PollStats) { stats = append(stats, s) }})
@@ -248,17 +259,26 @@ func TestPollBaselineFromLoad(t *testing.T) {
 			}
 
 			const saved = "2026-11-22 10:00:00"
-			db.afterSnapshot = func() {
-				exec(t, raw, "a save after the load's snapshot",
+			save := func() {
+				exec(t, raw, "a save after the load's (first) snapshot",
 					`UPDATE wp_posts SET post_modified_gmt = '`+saved+`' WHERE ID = `+fmt.Sprint(ps.cuffs))
+			}
+			if tt.between {
+				db.betweenOpenings = func(i int) {
+					if i == 1 {
+						save()
+					}
+				}
+			} else {
+				db.afterSnapshot = save
 			}
 			rows, err := db.LoadShop(ctx, catalog.ShopReads)
 			if err != nil {
 				t.Fatal(err)
 			}
-			db.afterSnapshot = nil
+			db.afterSnapshot, db.betweenOpenings = nil, nil
 			for _, post := range rows.Products.Posts {
-				if post.ID == ps.cuffs && post.Modified == saved {
+				if post.ID == ps.cuffs && post.Modified == saved && !tt.between {
 					t.Fatal("the load shows the save made after its snapshot: the hook is not after the snapshot")
 				}
 			}
