@@ -215,6 +215,12 @@ func (p *Poller) Start(ctx context.Context) error {
 // Start failed, the first round that can read the shop takes the baseline
 // and reports that anything may have changed.
 func (p *Poller) Run(ctx context.Context, report func(catalog.Change)) error {
+	// A scan baseline asked for and not adopted is nobody's once Run ends.
+	defer func() {
+		if p.awaiting {
+			p.db.dropBaseline(p.request)
+		}
+	}()
 	// One ticker: a round reads the gate too, so a gate read at a round's
 	// tick would be the same read twice.
 	t := time.NewTicker(p.o.Gate)

@@ -105,6 +105,19 @@ func (db *DB) takeBaseline(gen uint64) *scanBaseline {
 	return b
 }
 
+// dropBaseline withdraws the request gen, if it is the latest, and the
+// baseline delivered for it: the poller that asked stopped (its Run
+// ended; the follower may follow the binary log now), and a baseline left
+// in the slot would hold a map of every product post for good.
+func (db *DB) dropBaseline(gen uint64) {
+	s := &db.baseline
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gen != 0 && s.asked == gen {
+		s.open, s.got = false, nil
+	}
+}
+
 // baselineRead is a load's part of a requested baseline: begin reads the
 // gate before the snapshot, clock the clock within it, rest the posts
 // the load does not read, and finish assembles it from the load's rows.

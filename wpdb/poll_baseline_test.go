@@ -209,6 +209,17 @@ func TestBaselineSlot(t *testing.T) {
 	if db.takeBaseline(second) != nil {
 		t.Error("a baseline was taken twice")
 	}
+	// A poller that stops withdraws its request and what was delivered.
+	third := db.askBaseline()
+	db.dropBaseline(second) // an older poller's: nothing
+	if db.baselineWanted() != third {
+		t.Error("an older request's withdrawal withdrew the latest")
+	}
+	db.deliverBaseline(&scanBaseline{gen: third})
+	db.dropBaseline(third)
+	if db.baselineWanted() != 0 || db.takeBaseline(third) != nil {
+		t.Error("a withdrawn request is still wanted or its baseline held")
+	}
 }
 
 // Start runs the cheap round alone; the scan waits for the whole load's
