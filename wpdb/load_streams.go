@@ -55,7 +55,10 @@ import (
 //     the feed to report it, no longer. What the feed never reports (a
 //     raw SQL edit of post meta, docs/freshness.md) and commits in that
 //     millisecond may show half until the next whole load, if it spans
-//     several rows read by different streams.
+//     several rows read by different streams. The poll feed's scan
+//     baseline, when the load reads it, is read in the first stream's
+//     snapshot, so that such a commit differs from it and is reported
+//     (poll_baseline.go).
 
 // defaultLoadStreams is the number of streams when Options.LoadStreams is
 // 0: measured at 100 000 products on a 2-core machine (docs/performance.md).

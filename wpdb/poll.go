@@ -40,7 +40,9 @@ import (
 // at every tick of Gate that is not a round's), and the scan runs only when it moved, at once while the budget banked in a quiet time pays for it
 // (scanDue); elsewhere it runs on a period that adapts to its own cost.
 // Either way the poller spends at most Budget of one database core on
-// average (see scanPeriod, bucketCap).
+// average (see scanPeriod, bucketCap). The scan's first baseline is not a
+// scan: the first whole load after Start reads it in its own snapshot
+// (poll_baseline.go).
 //
 // What shows when (for docs/change-feed.md's table):
 //
