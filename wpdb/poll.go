@@ -341,10 +341,11 @@ func (p *Poller) scanBaselined(ctx context.Context) bool {
 }
 
 // adopt makes a load's baseline the scan's, as if a scan had read it at
-// the load's instant, except for what it cost: not a scan's, so it leaves
-// the period at Interval and the bucket at its floor until the first scan
-// measures the cost (the load's seconds would put the next scan minutes
-// away).
+// the load's instant, except for what it cost: not a scan's (the load's
+// seconds would put the next scan minutes away), so the cost is taken as
+// unknown: the period is Interval, the bucket holds the budget's share of
+// MaxScan, and the first scan measures the cost, banks as a first scan
+// does and sets the period.
 func (p *Poller) adopt(b *scanBaseline) {
 	at := p.o.Now()
 	p.awaiting = false

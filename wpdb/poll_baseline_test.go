@@ -302,10 +302,10 @@ func TestPollBaselineFromLoad(t *testing.T) {
 			if p.awaiting || len(stats) != 2 || !stats[1].Scan {
 				t.Errorf("the first round after the load: stats %+v, awaiting %v; want a round, then a scan on the load's baseline", stats, p.awaiting)
 			}
-			// The load's cost is not the scan's: the period is the first
-			// scan's own.
-			if p.period > p.o.MaxScan || !p.measured {
-				t.Errorf("after the first scan: period %v, measured %v", p.period, p.measured)
+			// The load's cost is not the scan's: the cost that sets the
+			// period is the first scan's own.
+			if len(stats) == 2 && (!p.measured || p.scanCost != stats[1].DBTime) {
+				t.Errorf("after the first scan: cost %v, measured %v; want the scan's %v", p.scanCost, p.measured, stats[1].DBTime)
 			}
 		})
 	}
