@@ -52,9 +52,12 @@ type Feed interface {
 	// Name is the source's name in logs, metrics and /readyz.
 	Name() string
 	// Start marks where the feed stands: every change committed after Start
-	// returns is reported by Run. It is called before the first snapshot
-	// is read, so a change made meanwhile is reported and read again,
-	// never missed.
+	// returns is reported by Run, or is in the first whole read (LoadShop)
+	// that begins after Start and everything committed after that read's
+	// instant is reported (the poll feed's scan takes its baseline from
+	// that read, in its snapshot). It is called before the first snapshot
+	// is read, so a change made meanwhile is reported and read again, or
+	// in that read, never missed.
 	Start(ctx context.Context) error
 	// Run reports changes until ctx ends; report must not block for long.
 	// It returns ctx's error when ctx ends, or the reason the feed cannot

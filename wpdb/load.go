@@ -80,14 +80,27 @@ func (db *DB) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows,
 		slog.InfoContext(ctx, "wpdb: commits fell between the load's streams at every try; reading in one transaction",
 			"streams", db.streams, "tries", snapshotTries)
 	}
+	// A poller's scan baseline, when one asked: the gate before the
+	// transaction, the rest in it (poll_baseline.go).
+	br, err := db.beginBaseline(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var rows *catalog.ShopRows
-	err := db.view(ctx, db.load, func(ctx context.Context, tx *Tx) error {
+	err = db.view(ctx, db.load, func(ctx context.Context, tx *Tx) error {
 		tx.stmt = db.load // one deadline for the one consistent read
+		if err := br.clock(ctx, tx); err != nil {
+			return err
+		}
 		var err error
-		rows, err = tx.loadShop(ctx, r)
+		rows, err = tx.loadShop(ctx, r, br)
 		return err
 	})
-	return rows, err
+	if err != nil {
+		return nil, err
+	}
+	br.deliver(db)
+	return rows, nil
 }
 
 // underLoadDeadline runs read under the load deadline (Options.LoadTimeout)
@@ -115,12 +128,14 @@ func classify(err error) error {
 	return err
 }
 
-func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
+// loadShop reads the whole shop in the transaction, and the scan baseline
+// br asks for (nil: none).
+func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads, br *baselineRead) (*catalog.ShopRows, error) {
 	rows := &catalog.ShopRows{}
 	if err := tx.loadSettings(ctx, r, rows); err != nil {
 		return nil, err
 	}
-	products, err := tx.loadPublished(ctx, r, rows.Tables)
+	products, err := tx.loadPublished(ctx, r, rows.Tables, br)
 	if err != nil {
 		return nil, err
 	}
@@ -189,8 +204,9 @@ func newPublishedRows() *catalog.ProductRows {
 // one statement per kind of row whatever the shop's size: reading them a
 // chunk of IDs at a time would cost hundreds of statements (at 100 000
 // products, 14 s of post_id index lookups into a postmeta table of millions
-// of rows, against 2.5 s for one pass over its meta_key index).
-func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[string]bool) (*catalog.ProductRows, error) {
+// of rows, against 2.5 s for one pass over its meta_key index). With br it
+// reads a poller's scan baseline too.
+func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[string]bool, br *baselineRead) (*catalog.ProductRows, error) {
 	rows := newPublishedRows()
 	var err error
 	if rows.Posts, err = tx.PublishedProducts(ctx); err != nil {
@@ -201,6 +217,14 @@ func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[str
 	}
 	if rows.Terms, err = tx.PublishedRelationships(ctx); err != nil {
 		return nil, err
+	}
+	if br != nil {
+		if err := br.readRest(ctx, tx); err != nil {
+			return nil, err
+		}
+		if err := br.finish(ctx, tx, rows); err != nil {
+			return nil, err
+		}
 	}
 	known := knownPosts(rows)
 	meta, err := tx.MetaByKey(ctx, r.MetaKeys, metaWanted(known))

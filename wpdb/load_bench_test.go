@@ -20,7 +20,10 @@ import (
 // collection, the figures issue 25 sets targets for (ready ≤ 3 s at 100k,
 // peak ≤ 2× steady). CATALOG_LOAD_STREAMS, when set, is the load's
 // streams (Options.LoadStreams; 1 is the one-transaction read).
+// CATALOG_LOAD_BASELINE=1 has every load read a poll feed's scan baseline
+// too, as the first load after the poller's Start does.
 func BenchmarkLoadShop(b *testing.B) {
+	baseline := os.Getenv("CATALOG_LOAD_BASELINE") == "1"
 	// 1m only when asked for (make bench-1m: -bench …/^1m$); it skips
 	// where wp_bench_1m was not seeded.
 	for _, size := range append(slices.Clip(benchSizes), "1m") {
@@ -41,6 +44,9 @@ func BenchmarkLoadShop(b *testing.B) {
 				runtime.GC()
 				base := heapBytes()
 				stop := samplePeak()
+				if baseline {
+					db.askBaseline()
+				}
 				start := time.Now()
 				rows, err := db.LoadShop(ctx, catalog.ShopReads)
 				if err != nil {

@@ -55,7 +55,10 @@ import (
 //     the feed to report it, no longer. What the feed never reports (a
 //     raw SQL edit of post meta, docs/freshness.md) and commits in that
 //     millisecond may show half until the next whole load, if it spans
-//     several rows read by different streams.
+//     several rows read by different streams. The poll feed's scan
+//     baseline, when the load reads it, is read in the first stream's
+//     snapshot, so that such a commit differs from it and is reported
+//     (poll_baseline.go).
 
 // defaultLoadStreams is the number of streams when Options.LoadStreams is
 // 0: measured at 100 000 products on a 2-core machine (docs/performance.md).
@@ -81,6 +84,12 @@ var (
 // every try.
 func (db *DB) loadStreamed(ctx context.Context, r catalog.Reads, n int) (*catalog.ShopRows, error) {
 	for range snapshotTries {
+		// A poller's scan baseline, when one asked: the gate is read
+		// before each try's openings (poll_baseline.go).
+		br, err := db.beginBaseline(ctx)
+		if err != nil {
+			return nil, err
+		}
 		txs, pos, release, err := db.openSnapshots(ctx, n)
 		if err != nil {
 			return nil, err
@@ -90,9 +99,13 @@ func (db *DB) loadStreamed(ctx context.Context, r catalog.Reads, n int) (*catalo
 			slog.DebugContext(ctx, "wpdb: opening the load's streams again", "err", err)
 			continue
 		}
-		rows, err := db.loadStreams(ctx, r, txs)
+		rows, err := db.loadStreams(ctx, r, txs, br)
 		release()
-		return rows, err
+		if err != nil {
+			return nil, err
+		}
+		br.deliver(db)
+		return rows, nil
 	}
 	return nil, errNoInstant
 }
@@ -216,10 +229,14 @@ func (tx *Tx) snapshotPosition(ctx context.Context) (string, error) {
 // the products, their variations and terms, and the settings) are taken by
 // the next free stream; the first to fail cancels the others. What
 // depends on the products and their meta (children, translation groups)
-// is read last, on the first transaction.
-func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*catalog.ShopRows, error) {
+// is read last, on the first transaction. With br, a poller's scan
+// baseline is read too, on the first transaction (see first, below).
+func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *baselineRead) (*catalog.ShopRows, error) {
 	shop := &catalog.ShopRows{}
 	rows := newPublishedRows()
+	if err := br.clock(ctx, txs[0]); err != nil {
+		return nil, err
+	}
 	var lo, hi int64
 	if err := txs[0].metaBounds(ctx, &lo, &hi); err != nil {
 		return nil, err
@@ -235,25 +252,46 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 			return err
 		})
 	}
-	tasks = append(tasks,
-		func(ctx context.Context, tx *Tx) (err error) {
-			rows.Posts, err = tx.PublishedProducts(ctx)
-			return err
-		},
-		func(ctx context.Context, tx *Tx) (err error) {
-			rows.Terms, err = tx.PublishedRelationships(ctx)
-			return err
-		},
-		func(ctx context.Context, tx *Tx) (err error) {
-			rows.Related, err = tx.PublishedVariations(ctx)
-			return err
-		},
-		func(ctx context.Context, tx *Tx) error { return tx.loadSettings(ctx, r, shop) },
-	)
+	products := func(ctx context.Context, tx *Tx) (err error) {
+		rows.Posts, err = tx.PublishedProducts(ctx)
+		return err
+	}
+	variations := func(ctx context.Context, tx *Tx) (err error) {
+		rows.Related, err = tx.PublishedVariations(ctx)
+		return err
+	}
+	terms := func(ctx context.Context, tx *Tx) (err error) {
+		rows.Terms, err = tx.PublishedRelationships(ctx)
+		return err
+	}
+	settings := func(ctx context.Context, tx *Tx) error { return tx.loadSettings(ctx, r, shop) }
+	// A poller's scan baseline is read in the first stream's snapshot,
+	// the earliest: where the server tells no binary log position (3.
+	// above) a commit may fall between two openings, and a baseline read
+	// in a later snapshot would hold it, so that the scan never reported
+	// it while a stream opened before it read the product's meta without
+	// it. Read in the first, the scan reports it and it is read again.
+	// So the first stream reads the posts (and the rest of the baseline)
+	// before it takes from the queue; without a baseline they are queued
+	// with the rest.
+	var first []func(ctx context.Context, tx *Tx) error
+	if br != nil {
+		first = append(first, products, variations, br.readRest)
+		tasks = append(tasks, terms, settings)
+	} else {
+		tasks = append(tasks, products, terms, variations, settings)
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	var next atomic.Int64
-	for _, tx := range txs {
+	for n, tx := range txs {
 		g.Go(func() error {
+			if n == 0 {
+				for _, task := range first {
+					if err := task(gctx, tx); err != nil {
+						return err
+					}
+				}
+			}
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(tasks) {
@@ -266,6 +304,10 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 		})
 	}
 	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	// Before finishPublished, which adds grouped children to Related.
+	if err := br.finish(ctx, txs[0], rows); err != nil {
 		return nil, err
 	}
 	// The ranges are in meta_id order, and so is each range's every

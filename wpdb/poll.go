@@ -40,7 +40,9 @@ import (
 // at every tick of Gate that is not a round's), and the scan runs only when it moved, at once while the budget banked in a quiet time pays for it
 // (scanDue); elsewhere it runs on a period that adapts to its own cost.
 // Either way the poller spends at most Budget of one database core on
-// average (see scanPeriod, bucketCap).
+// average (see scanPeriod, bucketCap). The scan's first baseline is not a
+// scan: the first whole load after Start reads it in its own snapshot
+// (poll_baseline.go).
 //
 // What shows when (for docs/change-feed.md's table):
 //
@@ -68,7 +70,13 @@ type Poller struct {
 	reads catalog.Reads
 	o     PollOptions
 
-	started bool // the baseline is taken
+	started bool // the cheap round's baseline is taken, the scan's asked for
+	// The scan's baseline is asked of the next whole load (request: its
+	// generation on the DB, asked: when) until one is adopted (awaiting);
+	// see poll_baseline.go.
+	request  uint64
+	asked    time.Time
+	awaiting bool
 	// The cheap round's baseline.
 	options      map[string]string // option name → digest
 	terms, attrs string
@@ -94,6 +102,9 @@ type Poller struct {
 	accrued  time.Time
 	scanCost time.Duration
 	lastScan time.Time
+	// measured: a scan ran since the baseline, so scanCost is a scan's
+	// (a baseline from a load says nothing of what a scan costs).
+	measured bool
 }
 
 // PollOptions tune a Poller. Zero values take the defaults.
@@ -192,7 +203,11 @@ func NewPoller(db *DB, reads catalog.Reads, o PollOptions) *Poller {
 // Name implements catalog.Feed.
 func (p *Poller) Name() string { return "poll" }
 
-// Start takes the baseline: Run reports what changes after it.
+// Start takes the cheap round's baseline and asks the next whole load
+// (LoadShop) for the scan's, read in that load's own snapshot: Run reports
+// what changes after it. Start itself does not scan: at 100 000 products a
+// scan cost 0.25 to 0.6 s before the first load could begin. Called again
+// (the follower restarting its feed), it asks again.
 func (p *Poller) Start(ctx context.Context) error {
 	return p.baseline(ctx)
 }
@@ -202,6 +217,12 @@ func (p *Poller) Start(ctx context.Context) error {
 // Start failed, the first round that can read the shop takes the baseline
 // and reports that anything may have changed.
 func (p *Poller) Run(ctx context.Context, report func(catalog.Change)) error {
+	// A scan baseline asked for and not adopted is nobody's once Run ends.
+	defer func() {
+		if p.awaiting {
+			p.db.dropBaseline(p.request)
+		}
+	}()
 	// One ticker: a round reads the gate too, so a gate read at a round's
 	// tick would be the same read twice.
 	t := time.NewTicker(p.o.Gate)
@@ -275,7 +296,7 @@ func (p *Poller) gateOnce(ctx context.Context) []catalog.Change {
 		return nil
 	}
 	p.roundUpdated = updated
-	if !p.scanDue() {
+	if !p.scanBaselined(ctx) || !p.scanDue() {
 		return nil
 	}
 	ids, err := p.scan(ctx)
@@ -285,17 +306,65 @@ func (p *Poller) gateOnce(ctx context.Context) []catalog.Change {
 	return []catalog.Change{{Products: ids, Kind: catalog.KindProduct}}
 }
 
-// baseline reads the cheap round's state and the scan's, and reports
-// nothing.
+// baseline reads the cheap round's state and asks the next whole load for
+// the scan's; it reports nothing.
 func (p *Poller) baseline(ctx context.Context) error {
 	if _, err := p.round(ctx, true); err != nil {
 		return err
 	}
-	if _, err := p.scan(ctx); err != nil {
-		return err
-	}
+	p.rows, p.unsure, p.measured = nil, nil, false
+	p.request, p.asked, p.awaiting = p.db.askBaseline(), p.o.Now(), true
 	p.started = true
 	return nil
+}
+
+// scanBaselined says whether the scan has its baseline, adopting the one
+// a whole load delivered for the request. Without one the scan waits; the
+// cheap rounds go on. A poller that no load serves for MaxScan (the loads
+// keep failing, or nobody loads) takes its own by a scan, as before the
+// loads delivered one, and still adopts the load's when it comes: a
+// baseline older than the poller's own only reports more.
+func (p *Poller) scanBaselined(ctx context.Context) bool {
+	if !p.awaiting {
+		return true
+	}
+	if b := p.db.takeBaseline(p.request); b != nil {
+		p.adopt(b)
+		return true
+	}
+	if p.rows == nil && p.o.Now().Sub(p.asked) >= p.o.MaxScan {
+		slog.DebugContext(ctx, "poll: no whole load delivered the scan's baseline; scanning for it", "asked", p.asked)
+		_, _ = p.scan(ctx) // failed: tried again at the next round
+		return false
+	}
+	return p.rows != nil
+}
+
+// adopt makes a load's baseline the scan's, as if a scan had read it at
+// the load's instant, except for what it cost: not a scan's (the load's
+// seconds would put the next scan minutes away), so the cost is taken as
+// unknown: the period is Interval, the bucket holds the budget's share of
+// MaxScan, and the first scan measures the cost, banks as a first scan
+// does and sets the period.
+func (p *Poller) adopt(b *scanBaseline) {
+	at := p.o.Now()
+	p.awaiting = false
+	p.rows = b.rows
+	p.unsure = unsureRows(p.unsure[:0], b.rows, b.dbNow, nil)
+	p.gateWorks, p.scanUpdated = b.gate, b.updated
+	// A round may have read a newer UPDATE_TIME than the load's; an older
+	// one says nothing the load's does not.
+	if packTime(b.updated) >= packTime(p.roundUpdated) {
+		p.roundUpdated = b.updated
+	}
+	p.scanUnsure = unsureUpdate(b.updated, b.localNow)
+	p.scanCost, p.measured = 0, false
+	p.period = p.o.Interval
+	p.nextScan = at.Add(p.period)
+	p.accrue(at)
+	p.tokens = p.bucketCap(0)
+	p.lastScan = at
+	slog.Debug("poll: the scan's baseline is the whole load's", "posts", len(b.rows))
 }
 
 // pollOnce runs one cheap round, and the scan when it is due, and returns
@@ -311,7 +380,7 @@ func (p *Poller) pollOnce(ctx context.Context) []catalog.Change {
 	if err != nil {
 		return nil
 	}
-	if p.scanDue() {
+	if p.scanBaselined(ctx) && p.scanDue() {
 		ids, err := p.scan(ctx)
 		if err == nil && len(ids) > 0 {
 			changes = append(changes, catalog.Change{Products: ids, Kind: catalog.KindProduct})
@@ -530,14 +599,11 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	p.period = scanPeriod(cost, p.scanBudget(), p.o.Interval, p.o.MaxScan)
 	p.nextScan = at.Add(p.period)
 	p.gateWorks, p.scanUpdated, p.roundUpdated = gate, updated, updated
-	// UPDATE_TIME counts seconds: a commit later in the second it was
-	// read in leaves it as it was, so such a reading (or one the second
-	// before, a margin for when InnoDB stamps it) keeps the gate open for
-	// one more scan. An older one moves with any commit after the read.
-	p.scanUnsure = updated == "" || packTime(updated) >= packTime(addSeconds(localNow, -1))
+	p.scanUnsure = unsureUpdate(updated, localNow)
 	p.accrue(at)
-	if p.lastScan.IsZero() {
+	if !p.measured {
 		p.tokens = p.bucketCap(cost) // a quiet start has its scan banked
+		p.measured = true
 	}
 	p.tokens = max(p.tokens-cost.Seconds(), -p.bucketCap(cost))
 	p.scanCost, p.lastScan = cost, at
@@ -568,7 +634,34 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 			}
 		}
 	}
-	p.unsure = p.unsure[:0]
+	p.unsure = unsureRows(p.unsure[:0], rows, dbNow, ids)
+	p.rows = rows
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	reported := 0
+	if len(ids) > 0 {
+		reported = 1 // one change naming them all
+	}
+	p.o.OnPoll(PollStats{Scan: true, DBTime: cost, Period: p.period, Changes: reported})
+	return ids, nil
+}
+
+// unsureUpdate says whether the gate's reading updated, read when the
+// server's clock said localNow, leaves it open for one more scan.
+// UPDATE_TIME counts seconds: a commit later in the second it was read in
+// leaves it as it was, so such a reading (or one the second before, a
+// margin for when InnoDB stamps it) keeps the gate open. An older one
+// moves with any commit after the read.
+func unsureUpdate(updated, localNow string) bool {
+	return updated == "" || packTime(updated) >= packTime(addSeconds(localNow, -1))
+}
+
+// unsureRows appends to unsure the rows a save may have left as the scan
+// read them, dbNow being the database's UTC clock then and changed the
+// rows the scan saw changed. post_modified_gmt counts seconds: a row saved
+// again in the second the scan read it shows the same time, so the next
+// scan reads those rows again.
+func unsureRows(unsure []int64, rows map[int64]scanState, dbNow string, changed []int64) []int64 {
 	// The second a row may be saved again in is the clock of whoever
 	// saved it (PHP's, on the web server), which may stand seconds off
 	// the database's: the window is around the database's now and around
@@ -579,7 +672,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	if now := packTime(dbNow); now > 0 {
 		windows = append(windows, [2]int64{packTime(addSeconds(dbNow, -2)), packTime(addSeconds(dbNow, 2))})
 		var newest int64
-		for _, id := range ids {
+		for _, id := range changed {
 			if s, ok := rows[id]; ok && s.modified > newest {
 				newest = s.modified
 			}
@@ -594,20 +687,12 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	for id, s := range rows {
 		for _, w := range windows {
 			if s.modified >= w[0] && s.modified <= w[1] {
-				p.unsure = append(p.unsure, id)
+				unsure = append(unsure, id)
 				break
 			}
 		}
 	}
-	p.rows = rows
-	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	reported := 0
-	if len(ids) > 0 {
-		reported = 1 // one change naming them all
-	}
-	p.o.OnPoll(PollStats{Scan: true, DBTime: cost, Period: p.period, Changes: reported})
-	return ids, nil
+	return unsure
 }
 
 // scanBudget is the share of the budget the scan may use: what the cheap

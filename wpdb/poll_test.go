@@ -62,13 +62,21 @@ func newPollShop(withTransientVersion bool) *pollShop {
 	return p
 }
 
-// startPoller opens the shop and starts a poller on it with the clock.
+// startPoller opens the shop and starts a poller on it with the clock,
+// then reads the whole shop, as the follower does after Start: that load
+// delivers the scan's baseline, adopted here as the first round would.
 func startPoller(t *testing.T, shop *wpfixture.Shop, clock *testClock, onPoll func(PollStats)) (*Poller, *sql.DB) {
 	t.Helper()
 	db, raw := openShop(t, shop)
 	p := NewPoller(db, catalog.ShopReads, PollOptions{Now: clock.Now, OnPoll: onPoll})
 	if err := p.Start(context.Background()); err != nil {
 		t.Fatalf("Start: %v", err)
+	}
+	if _, err := db.LoadShop(context.Background(), catalog.ShopReads); err != nil {
+		t.Fatalf("LoadShop: %v", err)
+	}
+	if !p.scanBaselined(context.Background()) {
+		t.Fatal("the load delivered no scan baseline")
 	}
 	return p, raw
 }
