@@ -271,20 +271,32 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 	// The ranges are in meta_id order, and so is each range's every
 	// post: a post's rows in a later range come after its rows in an
 	// earlier one, as one pass would read them. A post's rows are moved,
-	// not copied, unless it spans two ranges; the map is made at its size
-	// at once, rather than grown through a copy of every smaller table.
+	// not copied, unless it spans two ranges. The rows that metaWanted
+	// refuses (of posts neither products nor variations, all but their
+	// images' files) are dropped in the same pass, with the posts left
+	// without.
+	known := knownPosts(rows)
+	want := metaWanted(known)
 	meta := parts[0]
-	for i := 1; i < len(parts); i++ {
-		for id, rs := range parts[i] {
-			if prev, ok := meta[id]; ok {
-				rs = append(prev, rs...)
+	for i, part := range parts {
+		for id, rs := range part {
+			if !known[id] {
+				rs = kept(id, rs, want)
 			}
-			meta[id] = rs
+			switch {
+			case i > 0 && len(rs) > 0:
+				if prev, ok := meta[id]; ok {
+					rs = append(prev, rs...)
+				}
+				meta[id] = rs
+			case i == 0 && len(rs) == 0:
+				delete(meta, id)
+			case i == 0 && !known[id]:
+				meta[id] = rs // filtered in place: shorter
+			}
 		}
 		parts[i] = nil // its table can go while the next is merged
 	}
-	known := knownPosts(rows)
-	keep(meta, metaWanted(known))
 	if err := txs[0].finishPublished(ctx, r, shop.Tables, rows, known, meta); err != nil {
 		return nil, err
 	}
@@ -326,19 +338,13 @@ func metaRanges(lo, hi int64, n int) []metaRange {
 	return out
 }
 
-// keep drops the rows of m that want refuses, and the posts left without.
-func keep(m catalog.Meta, want func(int64, string) bool) {
-	for id, rows := range m {
-		kept := rows[:0]
-		for _, r := range rows {
-			if want(id, r.Key) {
-				kept = append(kept, r)
-			}
-		}
-		if len(kept) == 0 {
-			delete(m, id)
-		} else {
-			m[id] = kept
+// kept is the rows of post id that want accepts, filtered in place.
+func kept(id int64, rows []catalog.MetaRow, want func(int64, string) bool) []catalog.MetaRow {
+	out := rows[:0]
+	for _, r := range rows {
+		if want(id, r.Key) {
+			out = append(out, r)
 		}
 	}
+	return out
 }
