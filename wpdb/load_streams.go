@@ -225,13 +225,13 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 		return nil, err
 	}
 	ranges := metaRanges(lo, hi, len(txs)*metaRangesPerStream)
-	parts := make([]catalog.Meta, len(ranges))
+	parts := make([][]postMeta, len(ranges))
 	all := func(int64, string) bool { return true }
 	var tasks []func(ctx context.Context, tx *Tx) error
 	for i, span := range ranges {
 		tasks = append(tasks, func(ctx context.Context, tx *Tx) error {
 			var err error
-			parts[i], err = tx.metaByKey(ctx, r.MetaKeys, span, all)
+			parts[i], err = tx.metaPosts(ctx, r.MetaKeys, span, all)
 			return err
 		})
 	}
@@ -270,32 +270,29 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 	}
 	// The ranges are in meta_id order, and so is each range's every
 	// post: a post's rows in a later range come after its rows in an
-	// earlier one, as one pass would read them. A post's rows are moved,
-	// not copied, unless it spans two ranges. The rows that metaWanted
-	// refuses (of posts neither products nor variations, all but their
-	// images' files) are dropped in the same pass, with the posts left
-	// without.
+	// earlier one, as one pass would read them. The map is made at once
+	// for every post read (not grown through a copy of every smaller
+	// table), and a post's rows are moved, not copied, unless they came
+	// apart. The rows that metaWanted refuses (of posts neither products
+	// nor variations, all but their images' files) are dropped on the way.
 	known := knownPosts(rows)
 	want := metaWanted(known)
-	meta := parts[0]
+	n := 0
+	for _, part := range parts {
+		n += len(part)
+	}
+	meta := make(catalog.Meta, n)
 	for i, part := range parts {
-		for id, rs := range part {
-			if !known[id] {
-				rs = kept(id, rs, want)
-			}
-			switch {
-			case i > 0 && len(rs) > 0:
-				if prev, ok := meta[id]; ok {
-					rs = append(prev, rs...)
+		for _, p := range part {
+			rs := p.rows
+			if !known[p.id] {
+				if rs = kept(p.id, rs, want); len(rs) == 0 {
+					continue
 				}
-				meta[id] = rs
-			case i == 0 && len(rs) == 0:
-				delete(meta, id)
-			case i == 0 && !known[id]:
-				meta[id] = rs // filtered in place: shorter
 			}
+			putMeta(meta, p.id, rs)
 		}
-		parts[i] = nil // its table can go while the next is merged
+		parts[i] = nil // its rows can go while the next is merged
 	}
 	if err := txs[0].finishPublished(ctx, r, shop.Tables, rows, known, meta); err != nil {
 		return nil, err

@@ -52,22 +52,52 @@ type metaRange struct{ from, to int64 }
 // metaByKey is MetaByKey over the meta_id range, which it reads on the
 // primary key.
 func (tx *Tx) metaByKey(ctx context.Context, keys []string, span metaRange, want func(id int64, key string) bool) (catalog.Meta, error) {
-	m := catalog.Meta{}
-	if len(keys) == 0 {
-		return m, nil
+	posts, err := tx.metaPosts(ctx, keys, span, want)
+	if err != nil {
+		return nil, err
 	}
+	m := make(catalog.Meta, len(posts))
+	for _, p := range posts {
+		putMeta(m, p.id, p.rows)
+	}
+	return m, nil
+}
+
+// postMeta is rows of a post read one after the other, in meta_id order.
+type postMeta struct {
+	id   int64
+	rows []catalog.MetaRow
+}
+
+// putMeta puts a post's rows into m, after those m holds of it (read
+// earlier: in meta_id order).
+func putMeta(m catalog.Meta, id int64, rows []catalog.MetaRow) {
+	if prev, ok := m[id]; ok {
+		rows = append(prev, rows...)
+	}
+	m[id] = rows
+}
+
+// metaPosts reads the keys' rows in the meta_id range that want accepts,
+// each post's as it came (most posts' rows come together, in one
+// postMeta): a whole load's ranges are put into one map, of the size
+// of them all, rather than each into its own, grown as it was read, then
+// merged.
+func (tx *Tx) metaPosts(ctx context.Context, keys []string, span metaRange, want func(id int64, key string) bool) ([]postMeta, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	var posts []postMeta
 	// A million rows at 100 000 products: the keys are the asked ones,
 	// and short values of some keys repeat ("instock", "", a few
 	// thousand prices), so both are shared rather than allocated per row.
 	values := newValueShare(len(keys))
 	var (
-		// post_id is unsigned: scanned into int64, database/sql formats
-		// and parses each (22 MB of garbage at 100 000 products).
-		id       uint64
+		id       rowID
 		key, val sql.RawBytes
 	)
 	// The rows of the last few posts are gathered in runs, and each
-	// post's are copied into the map at once when it falls out of them:
+	// post's are copied out at once when it falls out of them:
 	// one allocation of their size, where appending row by row left each
 	// post's slice up to twice as large (room for 8 rows holding 6). A
 	// post's rows follow each other in meta_id order but for a few
@@ -102,14 +132,14 @@ func (tx *Tx) metaByKey(ctx context.Context, keys []string, span metaRange, want
 		if k < 0 || !want(int64(id), keys[k]) {
 			return nil // a key in another case (a server that matched it), or a row not wanted
 		}
-		open.add(m, int64(id), catalog.MetaRow{Key: keys[k], Value: values.share(k, val)})
+		open.add(&posts, int64(id), catalog.MetaRow{Key: keys[k], Value: values.share(k, val)})
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("wpdb: read post meta: %w", err)
 	}
-	open.flush(m, len(open.runs))
-	return m, nil
+	open.flush(&posts, len(open.runs))
+	return posts, nil
 }
 
 // binaryIn is n placeholders, each cast to a binary string: compared with
@@ -174,12 +204,12 @@ type runs struct {
 
 type run struct {
 	id   int64
-	rows []catalog.MetaRow // reused: the map gets a copy
+	rows []catalog.MetaRow // reused: out gets a copy
 }
 
-// add adds a row of post id, flushing the oldest run into m when id has
+// add adds a row of post id, flushing the oldest run into out when id has
 // none and every run is taken.
-func (o *runs) add(m catalog.Meta, id int64, r catalog.MetaRow) {
+func (o *runs) add(out *[]postMeta, id int64, r catalog.MetaRow) {
 	for i := o.count - 1; i >= 0; i-- {
 		if o.runs[i].id == id {
 			o.runs[i].rows = append(o.runs[i].rows, r)
@@ -187,20 +217,19 @@ func (o *runs) add(m catalog.Meta, id int64, r catalog.MetaRow) {
 		}
 	}
 	if o.count == openRuns {
-		o.flush(m, 1)
+		o.flush(out, 1)
 	}
 	o.runs[o.count].id = id
 	o.runs[o.count].rows = append(o.runs[o.count].rows[:0], r)
 	o.count++
 }
 
-// flush copies the n oldest runs into m, after what m holds of their
-// posts (read earlier: in meta_id order).
-func (o *runs) flush(m catalog.Meta, n int) {
+// flush copies the n oldest runs to out, each at its size.
+func (o *runs) flush(out *[]postMeta, n int) {
 	n = min(n, o.count)
 	for i := range n {
 		r := &o.runs[i]
-		m[r.id] = append(m[r.id], r.rows...)
+		*out = append(*out, postMeta{r.id, slices.Clone(r.rows)})
 	}
 	// The buffers move to the back for reuse rather than being dropped.
 	var freed [openRuns]run

@@ -174,7 +174,7 @@ func byKey(m catalog.Meta) byKeyMeta {
 	return out
 }
 
-// TestRuns: rows gathered in runs of a few posts reach the map as
+// TestRuns: rows gathered in runs of a few posts, put into a map, are as
 // appending each row would leave them, however the posts' rows
 // interleave, and each post's at the size of its rows where they came
 // in one run.
@@ -197,14 +197,20 @@ func TestRuns(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want := catalog.Meta{}
-			got := catalog.Meta{}
-			var open runs
+			var (
+				open  runs
+				posts []postMeta
+			)
 			for _, r := range tt.rows {
 				mr := catalog.MetaRow{Key: "_price", Value: r.val}
 				want[r.id] = append(want[r.id], mr)
-				open.add(got, r.id, mr)
+				open.add(&posts, r.id, mr)
 			}
-			open.flush(got, openRuns)
+			open.flush(&posts, openRuns)
+			got := catalog.Meta{}
+			for _, p := range posts {
+				putMeta(got, p.id, p.rows)
+			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("runs gave %v, want %v", got, want)
 			}
@@ -214,13 +220,18 @@ func TestRuns(t *testing.T) {
 		})
 	}
 	t.Run("exact size", func(t *testing.T) {
-		got := catalog.Meta{}
-		var open runs
+		var (
+			open  runs
+			posts []postMeta
+		)
 		for _, v := range []string{"a", "b", "c", "d", "e", "f"} {
-			open.add(got, 1, catalog.MetaRow{Key: "_price", Value: v})
+			open.add(&posts, 1, catalog.MetaRow{Key: "_price", Value: v})
 		}
-		open.flush(got, openRuns)
-		if n, c := len(got[1]), cap(got[1]); n != 6 || c != 6 {
+		open.flush(&posts, openRuns)
+		if len(posts) != 1 {
+			t.Fatalf("%d runs out, want 1", len(posts))
+		}
+		if n, c := len(posts[0].rows), cap(posts[0].rows); n != 6 || c != 6 {
 			t.Errorf("post's rows: len %d cap %d, want 6 and 6 (not append's room to grow)", n, c)
 		}
 	})

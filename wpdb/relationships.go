@@ -41,10 +41,9 @@ func (tx *Tx) PublishedRelationships(ctx context.Context) (map[int64][]int64, er
 	// below it. A product whose rows came apart (another plan) has them
 	// appended to what it holds.
 	var (
-		run    []int64
-		runObj int64
-		obj    uint64 // unsigned: scanned into int64, each is formatted and parsed
-		tt     uint64
+		run     []int64
+		runObj  int64
+		obj, tt rowID
 	)
 	flush := func() {
 		if len(run) > 0 {
