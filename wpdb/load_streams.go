@@ -225,7 +225,7 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 		return nil, err
 	}
 	ranges := metaRanges(lo, hi, len(txs)*metaRangesPerStream)
-	parts := make([][]postMeta, len(ranges))
+	parts := make([]metaList, len(ranges))
 	all := func(int64, string) bool { return true }
 	var tasks []func(ctx context.Context, tx *Tx) error
 	for i, span := range ranges {
@@ -279,11 +279,11 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx) (*cat
 	want := metaWanted(known)
 	n := 0
 	for _, part := range parts {
-		n += len(part)
+		n += part.len()
 	}
 	meta := make(catalog.Meta, n)
 	for i, part := range parts {
-		for _, p := range part {
+		for p := range part.all() {
 			rs := p.rows
 			if !known[p.id] {
 				if rs = kept(p.id, rs, want); len(rs) == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 
 	"catalogd/catalog"
@@ -199,7 +200,7 @@ func TestRuns(t *testing.T) {
 			want := catalog.Meta{}
 			var (
 				open  runs
-				posts []postMeta
+				posts metaList
 			)
 			for _, r := range tt.rows {
 				mr := catalog.MetaRow{Key: "_price", Value: r.val}
@@ -208,7 +209,7 @@ func TestRuns(t *testing.T) {
 			}
 			open.flush(&posts, openRuns)
 			got := catalog.Meta{}
-			for _, p := range posts {
+			for p := range posts.all() {
 				putMeta(got, p.id, p.rows)
 			}
 			if !reflect.DeepEqual(got, want) {
@@ -222,16 +223,16 @@ func TestRuns(t *testing.T) {
 	t.Run("exact size", func(t *testing.T) {
 		var (
 			open  runs
-			posts []postMeta
+			posts metaList
 		)
 		for _, v := range []string{"a", "b", "c", "d", "e", "f"} {
 			open.add(&posts, 1, catalog.MetaRow{Key: "_price", Value: v})
 		}
 		open.flush(&posts, openRuns)
-		if len(posts) != 1 {
-			t.Fatalf("%d runs out, want 1", len(posts))
+		if posts.len() != 1 {
+			t.Fatalf("%d runs out, want 1", posts.len())
 		}
-		if n, c := len(posts[0].rows), cap(posts[0].rows); n != 6 || c != 6 {
+		if n, c := len(posts[0][0].rows), cap(posts[0][0].rows); n != 6 || c != 6 {
 			t.Errorf("post's rows: len %d cap %d, want 6 and 6 (not append's room to grow)", n, c)
 		}
 	})
@@ -273,6 +274,33 @@ func TestDropBare(t *testing.T) {
 				if a, b := m.First(1, k), (catalog.Meta{1: tt.in}).First(1, k); a != b {
 					t.Errorf("First(%s) = %q, was %q", k, a, b)
 				}
+			}
+		})
+	}
+}
+
+// TestMetaList: what is added comes out in order and counted, within a
+// block and across blocks.
+func TestMetaList(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, metaBlock, metaBlock + 1, 2*metaBlock + 5} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			var l metaList
+			for i := range n {
+				l.add(postMeta{id: int64(i)})
+			}
+			if l.len() != n {
+				t.Errorf("len() = %d, want %d", l.len(), n)
+			}
+			i := 0
+			for p := range l.all() {
+				if p.id != int64(i) {
+					t.Fatalf("postMeta %d has id %d", i, p.id)
+				}
+				i++
+			}
+			if i != n {
+				t.Errorf("all() yielded %d, want %d", i, n)
 			}
 		})
 	}
