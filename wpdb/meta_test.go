@@ -159,6 +159,55 @@ func TestMetaByKey(t *testing.T) {
 	}
 }
 
+// TestMetaByKeyCharsets: the keys are compared byte for byte, as
+// WordPress's meta cache (a PHP array) compares them, whatever the
+// table's character set and collation: a key in another case or with a
+// trailing space (which a PAD SPACE collation matches) is not read, and
+// a value of any of them reads as the same UTF-8.
+func TestMetaByKeyCharsets(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		convert string // ALTER TABLE wp_postmeta CONVERT TO …; "" leaves the fixture's
+	}{
+		{"utf8mb4 unicode_520_ci", ""},
+		{"utf8mb4 bin", "utf8mb4 COLLATE utf8mb4_bin"},
+		{"utf8mb3", "utf8mb3 COLLATE utf8mb3_general_ci"},
+		{"latin1", "latin1 COLLATE latin1_swedish_ci"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			shop := newTestShop("wp_")
+			id := shop.Add(wpfixture.Product{Title: "Radar", RegularPrice: "12"})
+			db, raw := openShop(t, shop)
+			ctx := context.Background()
+			if tt.convert != "" {
+				if _, err := raw.ExecContext(ctx, `ALTER TABLE wp_postmeta CONVERT TO CHARACTER SET `+tt.convert); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := raw.ExecContext(ctx, `INSERT INTO wp_postmeta (post_id, meta_key, meta_value)
+				VALUES (?, '_PRICE', '1'), (?, '_Price', '2'), (?, '_price ', '3'), (?, '_stock_status', 'Café')`,
+				id, id, id, id); err != nil {
+				t.Fatal(err)
+			}
+			want := byKeyMeta{id: {"_price": {"12"}, "_stock_status": {"instock", "Café"}}}
+			view(t, db, func(ctx context.Context, tx *Tx) error {
+				got, err := tx.MetaByKey(ctx, []string{"_price", "_stock_status"},
+					func(p int64, _ string) bool { return p == id })
+				if err != nil {
+					return err
+				}
+				if !reflect.DeepEqual(byKey(got), want) {
+					t.Errorf("MetaByKey:\n got %v\nwant %v", got, want)
+				}
+				return nil
+			})
+		})
+	}
+}
+
 // byKeyMeta is post meta as the tests write what they expect: post ID →
 // key → values in meta_id order.
 type byKeyMeta = map[int64]map[string][]string
