@@ -279,21 +279,25 @@ func (o *runs) flush(out *metaList, n int) {
 // dropBare leaves out of m the rows that are as good as none (an empty
 // value, the post's only row of a key not in lists: First reads "" either
 // way), each post's rows copied anew at their size where it had some. A
-// post keeps its entry, empty or not.
+// post keeps its entry, empty or not. Each row is judged once (a row with
+// a value at a glance), into a mask reused from post to post.
 func dropBare(m catalog.Meta, lists []string) {
+	var drop []bool
 	for id, rows := range m {
+		drop = slices.Grow(drop[:0], len(rows))[:len(rows)]
 		n := 0
 		for i := range rows {
-			if !bare(rows, i, lists) {
+			drop[i] = rows[i].Value == "" && bare(rows, i, lists)
+			if drop[i] {
 				n++
 			}
 		}
-		if n == len(rows) {
+		if n == 0 {
 			continue
 		}
-		kept := make([]catalog.MetaRow, 0, n)
+		kept := make([]catalog.MetaRow, 0, len(rows)-n)
 		for i, r := range rows {
-			if !bare(rows, i, lists) {
+			if !drop[i] {
 				kept = append(kept, r)
 			}
 		}
