@@ -242,13 +242,13 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 		return nil, err
 	}
 	ranges := metaRanges(lo, hi, len(txs)*metaRangesPerStream)
-	parts := make([]catalog.Meta, len(ranges))
+	parts := make([]metaList, len(ranges))
 	all := func(int64, string) bool { return true }
 	var tasks []func(ctx context.Context, tx *Tx) error
 	for i, span := range ranges {
 		tasks = append(tasks, func(ctx context.Context, tx *Tx) error {
 			var err error
-			parts[i], err = tx.metaByKey(ctx, r.MetaKeys, span, all)
+			parts[i], err = tx.metaPosts(ctx, r.MetaKeys, span, all)
 			return err
 		})
 	}
@@ -312,21 +312,30 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 	}
 	// The ranges are in meta_id order, and so is each range's every
 	// post: a post's rows in a later range come after its rows in an
-	// earlier one, as one pass would read them. A post's rows are moved,
-	// not copied, unless it spans two ranges; the map is made at its size
-	// at once, rather than grown through a copy of every smaller table.
-	meta := parts[0]
-	for i := 1; i < len(parts); i++ {
-		for id, rs := range parts[i] {
-			if prev, ok := meta[id]; ok {
-				rs = append(prev, rs...)
-			}
-			meta[id] = rs
-		}
-		parts[i] = nil // its table can go while the next is merged
-	}
+	// earlier one, as one pass would read them. The map is made at once
+	// for every post read (not grown through a copy of every smaller
+	// table), and a post's rows are moved, not copied, unless they came
+	// apart. The rows that metaWanted refuses (of posts neither products
+	// nor variations, all but their images' files) are dropped on the way.
 	known := knownPosts(rows)
-	keep(meta, metaWanted(known))
+	want := metaWanted(known)
+	n := 0
+	for _, part := range parts {
+		n += part.len()
+	}
+	meta := make(catalog.Meta, n)
+	for i, part := range parts {
+		for p := range part.all() {
+			rs := p.rows
+			if !known[p.id] {
+				if rs = kept(p.id, rs, want); len(rs) == 0 {
+					continue
+				}
+			}
+			putMeta(meta, p.id, rs)
+		}
+		parts[i] = nil // its rows can go while the next is merged
+	}
 	if err := txs[0].finishPublished(ctx, r, shop.Tables, rows, known, meta); err != nil {
 		return nil, err
 	}
@@ -368,19 +377,13 @@ func metaRanges(lo, hi int64, n int) []metaRange {
 	return out
 }
 
-// keep drops the rows of m that want refuses, and the posts left without.
-func keep(m catalog.Meta, want func(int64, string) bool) {
-	for id, rows := range m {
-		kept := rows[:0]
-		for _, r := range rows {
-			if want(id, r.Key) {
-				kept = append(kept, r)
-			}
-		}
-		if len(kept) == 0 {
-			delete(m, id)
-		} else {
-			m[id] = kept
+// kept is the rows of post id that want accepts, filtered in place.
+func kept(id int64, rows []catalog.MetaRow, want func(int64, string) bool) []catalog.MetaRow {
+	out := rows[:0]
+	for _, r := range rows {
+		if want(id, r.Key) {
+			out = append(out, r)
 		}
 	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 
 	"catalogd/catalog"
@@ -158,6 +159,55 @@ func TestMetaByKey(t *testing.T) {
 	}
 }
 
+// TestMetaByKeyCharsets: the keys are compared byte for byte, as
+// WordPress's meta cache (a PHP array) compares them, whatever the
+// table's character set and collation: a key in another case or with a
+// trailing space (which a PAD SPACE collation matches) is not read, and
+// a value of any of them reads as the same UTF-8.
+func TestMetaByKeyCharsets(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		convert string // ALTER TABLE wp_postmeta CONVERT TO …; "" leaves the fixture's
+	}{
+		{"utf8mb4 unicode_520_ci", ""},
+		{"utf8mb4 bin", "utf8mb4 COLLATE utf8mb4_bin"},
+		{"utf8mb3", "utf8mb3 COLLATE utf8mb3_general_ci"},
+		{"latin1", "latin1 COLLATE latin1_swedish_ci"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			shop := newTestShop("wp_")
+			id := shop.Add(wpfixture.Product{Title: "Radar", RegularPrice: "12"})
+			db, raw := openShop(t, shop)
+			ctx := context.Background()
+			if tt.convert != "" {
+				if _, err := raw.ExecContext(ctx, `ALTER TABLE wp_postmeta CONVERT TO CHARACTER SET `+tt.convert); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := raw.ExecContext(ctx, `INSERT INTO wp_postmeta (post_id, meta_key, meta_value)
+				VALUES (?, '_PRICE', '1'), (?, '_Price', '2'), (?, '_price ', '3'), (?, '_stock_status', 'Café')`,
+				id, id, id, id); err != nil {
+				t.Fatal(err)
+			}
+			want := byKeyMeta{id: {"_price": {"12"}, "_stock_status": {"instock", "Café"}}}
+			view(t, db, func(ctx context.Context, tx *Tx) error {
+				got, err := tx.MetaByKey(ctx, []string{"_price", "_stock_status"},
+					func(p int64, _ string) bool { return p == id })
+				if err != nil {
+					return err
+				}
+				if !reflect.DeepEqual(byKey(got), want) {
+					t.Errorf("MetaByKey:\n got %v\nwant %v", got, want)
+				}
+				return nil
+			})
+		})
+	}
+}
+
 // byKeyMeta is post meta as the tests write what they expect: post ID →
 // key → values in meta_id order.
 type byKeyMeta = map[int64]map[string][]string
@@ -174,7 +224,7 @@ func byKey(m catalog.Meta) byKeyMeta {
 	return out
 }
 
-// TestRuns: rows gathered in runs of a few posts reach the map as
+// TestRuns: rows gathered in runs of a few posts, put into a map, are as
 // appending each row would leave them, however the posts' rows
 // interleave, and each post's at the size of its rows where they came
 // in one run.
@@ -197,14 +247,20 @@ func TestRuns(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			want := catalog.Meta{}
-			got := catalog.Meta{}
-			var open runs
+			var (
+				open  runs
+				posts metaList
+			)
 			for _, r := range tt.rows {
 				mr := catalog.MetaRow{Key: "_price", Value: r.val}
 				want[r.id] = append(want[r.id], mr)
-				open.add(got, r.id, mr)
+				open.add(&posts, r.id, mr)
 			}
-			open.flush(got, openRuns)
+			open.flush(&posts, openRuns)
+			got := catalog.Meta{}
+			for p := range posts.all() {
+				putMeta(got, p.id, p.rows)
+			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("runs gave %v, want %v", got, want)
 			}
@@ -214,13 +270,18 @@ func TestRuns(t *testing.T) {
 		})
 	}
 	t.Run("exact size", func(t *testing.T) {
-		got := catalog.Meta{}
-		var open runs
+		var (
+			open  runs
+			posts metaList
+		)
 		for _, v := range []string{"a", "b", "c", "d", "e", "f"} {
-			open.add(got, 1, catalog.MetaRow{Key: "_price", Value: v})
+			open.add(&posts, 1, catalog.MetaRow{Key: "_price", Value: v})
 		}
-		open.flush(got, openRuns)
-		if n, c := len(got[1]), cap(got[1]); n != 6 || c != 6 {
+		open.flush(&posts, openRuns)
+		if posts.len() != 1 {
+			t.Fatalf("%d runs out, want 1", posts.len())
+		}
+		if n, c := len(posts[0][0].rows), cap(posts[0][0].rows); n != 6 || c != 6 {
 			t.Errorf("post's rows: len %d cap %d, want 6 and 6 (not append's room to grow)", n, c)
 		}
 	})
@@ -262,6 +323,33 @@ func TestDropBare(t *testing.T) {
 				if a, b := m.First(1, k), (catalog.Meta{1: tt.in}).First(1, k); a != b {
 					t.Errorf("First(%s) = %q, was %q", k, a, b)
 				}
+			}
+		})
+	}
+}
+
+// TestMetaList: what is added comes out in order and counted, within a
+// block and across blocks.
+func TestMetaList(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, metaBlock, metaBlock + 1, 2*metaBlock + 5} {
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			var l metaList
+			for i := range n {
+				l.add(postMeta{id: int64(i)})
+			}
+			if l.len() != n {
+				t.Errorf("len() = %d, want %d", l.len(), n)
+			}
+			i := 0
+			for p := range l.all() {
+				if p.id != int64(i) {
+					t.Fatalf("postMeta %d has id %d", i, p.id)
+				}
+				i++
+			}
+			if i != n {
+				t.Errorf("all() yielded %d, want %d", i, n)
 			}
 		})
 	}

@@ -61,12 +61,9 @@ func (tx *Tx) PublishedProducts(ctx context.Context) ([]catalog.Post, error) {
 func (tx *Tx) scanPosts(ctx context.Context, stmt string, withOrder bool, size int) ([]catalog.Post, error) {
 	posts := make([]catalog.Post, 0, size)
 	strs := map[string]string{}
-	// The IDs are unsigned columns: scanned into int64, database/sql
-	// formats and parses each (a string of garbage per ID), into uint64 it
-	// assigns them.
 	var (
 		p           catalog.Post
-		id, parent  uint64
+		id, parent  rowID
 		typ, status sql.RawBytes
 	)
 	dest := []any{&id, &parent, &typ, &status, &p.Slug, &p.Title, &p.Excerpt, &p.Content, &p.Password, &p.Modified}

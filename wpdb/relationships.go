@@ -34,16 +34,37 @@ func (tx *Tx) Relationships(ctx context.Context, ids []int64) (map[int64][]int64
 // product.
 func (tx *Tx) PublishedRelationships(ctx context.Context) (map[int64][]int64, error) {
 	rel := map[int64][]int64{}
+	// The join walks the products and each one's relationships in turn,
+	// so a product's rows come together: they are gathered and put in the
+	// map once, at their size, where appending row by row cost two map
+	// operations a row and grew each product's slice through the sizes
+	// below it. A product whose rows came apart (another plan) has them
+	// appended to what it holds.
+	var (
+		run     []int64
+		runObj  int64
+		obj, tt rowID
+	)
+	flush := func() {
+		if len(run) > 0 {
+			rel[runObj] = append(rel[runObj], run...)
+			run = run[:0]
+		}
+	}
 	err := tx.each(ctx, `SELECT tr.object_id, tr.term_taxonomy_id FROM {term_relationships} tr
 		JOIN {posts} p ON p.ID = tr.object_id WHERE p.post_type = 'product' AND p.post_status = 'publish'`, nil,
 		func(rows *sqlx.Rows) error {
-			var obj, tt uint64 // unsigned: scanned into int64, each is formatted and parsed
 			if err := rows.Scan(&obj, &tt); err != nil {
 				return err
 			}
-			rel[int64(obj)] = append(rel[int64(obj)], int64(tt))
+			if int64(obj) != runObj {
+				flush()
+				runObj = int64(obj)
+			}
+			run = append(run, int64(tt))
 			return nil
 		})
+	flush()
 	if err != nil {
 		return nil, fmt.Errorf("wpdb: read term relationships: %w", err)
 	}
