@@ -2,7 +2,7 @@ package catalog
 
 import (
 	"encoding/binary"
-	"strings"
+	"sync"
 )
 
 // interner makes the items of one build share their equal read-only
@@ -14,14 +14,15 @@ import (
 // whose marking slowed the requests a cycle overlapped.
 //
 // Items never change a value once built (a change to a product builds a
-// new item), so sharing is safe. Not safe for concurrent use: items
-// are built in parallel and interned one after another (items).
+// new item), so sharing is safe. The cores building items intern them
+// as they go (items): an interner locks.
 type interner struct {
 	ints    map[string][]int64
 	strs    map[string][]string
 	windows map[string][]window
 	prices  map[string]*string
 	key     []byte
+	mu      sync.Mutex
 }
 
 func newInterner() *interner {
@@ -29,12 +30,16 @@ func newInterner() *interner {
 		windows: map[string][]window{}, prices: map[string]*string{}}
 }
 
-// item replaces the item's shareable values by the build's copies, and
-// puts its own texts in one allocation.
+// item replaces the item's shareable values by the build's copies. Its
+// category and framework lists and its windows are the builder's scratch:
+// a list no item had before is copied; its terms are the rows' own, kept.
+// Safe for concurrent use: the cores building items intern them as they
+// go, which a build did after each chunk on one core.
 func (in *interner) item(it *item) {
-	in.pack(it)
-	it.ttids = in.int64s(it.ttids)
-	it.catIDs = in.int64s(it.catIDs)
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	it.ttids = in.int64s(it.ttids, false)
+	it.catIDs = in.int64s(it.catIDs, true)
 	it.cats = in.strings(it.cats)
 	it.fws = in.strings(it.fws)
 	it.windows = in.windowList(it.windows)
@@ -42,7 +47,7 @@ func (in *interner) item(it *item) {
 	it.regular = in.price(it.regular)
 }
 
-func (in *interner) int64s(v []int64) []int64 {
+func (in *interner) int64s(v []int64, scratch bool) []int64 {
 	if len(v) == 0 {
 		return v
 	}
@@ -50,7 +55,7 @@ func (in *interner) int64s(v []int64) []int64 {
 	for _, n := range v {
 		in.key = binary.AppendVarint(in.key, n)
 	}
-	return share(in.ints, in.key, v)
+	return share(in.ints, in.key, v, scratch)
 }
 
 func (in *interner) strings(v []string) []string {
@@ -63,7 +68,7 @@ func (in *interner) strings(v []string) []string {
 	for _, s := range v {
 		in.key = append(binary.AppendUvarint(in.key, uint64(len(s))), s...)
 	}
-	return share(in.strs, in.key, v)
+	return share(in.strs, in.key, v, true)
 }
 
 func (in *interner) windowList(v []window) []window {
@@ -80,15 +85,18 @@ func (in *interner) windowList(v []window) []window {
 		}
 		in.key = binary.AppendVarint(binary.AppendVarint(append(in.key, flags), w.from), w.to)
 	}
-	return share(in.windows, in.key, v)
+	return share(in.windows, in.key, v, true)
 }
 
-// share is the build's list with the key, v when it is the first: capped
-// at its length, so that an append by a reader copies it rather than
-// writing into the shared array.
-func share[T any](m map[string][]T, key []byte, v []T) []T {
+// share is the build's list with the key, v (a copy of it when v is
+// scratch) when it is the first: capped at its length, so that an append
+// by a reader copies it rather than writing into the shared array.
+func share[T any](m map[string][]T, key []byte, v []T, scratch bool) []T {
 	if got, ok := m[string(key)]; ok {
 		return got
+	}
+	if scratch {
+		v = append(make([]T, 0, len(v)), v...)
 	}
 	v = v[:len(v):len(v)]
 	m[string(key)] = v
@@ -106,33 +114,33 @@ func (in *interner) price(p *string) *string {
 	return p
 }
 
-// pack makes the item's short texts substrings of one string: one object
-// for the collector to mark where there were up to six, at the cost of a
-// copy of a few hundred bytes. The description, most of an item's bytes
-// and one object already, is left alone: copying it cost the 100k build a
-// quarter of a second and as much garbage again as the descriptions.
-func (in *interner) pack(it *item) {
-	short := it.listSummary != it.summary // else one string, kept as one
-	fields := []*string{&it.slug, &it.name, &it.url, &it.image, &it.summary}
-	if short {
-		fields = append(fields, &it.listSummary)
+// packer makes an item's short texts substrings of one string: one object
+// for the collector to mark where there were up to six, made in a buffer
+// the core reuses, so that the texts made for it (a URL, an image's) are
+// not garbage too. The description, most of an item's bytes and one
+// object already, is left alone: copying it cost the 100k build a quarter
+// of a second and as much garbage again as the descriptions.
+type packer struct {
+	b    []byte
+	ends []int // of each text in b
+}
+
+func (p *packer) start() { p.b, p.ends = p.b[:0], p.ends[:0] }
+
+// add appends a text.
+func (p *packer) add(s string) {
+	p.b = append(p.b, s...)
+	p.end()
+}
+
+// end ends the text appended to b directly.
+func (p *packer) end() { p.ends = append(p.ends, len(p.b)) }
+
+// cut is the i-th text in all, the string of b.
+func (p *packer) cut(all string, i int) string {
+	from := 0
+	if i > 0 {
+		from = p.ends[i-1]
 	}
-	var b strings.Builder
-	n := 0
-	for _, f := range fields {
-		n += len(*f)
-	}
-	b.Grow(n)
-	for _, f := range fields {
-		b.WriteString(*f)
-	}
-	all := b.String()
-	off := 0
-	for _, f := range fields {
-		*f = all[off : off+len(*f)]
-		off += len(*f)
-	}
-	if !short {
-		it.listSummary = it.summary
-	}
+	return all[from:p.ends[i]]
 }
