@@ -182,64 +182,18 @@ const workPerCore = 500
 // about as large as the snapshot, and both held whole made the load's
 // peak.
 func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) []*item {
-	// A grouped product's children by ID, pointers into the rows (nil for
-	// a child not among them): copies of the posts held 40 MB more through
-	// the build at 100 000 products, and a map of every post 5 MB, at the
-	// build's start, where a whole load peaks. A child is read by its
-	// grouped product too, which may come later: its post and meta stay.
-	children := map[int64]*Post{}
-	for _, ids := range rows.Children {
-		for _, id := range ids {
-			children[id] = nil
-		}
-	}
-	variations := map[int64][]*Post{}
-	for i := range rows.Posts {
-		if _, ok := children[rows.Posts[i].ID]; ok {
-			children[rows.Posts[i].ID] = &rows.Posts[i]
-		}
-	}
-	for i := range rows.Related {
-		p := &rows.Related[i]
-		if _, ok := children[p.ID]; ok {
-			children[p.ID] = p
-		}
-		if p.Type == "product_variation" {
-			variations[p.Parent] = append(variations[p.Parent], p)
-		}
-	}
-	workers := func(n int) int { return min(runtime.GOMAXPROCS(0), max(1, n/workPerCore)) }
-	// An image may be shared: its meta goes with the last product showing
-	// it. A post's meta goes with the post, even where another shows it as
-	// its image: such an "image" is not counted. The posts' images are
-	// read by the cores (reading the meta hashes it; the counting does not
-	// need them in order).
-	var images map[int64]int
+	r := readRows(rows)
 	if consume {
-		thumbs := make([]int64, len(rows.Posts))
-		inParallel(len(rows.Posts), workers(len(rows.Posts)), func(_, i int) {
-			thumbs[i], _ = thumbnail(rows.Meta[rows.Posts[i].ID])
-		})
-		images = make(map[int64]int, len(rows.Posts))
-		for _, th := range thumbs {
-			if th != 0 {
-				images[th]++
-			}
-		}
-		for i := range rows.Posts {
-			delete(images, rows.Posts[i].ID)
-		}
-		for i := range rows.Related {
-			delete(images, rows.Related[i].ID)
-		}
+		// What the items read of the meta is in r: the map goes whole,
+		// with the images' meta and the meta no item reads. Made anew as
+		// it shrank, it was most of a 100k build's garbage, and deleting
+		// from it much of the build's work on one core.
+		rows.Meta = nil
 	}
-	// A map keeps its table as entries are deleted: the consumed maps are
-	// made anew at their size when they hold three quarters of what they
-	// held, so that their tables shrink with the rows (at 100 000 products
-	// the meta's alone is about 20 MB, held to the build's end; made anew
-	// at half, the build's live heap still rose by 10 MB through its
-	// first third, where the rows go slower than the snapshot grows).
-	metaAt, termsAt, varsAt, imagesAt := len(rows.Meta), len(rows.Terms), len(variations), len(images)
+	// A map keeps its table as entries are deleted: the terms are made
+	// anew at their size when they hold three quarters of what they
+	// held, so that their table shrinks with the rows.
+	termsAt := len(rows.Terms)
 	// Each item is built alone (its texts cleaned, its URL made, its lists
 	// interned): the cores share the work of a large shop's load. Each
 	// core builds in scratch of its own, which it reuses item after item.
@@ -252,11 +206,20 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 	}
 	for lo := 0; lo < len(rows.Posts); lo += chunk {
 		hi := min(lo+chunk, len(rows.Posts))
+		// The terms, when they shrank enough, are copied while the chunk
+		// is built: the copy and the cores only read them then.
+		var copies sync.WaitGroup
+		swap := func() {}
+		if consume {
+			swap = shrinkLater(&copies, &rows.Terms, &termsAt)
+		}
 		inParallel(hi-lo, workers(hi-lo), func(w, i int) {
 			if post := &rows.Posts[lo+i]; post.Type == "product" && post.Status == "publish" {
-				built[lo+i] = b.item(&scratches[w], in, sh, tax, rows, post, children, variations[post.ID])
+				built[lo+i] = b.item(&scratches[w], in, sh, tax, r, lo+i)
 			}
 		})
+		copies.Wait()
+		swap()
 		if !consume {
 			continue
 		}
@@ -265,41 +228,96 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 				continue
 			}
 			post := &rows.Posts[i]
-			if th := built[i].thumb; th != 0 {
-				if n, counted := images[th]; counted && n > 1 {
-					images[th] = n - 1
-				} else if counted {
-					delete(rows.Meta, th)
-					delete(images, th)
-				}
-			}
 			post.Title, post.Excerpt, post.Content = "", "", ""
+			r.files[i] = ""
 			// A later grouped product reads a child's post, terms and
 			// meta; no later item reads another product's, or its
 			// variations'.
-			if _, child := children[post.ID]; !child {
-				delete(rows.Meta, post.ID)
+			if _, child := r.children[post.ID]; !child {
+				r.meta[i] = nil
 				delete(rows.Terms, post.ID)
 				post.Type, post.Status, post.Modified = "", "", ""
 			}
-			for _, v := range variations[post.ID] {
-				delete(rows.Meta, v.ID)
+			for _, k := range r.variations[post.ID] {
+				r.meta[k] = nil
+				v := r.post(k)
 				*v = Post{ID: v.ID}
 			}
-			delete(variations, post.ID)
 		}
-		rows.Meta = shrunk(rows.Meta, &metaAt)
-		rows.Terms = shrunk(rows.Terms, &termsAt)
-		variations = shrunk(variations, &varsAt)
-		images = shrunk(images, &imagesAt)
 	}
-	out := make([]*item, 0, len(rows.Posts))
+	out := built[:0]
 	for _, it := range built {
 		if it != nil {
 			out = append(out, it)
 		}
 	}
+	clear(built[len(out):])
 	return out
+}
+
+// workers is how many cores share n posts' work.
+func workers(n int) int { return min(runtime.GOMAXPROCS(0), max(1, n/workPerCore)) }
+
+// read is what items reads of the rows, by post: the posts by index
+// (rows.Posts, then rows.Related), the meta of those an item reads, the
+// products' images. Posts by index, not by ID: a lookup in the meta map,
+// the build's largest, hashed it five times a product, and the map, made
+// anew as its rows were consumed, was most of a 100k build's garbage.
+type read struct {
+	rows *ProductRows
+	meta [][]MetaRow // nil for a post no item reads
+	// thumbs and files are each product's featured image (0: none) and
+	// its _wp_attached_file, by index in rows.Posts.
+	thumbs []int64
+	files  []string
+	// children are the grouped products' children by ID, with their
+	// index (-1 for a child not among the rows): a child is read by its
+	// grouped product too, which may come later: its post and meta stay.
+	// variations are each variable product's, by its ID.
+	children   map[int64]int
+	variations map[int64][]int
+}
+
+func (r *read) post(k int) *Post {
+	if n := len(r.rows.Posts); k >= n {
+		return &r.rows.Related[k-n]
+	}
+	return &r.rows.Posts[k]
+}
+
+// readRows indexes the rows; the cores read the meta.
+func readRows(rows *ProductRows) *read {
+	n := len(rows.Posts)
+	r := &read{rows: rows, meta: make([][]MetaRow, n+len(rows.Related)), thumbs: make([]int64, n), files: make([]string, n),
+		children: map[int64]int{}, variations: map[int64][]int{}}
+	for _, ids := range rows.Children {
+		for _, id := range ids {
+			r.children[id] = -1
+		}
+	}
+	for k := range len(r.meta) {
+		p := r.post(k)
+		if _, ok := r.children[p.ID]; ok {
+			r.children[p.ID] = k
+		}
+		if k >= n && p.Type == "product_variation" {
+			r.variations[p.Parent] = append(r.variations[p.Parent], k)
+		}
+	}
+	inParallel(len(r.meta), workers(len(r.meta)), func(_, k int) {
+		p := r.post(k)
+		_, child := r.children[p.ID]
+		published := k < n && p.Type == "product" && p.Status == "publish"
+		if k >= n || child || published {
+			r.meta[k] = rows.Meta[p.ID]
+		}
+		if published {
+			if th, ok := thumbnail(r.meta[k]); ok {
+				r.thumbs[k], r.files[k] = th, rows.Meta.First(th, MetaAttachedFile)
+			}
+		}
+	})
+	return r
 }
 
 // inParallel calls f for every index below n on the workers, worker w
@@ -324,19 +342,23 @@ func inParallel(n, workers int, f func(w, i int)) {
 	wg.Wait()
 }
 
-// shrunk is m, or a copy of it made at its size once it holds three
-// quarters of the entries it held at *at (when it was last made), which it
-// then records.
-func shrunk[K comparable, V any](m map[K]V, at *int) map[K]V {
-	if len(m) > *at*3/4 {
-		return m
+// shrinkLater starts on wg a copy of *m made at its size, once *m holds
+// three quarters or fewer of the entries it held at *at (when it was last
+// made). The swap it returns puts the copy in place and records its size,
+// once wg is done; it does nothing when no copy was due.
+func shrinkLater[M ~map[K]V, K comparable, V any](wg *sync.WaitGroup, m *M, at *int) (swap func()) {
+	old := *m
+	if len(old) > *at*3/4 || len(old) == 0 {
+		return func() {}
 	}
-	c := make(map[K]V, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	*at = len(m)
-	return c
+	var c M
+	wg.Go(func() {
+		c = make(M, len(old))
+		for k, v := range old {
+			c[k] = v
+		}
+	})
+	return func() { *m, *at = c, len(c) }
 }
 
 // scratch is what one core builds items in, reused from item to item:
@@ -360,9 +382,10 @@ type scratch struct {
 	formatted map[string]*string
 }
 
-func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, rows *ProductRows, post *Post, children map[int64]*Post, variations []*Post) *item {
+func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read, i int) *item {
+	rows, post := r.rows, &r.rows.Posts[i]
 	id := post.ID
-	meta, ttids := rows.Meta[id], rows.Terms[id]
+	meta, ttids := r.meta[i], rows.Terms[id]
 	it := &item{id: id, typ: tax.productType(ttids), ttids: ttids, modified: post.ModifiedTime(), wpml: rows.WPML[id]}
 	sc.prices, sc.kids = sc.prices[:0], sc.kids[:0]
 	st := stored{own: readPrices(meta, &sc.prices)}
@@ -372,20 +395,24 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, rows *Pr
 	it.inStock = st.own.stockStatus != "outofstock" || it.typ == typeExternal
 	switch it.typ {
 	case typeVariable:
+		variations := r.variations[id]
 		if len(variations) > 0 {
 			it.varIDs = make([]int64, 0, len(variations))
 		}
-		for _, v := range variations {
+		for _, k := range variations {
+			v := r.post(k)
 			it.varIDs = append(it.varIDs, v.ID)
 			sc.kids = append(sc.kids, kid{published: v.Status == "publish", typ: "variation",
-				modified: v.ModifiedTime(), prices: readPrices(rows.Meta[v.ID], &sc.prices)})
+				modified: v.ModifiedTime(), prices: readPrices(r.meta[k], &sc.prices)})
 		}
 	case typeGrouped:
 		it.childIDs = rows.Children[id]
 		for _, cid := range it.childIDs {
-			if c := children[cid]; c != nil && c.Type == "product" {
-				sc.kids = append(sc.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
-					modified: c.ModifiedTime(), prices: readPrices(rows.Meta[cid], &sc.prices)})
+			if k, ok := r.children[cid]; ok && k >= 0 {
+				if c := r.post(k); c.Type == "product" {
+					sc.kids = append(sc.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
+						modified: c.ModifiedTime(), prices: readPrices(r.meta[k], &sc.prices)})
+				}
 			}
 		}
 	}
@@ -438,11 +465,8 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, rows *Pr
 	pk.add(PlainName(post.Title))
 	pk.b = sh.appendProductURL(pk.b, post.Slug, func() string { return productCatPath(tax, cats) })
 	pk.end()
-	if th, ok := thumbnail(meta); ok {
-		it.thumb = th
-		if file := rows.Meta.First(th, MetaAttachedFile); file != "" {
-			pk.b = sh.appendImageURL(pk.b, file)
-		}
+	if it.thumb = r.thumbs[i]; r.files[i] != "" {
+		pk.b = sh.appendImageURL(pk.b, r.files[i])
 	}
 	pk.end()
 	// A password-protected product is listed, priced and sold, but its
