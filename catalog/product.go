@@ -184,16 +184,13 @@ const workPerCore = 500
 func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) []*item {
 	r := readRows(rows)
 	if consume {
-		// What the items read of the meta is in r: the map goes whole,
-		// with the images' meta and the meta no item reads. Made anew as
-		// it shrank, it was most of a 100k build's garbage, and deleting
-		// from it much of the build's work on one core.
-		rows.Meta = nil
+		// What the items read of the meta and the terms is in r: the
+		// maps go whole, with the images' meta and what no item reads. A
+		// map keeps its table as entries are deleted: made anew as they
+		// shrank, they were most of a 100k build's garbage, and deleting
+		// from them much of the build's work on one core.
+		rows.Meta, rows.Terms = nil, nil
 	}
-	// A map keeps its table as entries are deleted: the terms are made
-	// anew at their size when they hold three quarters of what they
-	// held, so that their table shrinks with the rows.
-	termsAt := len(rows.Terms)
 	// Each item is built alone (its texts cleaned, its URL made, its lists
 	// interned): the cores share the work of a large shop's load. Each
 	// core builds in scratch of its own, which it reuses item after item.
@@ -206,20 +203,11 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 	}
 	for lo := 0; lo < len(rows.Posts); lo += chunk {
 		hi := min(lo+chunk, len(rows.Posts))
-		// The terms, when they shrank enough, are copied while the chunk
-		// is built: the copy and the cores only read them then.
-		var copies sync.WaitGroup
-		swap := func() {}
-		if consume {
-			swap = shrinkLater(&copies, &rows.Terms, &termsAt)
-		}
 		inParallel(hi-lo, workers(hi-lo), func(w, i int) {
 			if post := &rows.Posts[lo+i]; post.Type == "product" && post.Status == "publish" {
 				built[lo+i] = b.item(&scratches[w], in, sh, tax, r, lo+i)
 			}
 		})
-		copies.Wait()
-		swap()
 		if !consume {
 			continue
 		}
@@ -234,8 +222,7 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 			// meta; no later item reads another product's, or its
 			// variations'.
 			if _, child := r.children[post.ID]; !child {
-				r.meta[i] = nil
-				delete(rows.Terms, post.ID)
+				r.meta[i], r.terms[i] = nil, nil
 				post.Type, post.Status, post.Modified = "", "", ""
 			}
 			for _, k := range r.variations[post.ID] {
@@ -265,7 +252,9 @@ func workers(n int) int { return min(runtime.GOMAXPROCS(0), max(1, n/workPerCore
 // anew as its rows were consumed, was most of a 100k build's garbage.
 type read struct {
 	rows *ProductRows
-	meta [][]MetaRow // nil for a post no item reads
+	// meta and terms are the posts' (nil for a post no item reads).
+	meta  [][]MetaRow
+	terms [][]int64
 	// thumbs and files are each product's featured image (0: none) and
 	// its _wp_attached_file, by index in rows.Posts.
 	thumbs []int64
@@ -288,7 +277,7 @@ func (r *read) post(k int) *Post {
 // readRows indexes the rows; the cores read the meta.
 func readRows(rows *ProductRows) *read {
 	n := len(rows.Posts)
-	r := &read{rows: rows, meta: make([][]MetaRow, n+len(rows.Related)), thumbs: make([]int64, n), files: make([]string, n),
+	r := &read{rows: rows, meta: make([][]MetaRow, n+len(rows.Related)), terms: make([][]int64, n+len(rows.Related)), thumbs: make([]int64, n), files: make([]string, n),
 		children: map[int64]int{}, variations: map[int64][]int{}}
 	for _, ids := range rows.Children {
 		for _, id := range ids {
@@ -310,6 +299,9 @@ func readRows(rows *ProductRows) *read {
 		published := k < n && p.Type == "product" && p.Status == "publish"
 		if k >= n || child || published {
 			r.meta[k] = rows.Meta[p.ID]
+		}
+		if child || published { // a variation's terms are not read
+			r.terms[k] = rows.Terms[p.ID]
 		}
 		if published {
 			if th, ok := thumbnail(r.meta[k]); ok {
@@ -342,25 +334,6 @@ func inParallel(n, workers int, f func(w, i int)) {
 	wg.Wait()
 }
 
-// shrinkLater starts on wg a copy of *m made at its size, once *m holds
-// three quarters or fewer of the entries it held at *at (when it was last
-// made). The swap it returns puts the copy in place and records its size,
-// once wg is done; it does nothing when no copy was due.
-func shrinkLater[M ~map[K]V, K comparable, V any](wg *sync.WaitGroup, m *M, at *int) (swap func()) {
-	old := *m
-	if len(old) > *at*3/4 || len(old) == 0 {
-		return func() {}
-	}
-	var c M
-	wg.Go(func() {
-		c = make(M, len(old))
-		for k, v := range old {
-			c[k] = v
-		}
-	})
-	return func() { *m, *at = c, len(c) }
-}
-
 // scratch is what one core builds items in, reused from item to item:
 // what an item reads only while it is built (its and its kids' prices),
 // and the lists and texts the interner copies only when no item before
@@ -385,7 +358,7 @@ type scratch struct {
 func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read, i int) *item {
 	rows, post := r.rows, &r.rows.Posts[i]
 	id := post.ID
-	meta, ttids := r.meta[i], rows.Terms[id]
+	meta, ttids := r.meta[i], r.terms[i]
 	it := &item{id: id, typ: tax.productType(ttids), ttids: ttids, modified: post.ModifiedTime(), wpml: rows.WPML[id]}
 	sc.prices, sc.kids = sc.prices[:0], sc.kids[:0]
 	st := stored{own: readPrices(meta, &sc.prices)}
@@ -410,7 +383,7 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 		for _, cid := range it.childIDs {
 			if k, ok := r.children[cid]; ok && k >= 0 {
 				if c := r.post(k); c.Type == "product" {
-					sc.kids = append(sc.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
+					sc.kids = append(sc.kids, kid{published: c.Status == "publish", typ: tax.productType(r.terms[k]),
 						modified: c.ModifiedTime(), prices: readPrices(r.meta[k], &sc.prices)})
 				}
 			}
