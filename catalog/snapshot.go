@@ -266,9 +266,10 @@ func sortedItems(all map[int64]*item) []*item {
 
 func byID(a, b *item) int { return cmpID(a.id, b.id) }
 
-// indexSorted is index from all's items in ID order. The slug index is
-// made on a goroutine of wg's (the caller waits): the lookups are apart,
-// and a build on two cores made them one after another.
+// indexSorted is index from all's items in ID order. The slug index, the
+// images and the groups are made on goroutines of wg's (the caller
+// waits): the lookups are apart, and a build on two cores made them one
+// after another.
 func (s *Snapshot) indexSorted(items []*item, wg *sync.WaitGroup) {
 	wg.Go(func() {
 		s.slugs = make(map[string][]int64, len(items))
@@ -281,32 +282,38 @@ func (s *Snapshot) indexSorted(items []*item, wg *sync.WaitGroup) {
 		}
 	})
 	s.served = make([]*item, 0, len(items))
-	s.groups = map[int64][]int64{}
-	s.images = make(map[int64][]int64, len(items))
 	s.wpmlServed = map[int64]int64{}
-	n := len(items) // an image each, with the groups' below
 	for _, it := range items {
-		n += len(it.childIDs) + len(it.varIDs)
-	}
-	backing := make([]int64, 0, n)
-	for _, it := range items {
-		if it.thumb != 0 {
-			addTo(s.images, it.thumb, it.id, &backing)
-		}
 		if s.sh.serves(it) {
 			s.served = append(s.served, it)
 			if it.wpml.TRID != 0 {
 				s.wpmlServed[it.wpml.TRID] = it.id
 			}
 		}
-		for _, k := range it.childIDs {
-			addTo(s.groups, k, it.id, &backing)
-		}
-		for _, v := range it.varIDs {
-			addTo(s.groups, v, it.id, &backing)
-		}
 	}
 	s.served = slices.Clip(s.served)
+	// The images and the groups on a goroutine too, while the term
+	// bitsets are made here.
+	wg.Go(func() {
+		s.groups = map[int64][]int64{}
+		s.images = make(map[int64][]int64, len(items))
+		n := len(items) // an image each, with the groups' below
+		for _, it := range items {
+			n += len(it.childIDs) + len(it.varIDs)
+		}
+		backing := make([]int64, 0, n)
+		for _, it := range items {
+			if it.thumb != 0 {
+				addTo(s.images, it.thumb, it.id, &backing)
+			}
+			for _, k := range it.childIDs {
+				addTo(s.groups, k, it.id, &backing)
+			}
+			for _, v := range it.varIDs {
+				addTo(s.groups, v, it.id, &backing)
+			}
+		}
+	})
 
 	// A term's bitset is made at its first member; sets holds every
 	// tracked term, so that a product's term is looked up once.
