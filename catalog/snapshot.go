@@ -295,13 +295,16 @@ func (s *Snapshot) indexSorted(items []*item, wg *sync.WaitGroup) {
 	// The images and the groups on a goroutine too, while the term
 	// bitsets are made here.
 	wg.Go(func() {
-		s.groups = map[int64][]int64{}
-		s.images = make(map[int64][]int64, len(items))
-		n := len(items) // an image each, with the groups' below
+		images, grouped := 0, 0
 		for _, it := range items {
-			n += len(it.childIDs) + len(it.varIDs)
+			if it.thumb != 0 {
+				images++
+			}
+			grouped += len(it.childIDs) + len(it.varIDs)
 		}
-		backing := make([]int64, 0, n)
+		s.groups = map[int64][]int64{}
+		s.images = make(map[int64][]int64, images)
+		backing := make([]int64, 0, images+grouped)
 		for _, it := range items {
 			if it.thumb != 0 {
 				addTo(s.images, it.thumb, it.id, &backing)
