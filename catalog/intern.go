@@ -1,8 +1,9 @@
 package catalog
 
 import (
-	"encoding/binary"
-	"strings"
+	"hash/maphash"
+	"slices"
+	"sync"
 )
 
 // interner makes the items of one build share their equal read-only
@@ -14,84 +15,102 @@ import (
 // whose marking slowed the requests a cycle overlapped.
 //
 // Items never change a value once built (a change to a product builds a
-// new item), so sharing is safe. Not safe for concurrent use: items
-// are built in parallel and interned one after another (items).
+// new item), so sharing is safe. The cores building items intern them
+// as they go (items): an interner locks.
 type interner struct {
-	ints    map[string][]int64
-	strs    map[string][]string
-	windows map[string][]window
+	// The lists by a hash of their values: a list is shared only with an
+	// equal one, and one whose hash an unequal list took first is kept
+	// apart (rare: it costs sharing, never a value). Hashed as numbers,
+	// not keyed by a string of their bytes: building and hashing the
+	// string was a quarter of an item's build.
+	ints    map[uint64][]int64
+	strs    map[uint64][]string
+	windows map[uint64][]window
 	prices  map[string]*string
-	key     []byte
+	mu      sync.Mutex
 }
 
 func newInterner() *interner {
-	return &interner{ints: map[string][]int64{}, strs: map[string][]string{},
-		windows: map[string][]window{}, prices: map[string]*string{}}
+	return &interner{ints: map[uint64][]int64{}, strs: map[uint64][]string{},
+		windows: map[uint64][]window{}, prices: map[string]*string{}}
 }
 
-// item replaces the item's shareable values by the build's copies, and
-// puts its own texts in one allocation.
+// item replaces the item's shareable values by the build's copies. Its
+// category and framework lists and its windows are the builder's scratch:
+// a list no item had before is copied; its terms are the rows' own, kept.
+// Safe for concurrent use: the cores building items intern them as they
+// go, which a build did after each chunk on one core.
 func (in *interner) item(it *item) {
-	in.pack(it)
-	it.ttids = in.int64s(it.ttids)
-	it.catIDs = in.int64s(it.catIDs)
-	it.cats = in.strings(it.cats)
-	it.fws = in.strings(it.fws)
-	it.windows = in.windowList(it.windows)
+	// Hashed before the lock: only the lookups are shared.
+	hTT, hCatIDs, hCats, hFws, hWindows := hashInts(it.ttids), hashInts(it.catIDs), hashStrings(it.cats), hashStrings(it.fws), hashWindows(it.windows)
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	it.ttids = share(in.ints, hTT, it.ttids, false)
+	it.catIDs = share(in.ints, hCatIDs, it.catIDs, true)
+	it.cats = share(in.strs, hCats, it.cats, true)
+	it.fws = share(in.strs, hFws, it.fws, true)
+	it.windows = share(in.windows, hWindows, it.windows, true)
 	it.price = in.price(it.price)
 	it.regular = in.price(it.regular)
 }
 
-func (in *interner) int64s(v []int64) []int64 {
-	if len(v) == 0 {
-		return v
-	}
-	in.key = in.key[:0]
+// mix folds v into the hash h.
+func mix(h, v uint64) uint64 {
+	h = (h ^ v) * 0x9e3779b97f4a7c15
+	return h ^ h>>29
+}
+
+func hashInts(v []int64) uint64 {
+	h := uint64(len(v))
 	for _, n := range v {
-		in.key = binary.AppendVarint(in.key, n)
+		h = mix(h, uint64(n))
 	}
-	return share(in.ints, in.key, v)
+	return h
 }
 
-func (in *interner) strings(v []string) []string {
-	if len(v) == 0 {
-		return v
-	}
-	// Each slug with its length before it: the slugs are read as stored,
-	// and one holding a separator ("a\x00b") must not pass for two.
-	in.key = in.key[:0]
+var stringSeed = maphash.MakeSeed()
+
+func hashStrings(v []string) uint64 {
+	h := uint64(len(v))
 	for _, s := range v {
-		in.key = append(binary.AppendUvarint(in.key, uint64(len(s))), s...)
+		h = mix(h, maphash.String(stringSeed, s))
 	}
-	return share(in.strs, in.key, v)
+	return h
 }
 
-func (in *interner) windowList(v []window) []window {
-	if len(v) == 0 {
-		return v
-	}
-	in.key = in.key[:0]
+func hashWindows(v []window) uint64 {
+	h := uint64(len(v))
 	for _, w := range v {
-		var flags byte
+		var flags uint64
 		for i, b := range []bool{w.hasSale, w.below, w.hasFrom, w.hasTo} {
 			if b {
 				flags |= 1 << i
 			}
 		}
-		in.key = binary.AppendVarint(binary.AppendVarint(append(in.key, flags), w.from), w.to)
+		h = mix(mix(mix(h, flags), uint64(w.from)), uint64(w.to))
 	}
-	return share(in.windows, in.key, v)
+	return h
 }
 
-// share is the build's list with the key, v when it is the first: capped
-// at its length, so that an append by a reader copies it rather than
-// writing into the shared array.
-func share[T any](m map[string][]T, key []byte, v []T) []T {
-	if got, ok := m[string(key)]; ok {
+// share is the build's list equal to v with v's hash h: v (a copy of it
+// when v is scratch) when it is the first, capped at its length, so that
+// an append by a reader copies it rather than writing into the shared
+// array. An empty list is v itself.
+func share[T comparable](m map[uint64][]T, h uint64, v []T, scratch bool) []T {
+	if len(v) == 0 {
+		return v
+	}
+	got, ok := m[h]
+	if ok && slices.Equal(got, v) {
 		return got
 	}
+	if scratch {
+		v = append(make([]T, 0, len(v)), v...)
+	}
 	v = v[:len(v):len(v)]
-	m[string(key)] = v
+	if !ok {
+		m[h] = v
+	}
 	return v
 }
 
@@ -106,33 +125,33 @@ func (in *interner) price(p *string) *string {
 	return p
 }
 
-// pack makes the item's short texts substrings of one string: one object
-// for the collector to mark where there were up to six, at the cost of a
-// copy of a few hundred bytes. The description, most of an item's bytes
-// and one object already, is left alone: copying it cost the 100k build a
-// quarter of a second and as much garbage again as the descriptions.
-func (in *interner) pack(it *item) {
-	short := it.listSummary != it.summary // else one string, kept as one
-	fields := []*string{&it.slug, &it.name, &it.url, &it.image, &it.summary}
-	if short {
-		fields = append(fields, &it.listSummary)
+// packer makes an item's short texts substrings of one string: one object
+// for the collector to mark where there were up to six, made in a buffer
+// the core reuses, so that the texts made for it (a URL, an image's) are
+// not garbage too. The description, most of an item's bytes and one
+// object already, is left alone: copying it cost the 100k build a quarter
+// of a second and as much garbage again as the descriptions.
+type packer struct {
+	b    []byte
+	ends []int // of each text in b
+}
+
+func (p *packer) start() { p.b, p.ends = p.b[:0], p.ends[:0] }
+
+// add appends a text.
+func (p *packer) add(s string) {
+	p.b = append(p.b, s...)
+	p.end()
+}
+
+// end ends the text appended to b directly.
+func (p *packer) end() { p.ends = append(p.ends, len(p.b)) }
+
+// cut is the i-th text in all, the string of b.
+func (p *packer) cut(all string, i int) string {
+	from := 0
+	if i > 0 {
+		from = p.ends[i-1]
 	}
-	var b strings.Builder
-	n := 0
-	for _, f := range fields {
-		n += len(*f)
-	}
-	b.Grow(n)
-	for _, f := range fields {
-		b.WriteString(*f)
-	}
-	all := b.String()
-	off := 0
-	for _, f := range fields {
-		*f = all[off : off+len(*f)]
-		off += len(*f)
-	}
-	if !short {
-		it.listSummary = it.summary
-	}
+	return all[from:p.ends[i]]
 }

@@ -61,24 +61,34 @@ func TestInterner(t *testing.T) {
 	}
 }
 
-// TestPack: an item's short texts keep their values as substrings of one
-// string, a short summary (one string with the list's) included.
-func TestPack(t *testing.T) {
+// TestPacker: texts keep their values as substrings of one string, empty
+// ones and texts appended in place included.
+func TestPacker(t *testing.T) {
 	tests := []struct {
-		name string
-		it   item
+		name  string
+		texts []string
 	}{
-		{"every text", item{slug: "s", name: "Name", url: "https://x/s/", image: "https://x/i.jpg", summary: "a long summary",
-			listSummary: "a long…", description: "the description"}},
-		{"short summary", item{slug: "s", name: "N", url: "u", summary: "short", listSummary: "short"}},
-		{"no image, no texts", item{slug: "s", url: "u"}},
+		{"every text", []string{"s", "Name", "https://x/s/", "https://x/i.jpg", "a long summary", "a long…"}},
+		{"empty texts", []string{"s", "", "u", "", ""}},
+		{"none", nil},
 	}
+	var p packer // reused, as a core reuses its own
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			it := tt.it
-			newInterner().pack(&it)
-			if !reflect.DeepEqual(it, tt.it) {
-				t.Errorf("packed %+v, want %+v", it, tt.it)
+			p.start()
+			for i, s := range tt.texts {
+				if i%2 == 0 {
+					p.add(s)
+				} else { // as an URL is appended
+					p.b = append(p.b, s...)
+					p.end()
+				}
+			}
+			all := string(p.b)
+			for i, want := range tt.texts {
+				if got := p.cut(all, i); got != want {
+					t.Errorf("text %d is %q, want %q", i, got, want)
+				}
 			}
 		})
 	}

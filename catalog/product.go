@@ -114,9 +114,51 @@ type kid struct {
 	prices
 }
 
-func readPrices(m Meta, id int64) prices {
-	return prices{price: m.Values(id, metaPrice), regular: m.First(id, metaRegularPrice), sale: m.First(id, metaSalePrice),
-		from: m.First(id, metaSaleFrom), to: m.First(id, metaSaleTo), stockStatus: m.First(id, metaStockStatus)}
+// readPrices reads a post's price meta from its rows (Meta's value) in one
+// pass: each key's first row, every _price row. The _price values are
+// appended to *list, the worker's scratch, which p.price is a part of:
+// they are read during the build only. A lookup of the post's rows per
+// key hashed the meta, the build's largest map, five times a post.
+func readPrices(rows []MetaRow, list *[]string) prices {
+	var p prices
+	var seen uint8 // the keys whose first row was read
+	first := func(bit uint8, dst *string, v string) {
+		if seen&bit == 0 {
+			seen |= bit
+			*dst = v
+		}
+	}
+	start := len(*list)
+	for _, r := range rows {
+		switch r.Key {
+		case metaPrice:
+			*list = append(*list, r.Value)
+		case metaRegularPrice:
+			first(1, &p.regular, r.Value)
+		case metaSalePrice:
+			first(2, &p.sale, r.Value)
+		case metaSaleFrom:
+			first(4, &p.from, r.Value)
+		case metaSaleTo:
+			first(8, &p.to, r.Value)
+		case metaStockStatus:
+			first(16, &p.stockStatus, r.Value)
+		}
+	}
+	if len(*list) > start {
+		p.price = (*list)[start:len(*list):len(*list)]
+	}
+	return p
+}
+
+// metaFirst is Meta.First on a post's rows.
+func metaFirst(rows []MetaRow, key string) string {
+	for _, r := range rows {
+		if r.Key == key {
+			return r.Value
+		}
+	}
+	return ""
 }
 
 // buildChunk is how many posts items builds before it lets go of the rows
@@ -140,86 +182,32 @@ const workPerCore = 500
 // about as large as the snapshot, and both held whole made the load's
 // peak.
 func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) []*item {
-	// A grouped product's children by ID, pointers into the rows (nil for
-	// a child not among them): copies of the posts held 40 MB more through
-	// the build at 100 000 products, and a map of every post 5 MB, at the
-	// build's start, where a whole load peaks. A child is read by its
-	// grouped product too, which may come later: its post and meta stay.
-	children := map[int64]*Post{}
-	for _, ids := range rows.Children {
-		for _, id := range ids {
-			children[id] = nil
-		}
-	}
-	variations := map[int64][]*Post{}
-	for i := range rows.Posts {
-		if _, ok := children[rows.Posts[i].ID]; ok {
-			children[rows.Posts[i].ID] = &rows.Posts[i]
-		}
-	}
-	for i := range rows.Related {
-		p := &rows.Related[i]
-		if _, ok := children[p.ID]; ok {
-			children[p.ID] = p
-		}
-		if p.Type == "product_variation" {
-			variations[p.Parent] = append(variations[p.Parent], p)
-		}
-	}
-	// An image may be shared: its meta goes with the last product showing
-	// it. A post's meta goes with the post, even where another shows it as
-	// its image: such an "image" is not counted.
-	var images map[int64]int
+	r := readRows(rows)
 	if consume {
-		images = map[int64]int{}
-		for i := range rows.Posts {
-			if th, ok := thumbnail(rows.Meta, rows.Posts[i].ID); ok {
-				images[th]++
-			}
-		}
-		for i := range rows.Posts {
-			delete(images, rows.Posts[i].ID)
-		}
-		for i := range rows.Related {
-			delete(images, rows.Related[i].ID)
-		}
+		// What the items read of the meta and the terms is in r: the
+		// maps go whole, with the images' meta and what no item reads. A
+		// map keeps its table as entries are deleted: made anew as they
+		// shrank, they were most of a 100k build's garbage, and deleting
+		// from them much of the build's work on one core.
+		rows.Meta, rows.Terms = nil, nil
 	}
-	// A map keeps its table as entries are deleted: the consumed maps are
-	// made anew at their size when they hold three quarters of what they
-	// held, so that their tables shrink with the rows (at 100 000 products
-	// the meta's alone is about 20 MB, held to the build's end; made anew
-	// at half, the build's live heap still rose by 10 MB through its
-	// first third, where the rows go slower than the snapshot grows).
-	metaAt, termsAt, varsAt, imagesAt := len(rows.Meta), len(rows.Terms), len(variations), len(images)
-	// Each item is built alone (its texts cleaned, its URL made): the
-	// cores share the work of a large shop's load.
+	// Each item is built alone (its texts cleaned, its URL made, its lists
+	// interned): the cores share the work of a large shop's load. Each
+	// core builds in scratch of its own, which it reuses item after item.
 	built := make([]*item, len(rows.Posts))
 	in := newInterner()
+	scratches := make([]scratch, runtime.GOMAXPROCS(0))
 	chunk := len(rows.Posts)
 	if consume {
 		chunk = max(1, buildChunk)
 	}
 	for lo := 0; lo < len(rows.Posts); lo += chunk {
 		hi := min(lo+chunk, len(rows.Posts))
-		workers := min(runtime.GOMAXPROCS(0), max(1, (hi-lo)/workPerCore))
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := lo + w; i < hi; i += workers {
-					if post := &rows.Posts[i]; post.Type == "product" && post.Status == "publish" {
-						built[i] = b.item(sh, tax, rows, post, children, variations[post.ID])
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		for i := lo; i < hi; i++ {
-			if built[i] != nil {
-				in.item(built[i])
+		inParallel(hi-lo, workers(hi-lo), func(w, i int) {
+			if post := &rows.Posts[lo+i]; post.Type == "product" && post.Status == "publish" {
+				built[lo+i] = b.item(&scratches[w], in, sh, tax, r, lo+i)
 			}
-		}
+		})
 		if !consume {
 			continue
 		}
@@ -228,91 +216,187 @@ func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) [
 				continue
 			}
 			post := &rows.Posts[i]
-			if th, ok := thumbnail(rows.Meta, post.ID); ok {
-				if n, counted := images[th]; counted && n > 1 {
-					images[th] = n - 1
-				} else if counted {
-					delete(rows.Meta, th)
-					delete(images, th)
-				}
-			}
 			post.Title, post.Excerpt, post.Content = "", "", ""
+			r.files[i] = ""
 			// A later grouped product reads a child's post, terms and
 			// meta; no later item reads another product's, or its
 			// variations'.
-			if _, child := children[post.ID]; !child {
-				delete(rows.Meta, post.ID)
-				delete(rows.Terms, post.ID)
+			if _, child := r.children[post.ID]; !child {
+				r.meta[i], r.terms[i] = nil, nil
 				post.Type, post.Status, post.Modified = "", "", ""
 			}
-			for _, v := range variations[post.ID] {
-				delete(rows.Meta, v.ID)
+			for _, k := range r.variations[post.ID] {
+				r.meta[k] = nil
+				v := r.post(k)
 				*v = Post{ID: v.ID}
 			}
-			delete(variations, post.ID)
 		}
-		rows.Meta = shrunk(rows.Meta, &metaAt)
-		rows.Terms = shrunk(rows.Terms, &termsAt)
-		variations = shrunk(variations, &varsAt)
-		images = shrunk(images, &imagesAt)
 	}
-	out := make([]*item, 0, len(rows.Posts))
+	out := built[:0]
 	for _, it := range built {
 		if it != nil {
 			out = append(out, it)
 		}
 	}
+	clear(built[len(out):])
 	return out
 }
 
-// shrunk is m, or a copy of it made at its size once it holds three
-// quarters of the entries it held at *at (when it was last made), which it
-// then records.
-func shrunk[K comparable, V any](m map[K]V, at *int) map[K]V {
-	if len(m) > *at*3/4 {
-		return m
-	}
-	c := make(map[K]V, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	*at = len(m)
-	return c
+// workers is how many cores share n posts' work.
+func workers(n int) int { return min(runtime.GOMAXPROCS(0), max(1, n/workPerCore)) }
+
+// read is what items reads of the rows, by post: the posts by index
+// (rows.Posts, then rows.Related), the meta of those an item reads, the
+// products' images. Posts by index, not by ID: a lookup in the meta map,
+// the build's largest, hashed it five times a product, and the map, made
+// anew as its rows were consumed, was most of a 100k build's garbage.
+type read struct {
+	rows *ProductRows
+	// meta and terms are the posts' (nil for a post no item reads).
+	meta  [][]MetaRow
+	terms [][]int64
+	// thumbs and files are each product's featured image (0: none) and
+	// its _wp_attached_file, by index in rows.Posts.
+	thumbs []int64
+	files  []string
+	// children are the grouped products' children by ID, with their
+	// index (-1 for a child not among the rows): a child is read by its
+	// grouped product too, which may come later: its post and meta stay.
+	// variations are each variable product's, by its ID.
+	children   map[int64]int
+	variations map[int64][]int
 }
 
-func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, children map[int64]*Post, variations []*Post) *item {
+func (r *read) post(k int) *Post {
+	if n := len(r.rows.Posts); k >= n {
+		return &r.rows.Related[k-n]
+	}
+	return &r.rows.Posts[k]
+}
+
+// readRows indexes the rows; the cores read the meta.
+func readRows(rows *ProductRows) *read {
+	n := len(rows.Posts)
+	r := &read{rows: rows, meta: make([][]MetaRow, n+len(rows.Related)), terms: make([][]int64, n+len(rows.Related)), thumbs: make([]int64, n), files: make([]string, n),
+		children: map[int64]int{}, variations: map[int64][]int{}}
+	for _, ids := range rows.Children {
+		for _, id := range ids {
+			r.children[id] = -1
+		}
+	}
+	for k := range len(r.meta) {
+		p := r.post(k)
+		if _, ok := r.children[p.ID]; ok {
+			r.children[p.ID] = k
+		}
+		if k >= n && p.Type == "product_variation" {
+			r.variations[p.Parent] = append(r.variations[p.Parent], k)
+		}
+	}
+	inParallel(len(r.meta), workers(len(r.meta)), func(_, k int) {
+		p := r.post(k)
+		_, child := r.children[p.ID]
+		published := k < n && p.Type == "product" && p.Status == "publish"
+		if k >= n || child || published {
+			r.meta[k] = rows.Meta[p.ID]
+		}
+		if child || published { // a variation's terms are not read
+			r.terms[k] = rows.Terms[p.ID]
+		}
+		if published {
+			if th, ok := thumbnail(r.meta[k]); ok {
+				r.thumbs[k], r.files[k] = th, rows.Meta.First(th, MetaAttachedFile)
+			}
+		}
+	})
+	return r
+}
+
+// inParallel calls f for every index below n on the workers, worker w
+// taking w, w+workers, …, and returns when all are done.
+func inParallel(n, workers int, f func(w, i int)) {
+	if workers <= 1 {
+		for i := range n {
+			f(0, i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				f(w, i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// scratch is what one core builds items in, reused from item to item:
+// what an item reads only while it is built (its and its kids' prices),
+// and the lists and texts the interner copies only when no item before
+// had them, or packs into one string. Allocated for each item, they were
+// most of a build's garbage, and the collector ran a fifth of a load's
+// CPU.
+type scratch struct {
+	prices   []string // _price values of the product and its kids
+	kids     []kid
+	cats     []*category
+	fws      []int64
+	catSlugs []string
+	catIDs   []int64
+	fwSlugs  []string
+	windows  []window
+	regs     []string
+	texts    packer
+	// formatted are the prices formatted so far, by stored value.
+	formatted map[string]*string
+}
+
+func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read, i int) *item {
+	rows, post := r.rows, &r.rows.Posts[i]
 	id := post.ID
-	it := &item{id: id, slug: post.Slug, name: PlainName(post.Title), typ: tax.productType(rows.Terms[id]),
-		ttids: rows.Terms[id], modified: post.ModifiedTime(), wpml: rows.WPML[id]}
-	st := stored{own: readPrices(rows.Meta, id)}
+	meta, ttids := r.meta[i], r.terms[i]
+	it := &item{id: id, typ: tax.productType(ttids), ttids: ttids, modified: post.ModifiedTime(), wpml: rows.WPML[id]}
+	sc.prices, sc.kids = sc.prices[:0], sc.kids[:0]
+	st := stored{own: readPrices(meta, &sc.prices)}
 	// is_in_stock(): the stock status is not outofstock (onbackorder is in
 	// stock); an external product's setter keeps it in stock whatever the
 	// meta says.
 	it.inStock = st.own.stockStatus != "outofstock" || it.typ == typeExternal
 	switch it.typ {
 	case typeVariable:
-		for _, v := range variations {
+		variations := r.variations[id]
+		if len(variations) > 0 {
+			it.varIDs = make([]int64, 0, len(variations))
+		}
+		for _, k := range variations {
+			v := r.post(k)
 			it.varIDs = append(it.varIDs, v.ID)
-			st.kids = append(st.kids, kid{published: v.Status == "publish", typ: "variation",
-				modified: v.ModifiedTime(), prices: readPrices(rows.Meta, v.ID)})
+			sc.kids = append(sc.kids, kid{published: v.Status == "publish", typ: "variation",
+				modified: v.ModifiedTime(), prices: readPrices(r.meta[k], &sc.prices)})
 		}
 	case typeGrouped:
 		it.childIDs = rows.Children[id]
 		for _, cid := range it.childIDs {
-			if c := children[cid]; c != nil && c.Type == "product" {
-				st.kids = append(st.kids, kid{published: c.Status == "publish", typ: tax.productType(rows.Terms[cid]),
-					modified: c.ModifiedTime(), prices: readPrices(rows.Meta, cid)})
+			if k, ok := r.children[cid]; ok && k >= 0 {
+				if c := r.post(k); c.Type == "product" {
+					sc.kids = append(sc.kids, kid{published: c.Status == "publish", typ: tax.productType(r.terms[k]),
+						modified: c.ModifiedTime(), prices: readPrices(r.meta[k], &sc.prices)})
+				}
 			}
 		}
 	}
+	st.kids = sc.kids
 	// Every variation or child counts, shown or not: disabling one changes
 	// the price shown.
 	for _, k := range st.kids {
 		it.modified = latest(it.modified, k.modified)
 	}
 
-	var cats []*category
-	var fws []int64
+	cats, fws := sc.cats[:0], sc.fws[:0]
 	for _, tt := range it.ttids {
 		if c, ok := tax.catByTT[tt]; ok {
 			cats = append(cats, c)
@@ -321,43 +405,87 @@ func (b *builder) item(sh *shop, tax *terms, rows *ProductRows, post *Post, chil
 			fws = append(fws, tt)
 		}
 	}
+	sc.cats, sc.fws = cats, fws
 	// The product's own categories, by name, as wp_get_object_terms gives
-	// them; the frameworks in the attribute's order (sortFrameworks).
+	// them; the frameworks in the attribute's order (sortFrameworks). An
+	// item without categories or frameworks has empty lists, not none:
+	// the wire's [] rather than null.
 	slices.SortFunc(cats, func(a, b *category) int { return cmp.Compare(a.nameRank, b.nameRank) })
-	it.cats = make([]string, 0, len(cats))
+	sc.catSlugs, sc.catIDs = sc.catSlugs[:0], sc.catIDs[:0]
 	for _, c := range cats {
-		it.cats = append(it.cats, c.Slug)
-		it.catIDs = append(it.catIDs, c.TermID)
+		sc.catSlugs = append(sc.catSlugs, c.Slug)
+		sc.catIDs = append(sc.catIDs, c.TermID)
+	}
+	it.cats, it.catIDs = []string{}, nil
+	if len(cats) > 0 {
+		it.cats, it.catIDs = sc.catSlugs, sc.catIDs
 	}
 	slices.SortFunc(fws, func(a, b int64) int { return cmp.Compare(tax.fwByTT[a], tax.fwByTT[b]) })
-	it.fws = make([]string, 0, len(fws))
+	sc.fwSlugs = sc.fwSlugs[:0]
 	for _, tt := range fws {
-		it.fws = append(it.fws, tax.fwSlug[tt])
+		sc.fwSlugs = append(sc.fwSlugs, tax.fwSlug[tt])
 	}
-	it.url = sh.productURL(post.Slug, func() string { return productCatPath(tax, cats) })
-
-	if th, ok := thumbnail(rows.Meta, id); ok {
-		it.thumb = th
-		if file := rows.Meta.First(th, MetaAttachedFile); file != "" {
-			it.image = sh.imageURL(file)
-		}
+	it.fws = []string{}
+	if len(fws) > 0 {
+		it.fws = sc.fwSlugs
 	}
 
+	// The short texts are made in one buffer, the URLs appended to it
+	// where they are made, and become one string.
+	pk := &sc.texts
+	pk.start()
+	pk.add(post.Slug)
+	pk.add(PlainName(post.Title))
+	pk.b = sh.appendProductURL(pk.b, post.Slug, func() string { return productCatPath(tax, cats) })
+	pk.end()
+	if it.thumb = r.thumbs[i]; r.files[i] != "" {
+		pk.b = sh.appendImageURL(pk.b, r.files[i])
+	}
+	pk.end()
 	// A password-protected product is listed, priced and sold, but its
 	// texts are hidden from a visitor who has not entered the password
 	// (post_password_required, woocommerce_template_single_excerpt).
+	var summary, list string
 	if post.Password == "" {
-		it.summary = PlainText(post.Excerpt, false)
-		it.listSummary = Truncate(it.summary, SummaryLimit)
+		summary = PlainText(post.Excerpt, false)
+		list = Truncate(summary, SummaryLimit)
 		it.description = PlainText(post.Content, true)
 	}
-	it.prepare(sh, &st)
+	pk.add(summary)
+	short := list != summary // else one string, kept as one
+	if short {
+		pk.add(list)
+	}
+	all := string(pk.b)
+	it.slug, it.name, it.url, it.image, it.summary = pk.cut(all, 0), pk.cut(all, 1), pk.cut(all, 2), pk.cut(all, 3), pk.cut(all, 4)
+	it.listSummary = it.summary
+	if short {
+		it.listSummary = pk.cut(all, 5)
+	}
+
+	price, regular := it.prepare(sh, &st, sc)
+	it.price, it.regular = sc.format(price, sh.decimals), sc.format(regular, sh.decimals)
+	in.item(it)
 	return it
 }
 
+// format is formatted through the core's cache: a shop has few distinct
+// prices, and each formatted anew was two objects a product.
+func (sc *scratch) format(stored string, decimals int) *string {
+	if p, ok := sc.formatted[stored]; ok {
+		return p
+	}
+	if sc.formatted == nil {
+		sc.formatted = map[string]*string{}
+	}
+	p := formatted(stored, decimals)
+	sc.formatted[stored] = p
+	return p
+}
+
 // thumbnail is the ID of the post's featured image, if it names one.
-func thumbnail(m Meta, id int64) (int64, bool) {
-	th, err := strconv.ParseInt(m.First(id, MetaThumbnail), 10, 64)
+func thumbnail(meta []MetaRow) (int64, bool) {
+	th, err := strconv.ParseInt(metaFirst(meta, MetaThumbnail), 10, 64)
 	return th, err == nil && th > 0
 }
 
@@ -447,78 +575,64 @@ func earliest(a, b time.Time) time.Time {
 	return a
 }
 
-// visibleVariations are the variations the storefront prices a variable
-// product from (get_visible_children): enabled ones, without the out of
-// stock ones when the shop hides those, with a price.
-func (st *stored) visibleVariations(hideOutOfStock bool) []kid {
-	var out []kid
-	for _, v := range st.kids {
-		if !v.published {
-			continue
-		}
-		if hideOutOfStock && v.stockStatus == "outofstock" {
-			continue
-		}
-		if len(v.price) == 0 || strings.TrimSpace(v.price[0]) == "" {
-			continue
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-// publishedChildren are a grouped product's children a visitor can see
-// (wc_products_array_filter_visible_grouped).
-func (st *stored) publishedChildren() []kid {
-	var out []kid
-	for _, c := range st.kids {
-		if c.published {
-			out = append(out, c)
-		}
-	}
-	return out
+// visible is whether the storefront prices a variable product from the
+// variation (get_visible_children): an enabled one, not out of stock when
+// the shop hides those, with a price.
+func (v *kid) visible(hideOutOfStock bool) bool {
+	return v.published && (!hideOutOfStock || v.stockStatus != "outofstock") &&
+		len(v.price) > 0 && strings.TrimSpace(v.price[0]) != ""
 }
 
 // prepare computes what of the item's price fields the clock does not
-// move, once: the price and regular price shown (formatted with the shop's
-// decimals), whether it is purchasable, and the price sets whose sale
+// move, once: whether it is purchasable, and the price sets whose sale
 // windows decide on_sale — a variable product's visible variations, a
-// grouped product's purchasable published children, or its own.
-func (it *item) prepare(sh *shop, st *stored) {
-	var regular string
+// grouped product's purchasable published children (those a visitor can
+// see: wc_products_array_filter_visible_grouped), or its own. It returns
+// the price and regular price shown, as stored (item formats them with
+// the shop's decimals).
+func (it *item) prepare(sh *shop, st *stored, sc *scratch) (price, regular string) {
 	// The regular price shown: a variable product's lowest among its
 	// visible variations (read_price_data), a grouped product's lowest
 	// among its published children, else its own.
+	regs, windows := sc.regs[:0], sc.windows[:0]
 	switch it.typ {
 	case typeVariable:
-		var regs []string
-		for _, v := range st.visibleVariations(sh.hideOutOfStock) {
-			regs = append(regs, v.regular)
-			it.windows = append(it.windows, v.window())
+		for i := range st.kids {
+			if v := &st.kids[i]; v.visible(sh.hideOutOfStock) {
+				regs = append(regs, v.regular)
+				windows = append(windows, v.window())
+			}
 		}
 		regular = lowestPrice(regs)
 	case typeGrouped:
-		var regs []string
-		for _, c := range st.publishedChildren() {
+		for i := range st.kids {
+			c := &st.kids[i]
+			if !c.published {
+				continue
+			}
 			regs = append(regs, c.regular)
 			// WC_Product_Grouped::is_on_sale: a purchasable child without
 			// children of its own that is on sale.
 			if c.typ != typeExternal && c.typ != typeGrouped && c.typ != typeVariable &&
 				storedPrice(c.typ, c.price) != "" {
-				it.windows = append(it.windows, c.window())
+				windows = append(windows, c.window())
 			}
 		}
 		regular = lowestPrice(regs)
 	default:
 		regular = st.own.regular
-		it.windows = []window{st.own.window()}
+		windows = append(windows, st.own.window())
 	}
-	price := storedPrice(it.typ, st.own.price)
-	it.price = formatted(price, sh.decimals)
-	it.regular = formatted(regular, sh.decimals)
+	sc.regs, sc.windows = regs, windows
+	it.windows = nil
+	if len(windows) > 0 {
+		it.windows = windows // scratch: the interner copies it
+	}
+	price = storedPrice(it.typ, st.own.price)
 	// is_purchasable(): published (every product served is) with a price;
 	// external and grouped products never are.
 	it.purchasable = price != "" && it.typ != typeExternal && it.typ != typeGrouped
+	return price, regular
 }
 
 // product is the resource of an item at now: the full one (the whole

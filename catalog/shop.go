@@ -144,6 +144,20 @@ func (sh *shop) productURL(slug string, catPath func() string) string {
 	return sh.inLanguage(sh.products, sh.link(base, slug))
 }
 
+// appendProductURL appends productURL to dst. The usual URL (pretty
+// permalinks, a base without %product_cat%, no language in it) is written
+// in place: made apart, it was two strings of garbage a product.
+func (sh *shop) appendProductURL(dst []byte, slug string, catPath func() string) []byte {
+	if sh.plainPermalinks || sh.products && sh.langURL != nil || strings.Contains(sh.productBase, "%product_cat%") {
+		return append(dst, sh.productURL(slug, catPath)...)
+	}
+	dst = append(append(append(append(append(dst, sh.home...), '/'), sh.productBase...), '/'), slug...)
+	if sh.trailingSlash {
+		dst = append(dst, '/')
+	}
+	return dst
+}
+
 // categoryURL is get_term_link() of a category: path holds the ancestors'
 // slugs and the category's own.
 func (sh *shop) categoryURL(slug string, path []string) string {
@@ -163,10 +177,11 @@ func (sh *shop) inLanguage(translated bool, u string) string {
 	return u
 }
 
-// imageURL is the full-size URL of an attachment's _wp_attached_file.
-func (sh *shop) imageURL(file string) string {
+// appendImageURL appends the full-size URL of an attachment's
+// _wp_attached_file to dst.
+func (sh *shop) appendImageURL(dst []byte, file string) []byte {
 	if strings.HasPrefix(file, "http://") || strings.HasPrefix(file, "https://") {
-		return file // media offloaded elsewhere stores the whole URL
+		return append(dst, file...)
 	}
-	return sh.uploads + "/" + strings.TrimLeft(file, "/")
+	return append(append(append(dst, sh.uploads...), '/'), strings.TrimLeft(file, "/")...)
 }
