@@ -173,6 +173,11 @@ type scanState struct {
 	variation bool
 }
 
+// stateOf is a post's scanState from its columns as stored.
+func stateOf(parent int64, modified, status, typ string) scanState {
+	return scanState{parent: parent, modified: packTime(modified), status: status, variation: typ == "product_variation"}
+}
+
 // NewPoller returns a poller of the database that watches what reads
 // declares (catalog.ShopReads in catalogd).
 func NewPoller(db *DB, reads catalog.Reads, o PollOptions) *Poller {
@@ -582,8 +587,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 					st = strings.Clone(r.Status)
 					intern[st] = st
 				}
-				rows[r.ID] = scanState{parent: r.Parent, modified: packTime(r.Modified), status: st,
-					variation: r.Type == "product_variation"}
+				rows[r.ID] = stateOf(r.Parent, r.Modified, st, r.Type)
 			})
 			if err != nil {
 				return err

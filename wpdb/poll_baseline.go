@@ -172,23 +172,18 @@ func (br *baselineRead) readRest(ctx context.Context, tx *Tx) error {
 	if err := tx.getx(ctx, &br.variations, `SELECT COUNT(*) FROM {posts} WHERE post_type = 'product_variation'`); err != nil {
 		return fmt.Errorf("wpdb: count variations: %w", err)
 	}
-	err := tx.each(ctx, `
+	err := tx.eachProductRow(ctx, `
 		SELECT ID, post_parent, post_type, post_status, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
 		FROM {posts} WHERE post_type = 'product' AND post_status <> 'publish'
 		UNION ALL
 		SELECT v.ID, v.post_parent, v.post_type, v.post_status, CAST(v.post_modified_gmt AS CHAR)
 		FROM {posts} p JOIN {posts} v ON v.post_parent = p.ID
 		WHERE p.post_type = 'product' AND p.post_status <> 'publish' AND v.post_type = 'product_variation'`, nil,
-		func(rows *sqlx.Rows) error {
-			var r productRow
-			if err := rows.Scan(&r.ID, &r.Parent, &r.Type, &r.Status, &r.Modified); err != nil {
-				return err
-			}
+		func(r productRow) {
 			if r.Type == "product_variation" {
 				br.ofDraft++
 			}
 			br.rest = append(br.rest, r)
-			return nil
 		})
 	if err != nil {
 		return fmt.Errorf("wpdb: read the products not published: %w", err)
@@ -210,29 +205,18 @@ func (br *baselineRead) finish(ctx context.Context, tx *Tx, rows *catalog.Produc
 	m := make(map[int64]scanState, len(rows.Posts)+len(rows.Related)+len(br.rest))
 	for _, ps := range [][]catalog.Post{rows.Posts, rows.Related} {
 		for _, p := range ps {
-			m[p.ID] = scanState{parent: p.Parent, modified: packTime(p.Modified), status: p.Status,
-				variation: p.Type == "product_variation"}
+			m[p.ID] = stateOf(p.Parent, p.Modified, p.Status, p.Type)
 		}
 	}
-	add := func(r productRow) {
-		m[r.ID] = scanState{parent: r.Parent, modified: packTime(r.Modified), status: r.Status,
-			variation: r.Type == "product_variation"}
-	}
+	add := func(r productRow) { m[r.ID] = stateOf(r.Parent, r.Modified, r.Status, r.Type) }
 	for _, r := range br.rest {
 		add(r)
 	}
 	if len(rows.Related)+br.ofDraft < br.variations {
-		err := tx.each(ctx, `
+		err := tx.eachProductRow(ctx, `
 			SELECT v.ID, v.post_parent, v.post_type, v.post_status, CAST(v.post_modified_gmt AS CHAR)
 			FROM {posts} v LEFT JOIN {posts} p ON p.ID = v.post_parent AND p.post_type = 'product'
-			WHERE v.post_type = 'product_variation' AND p.ID IS NULL`, nil, func(rows *sqlx.Rows) error {
-			var r productRow
-			if err := rows.Scan(&r.ID, &r.Parent, &r.Type, &r.Status, &r.Modified); err != nil {
-				return err
-			}
-			add(r)
-			return nil
-		})
+			WHERE v.post_type = 'product_variation' AND p.ID IS NULL`, nil, add)
 		if err != nil {
 			return fmt.Errorf("wpdb: read the variations of no product: %w", err)
 		}

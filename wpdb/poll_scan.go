@@ -108,9 +108,20 @@ func unknownVariable(err error) bool {
 // reads the table in slices, so that no statement outlasts the query
 // deadline however large the shop.
 func (tx *Tx) scanProducts(ctx context.Context, lo, hi int64, fn func(productRow)) error {
-	err := tx.each(ctx, `
+	err := tx.eachProductRow(ctx, `
 		SELECT ID, post_parent, post_type, post_status, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
-		FROM {posts} WHERE ID > ? AND ID <= ? AND post_type IN ('product', 'product_variation')`, []any{lo, hi}, func(rows *sqlx.Rows) error {
+		FROM {posts} WHERE ID > ? AND ID <= ? AND post_type IN ('product', 'product_variation')`, []any{lo, hi}, fn)
+	if err != nil {
+		return fmt.Errorf("wpdb: scan products: %w", err)
+	}
+	return nil
+}
+
+// eachProductRow streams the rows of a statement that selects a
+// productRow's columns in its order into fn, one at a time (the scan's
+// and a load's baseline read every product post: no slice of them all).
+func (tx *Tx) eachProductRow(ctx context.Context, stmt string, args []any, fn func(productRow)) error {
+	return tx.each(ctx, stmt, args, func(rows *sqlx.Rows) error {
 		var r productRow
 		if err := rows.Scan(&r.ID, &r.Parent, &r.Type, &r.Status, &r.Modified); err != nil {
 			return err
@@ -118,8 +129,4 @@ func (tx *Tx) scanProducts(ctx context.Context, lo, hi int64, fn func(productRow
 		fn(r)
 		return nil
 	})
-	if err != nil {
-		return fmt.Errorf("wpdb: scan products: %w", err)
-	}
-	return nil
 }
