@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/jmoiron/sqlx"
-
 	"catalogd/catalog"
 )
 
