@@ -101,6 +101,9 @@ func TestConfiguredLanguage(t *testing.T) {
 		if status, body := p.waitReadyz(t, proctest.Settled, 10*time.Second); status != http.StatusOK {
 			t.Fatalf("/readyz = %d %q", status, body)
 		}
+		// The log's lines are written in batches: wait for the line
+		// (it is logged before readiness), then count.
+		_ = p.Poll(5*time.Second, func() bool { return strings.Contains(p.Stderr.String(), "has no published products") })
 		if n := strings.Count(p.Stderr.String(), "has no published products"); n != 1 {
 			t.Errorf("the log says %d times that de has no products, want once:\n%s", n, p.Stderr.String())
 		}

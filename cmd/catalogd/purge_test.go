@@ -126,8 +126,20 @@ func edgePurgedOnChange(t *testing.T, dsn, source string) {
 	if len(bad) > 0 {
 		t.Errorf("requests other than PURGE / with xkey: %v", bad)
 	}
+	// The recorder has the edit's purge before catalogd has its answer
+	// and counts it: wait for the counts, bounded.
+	names := []string{"catalogd_edge_purge_requests_total", "catalogd_edge_purge_tags_total", "catalogd_edge_purge_lag_seconds_count"}
 	m := r.metricsOf(t)
-	for _, name := range []string{"catalogd_edge_purge_requests_total", "catalogd_edge_purge_tags_total", "catalogd_edge_purge_lag_seconds_count"} {
+	_ = r.Poll(5*time.Second, func() bool {
+		m = r.metricsOf(t)
+		for _, name := range names {
+			if m[name] < 2 {
+				return false
+			}
+		}
+		return true
+	})
+	for _, name := range names {
 		if m[name] < 2 {
 			t.Errorf("%s = %v after the start's and the edit's purges", name, m[name])
 		}
