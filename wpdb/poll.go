@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"catalogd/catalog"
@@ -584,7 +583,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 			err := tx.scanProducts(ctx, lo, lo+scanSlice, func(r productRow) {
 				st, ok := intern[r.Status]
 				if !ok {
-					st = strings.Clone(r.Status)
+					st = r.Status // database/sql gave a string of its own
 					intern[st] = st
 				}
 				rows[r.ID] = stateOf(r.Parent, r.Modified, st, r.Type)
