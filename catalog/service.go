@@ -30,6 +30,10 @@ type Config struct {
 	// OnBuild, when set, is told every whole snapshot swapped in and how
 	// long reading and building it took.
 	OnBuild func(s *Snapshot, took time.Duration)
+	// OnLoad, when set, is told a whole read of the shop begins, and its
+	// result when it ended (built or failed): a load makes several times
+	// the snapshot in garbage, which catalogd's collector tuning heeds.
+	OnLoad func() (done func())
 }
 
 // withDefaults fills in the defaults.
@@ -154,6 +158,9 @@ func (c *Catalog) refresh(ctx context.Context, ids []int64) (*Snapshot, []int64,
 
 // load reads and builds a whole snapshot.
 func (c *Catalog) load(ctx context.Context) (*Snapshot, error) {
+	if c.cfg.OnLoad != nil {
+		defer c.cfg.OnLoad()()
+	}
 	start := time.Now()
 	rows, err := c.src.LoadShop(ctx, ShopReads)
 	if err != nil {

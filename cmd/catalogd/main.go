@@ -103,15 +103,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// detail) would ignore --log-format and --log-level.
 	slog.SetDefault(log)
 	// catalogd's heap is mostly long-lived (the snapshot of the shop) and a
-	// request makes little garbage; Go's default GOGC=100 lets the heap grow
-	// to twice what is live before collecting, which at 100 000 products
-	// doubles the snapshot's RSS for nothing (434 MB with every list page
-	// cached, against 311 MB at 50, and a whole load's peak 0.9 GB against
-	// 0.58 GB, loading as fast). A small heap is given more room
-	// (gcHeadroom): collected at every 1.5 MB allocated, it spent a fifth
-	// of a cached hit's time in the collector. GOGC, when set, wins.
+	// request makes little garbage. Go's default GOGC=100 lets the heap
+	// grow to twice what is live before collecting, which for a large shop
+	// is a lot of memory for little (a million products: 0.9 GB more), and
+	// during a whole load, whose garbage is several times the snapshot,
+	// made the peak 0.9 GB against 0.58 at 100 000 products. So the base is
+	// 50, with a floor of headroom for a small heap (gcHeadroom: collected
+	// at every 1.5 MB allocated, it spent a fifth of a cached hit's time in
+	// the collector) and, while serving, as much headroom as the heap holds
+	// up to gcRoom, for every collection marks the whole snapshot and
+	// slows the requests it overlaps. GOGC, when set, wins.
+	var gcLoading func() (done func())
 	if getenv("GOGC") == "" {
-		stopTuning := keepGCHeadroom(50, gcHeadroom)
+		var stopTuning func()
+		gcLoading, stopTuning = keepGCHeadroom(50, gcHeadroom, gcRoom)
 		defer stopTuning()
 	}
 	// The driver's own complaints (a connection cut mid-read) go to our log.
@@ -155,7 +160,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	reg.MustRegister(buildSeconds, snapProducts, snapVersion)
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
 		DevelopersURL: cfg.DevelopersURL, Language: cfg.Language,
-		SitemapURL: cfg.SitemapURL, OnBuild: func(s *catalog.Snapshot, took time.Duration) {
+		SitemapURL: cfg.SitemapURL, OnLoad: gcLoading, OnBuild: func(s *catalog.Snapshot, took time.Duration) {
 			buildSeconds.Set(took.Seconds())
 			snapProducts.Set(float64(s.Products()))
 			level := slog.LevelDebug // a reload at every change in the shop
