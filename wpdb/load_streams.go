@@ -252,14 +252,9 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 			return err
 		})
 	}
-	products := func(ctx context.Context, tx *Tx) (err error) {
-		rows.Posts, err = tx.PublishedProducts(ctx)
-		return err
-	}
-	variations := func(ctx context.Context, tx *Tx) (err error) {
-		rows.Related, err = tx.PublishedVariations(ctx)
-		return err
-	}
+	// The products and their variations in one pass over the posts
+	// table, with the rest of a requested baseline (load_posts.go).
+	posts := func(ctx context.Context, tx *Tx) error { return tx.productPosts(ctx, rows, br) }
 	terms := func(ctx context.Context, tx *Tx) (err error) {
 		rows.Terms, err = tx.PublishedRelationships(ctx)
 		return err
@@ -271,15 +266,15 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 	// in a later snapshot would hold it, so that the scan never reported
 	// it while a stream opened before it read the product's meta without
 	// it. Read in the first, the scan reports it and it is read again.
-	// So the first stream reads the posts (and the rest of the baseline)
-	// before it takes from the queue; without a baseline they are queued
-	// with the rest.
+	// So the first stream reads the posts (and the rest of the baseline
+	// with them) before it takes from the queue; without a baseline they
+	// are queued with the rest.
 	var first []func(ctx context.Context, tx *Tx) error
 	if br != nil {
-		first = append(first, products, variations, br.readRest)
+		first = append(first, posts)
 		tasks = append(tasks, terms, settings)
 	} else {
-		tasks = append(tasks, products, terms, variations, settings)
+		tasks = append(tasks, posts, terms, settings)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	var next atomic.Int64

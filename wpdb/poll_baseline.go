@@ -122,7 +122,9 @@ func (db *DB) dropBaseline(gen uint64) {
 type baselineRead struct {
 	b *scanBaseline
 	// What rest read: the posts, and how many variations there are and
-	// how many of them are of products not published.
+	// how many of them are in rest (readRest: those of products not
+	// published; productPosts, the streams' one pass: every variation of
+	// no published product, orphans included).
 	rest                []productRow
 	variations, ofDraft int
 }
@@ -195,7 +197,8 @@ func (br *baselineRead) readRest(ctx context.Context, tx *Tx) error {
 // variations whose parent is no product at all (deleted, or not a
 // product) are in neither: when the count says there are some, they are
 // read here, in the same snapshot, by a pass over the variations (a shop
-// whose products were deleted without their variations pays it).
+// whose products were deleted without their variations pays it, on one
+// transaction; a load on streams read them with the rest).
 func (br *baselineRead) finish(ctx context.Context, tx *Tx, rows *catalog.ProductRows) error {
 	if br == nil {
 		return nil
