@@ -69,7 +69,8 @@ type Category struct {
 	ID int64 `json:"-"` // the term ID
 }
 
-// CategoryList is the categories resource.
+// CategoryList is the categories resource. Its lists are shared with
+// every other request for it: read only.
 type CategoryList struct {
 	api.CategoryList
 	Items []Category `json:"-"`

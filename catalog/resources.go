@@ -42,12 +42,11 @@ func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 	}
 	now := c.cfg.Now()
 	_, shopSeen := c.lastSeen(now)
-	// Items is a copy: the snapshot's list is shared by every request.
-	list := &CategoryList{Items: slices.Clone(snap.categories()), Modified: notAfter(shopSeen, now), Version: snap.Version}
-	list.Categories = make([]api.Category, len(list.Items))
-	for i, c := range list.Items {
-		list.Categories[i] = c.Category
-	}
+	// The lists are the snapshot's, shared by every request and read
+	// only (CategoryList); capped, so that an append copies them.
+	agg := snap.aggs()
+	list := &CategoryList{CategoryList: api.CategoryList{Categories: slices.Clip(agg.wire)},
+		Items: slices.Clip(agg.categories), Modified: notAfter(shopSeen, now), Version: snap.Version}
 	return list, nil
 }
 
