@@ -43,12 +43,19 @@ const (
 // of it that does not move with the clock, computed once, and the prices
 // and sale dates its price rules read at every request.
 type item struct {
-	id       int64
-	slug     string
-	name     string // plain text
-	url      string
-	image    string // "": none (the wire's null)
-	thumb    int64  // image's attachment: an edit of its file (the media library's) changes image
+	id int64
+	// text holds the short texts end to end, each ending at its ends
+	// entry (texts: slug, name, url, image, summary), and the list's
+	// summary after them when it is a truncation of the summary; the
+	// accessors (slug, name, …) cut them out. A string per text was a
+	// pointer each to the same object, and the collector marks every
+	// pointer word of every item at every cycle.
+	text string
+	ends [textCount]uint32
+	// image is also a substring of text, kept as a field of its own: the
+	// wire's Image points at it (product). "": none (the wire's null).
+	image    string
+	thumb    int64 // image's attachment: an edit of its file (the media library's) changes image
 	typ      string
 	ttids    []int64 // every term it carries, for the filters
 	cats     []string
@@ -56,17 +63,55 @@ type item struct {
 	fws      []string
 	inStock  bool
 	modified time.Time // its own and every variation's or child's post_modified_gmt
-	// summary is the whole plain-text excerpt, listSummary the list's
-	// truncation of it (the same string when short), description the plain
-	// text of the content. All three are empty for a protected product.
-	summary, listSummary, description string
-	childIDs                          []int64 // a grouped product's _children list
+	// description is the plain text of the content (the summaries are in
+	// text); like them, it is empty for a protected product.
+	description string
+	childIDs    []int64 // a grouped product's _children list
 	// Computed by prepare: what the clock does not move.
 	price, regular *string
 	purchasable    bool
 	windows        []window
 	varIDs         []int64 // a variable product's variations, enabled or not
 	wpml           WPMLElement
+}
+
+// The short texts of an item, in the order they are packed in its text.
+const (
+	textSlug = iota
+	textName
+	textURL
+	textImage
+	textSummary
+	textCount
+)
+
+// cut is the i-th of the item's short texts.
+func (it *item) cut(i int) string {
+	from := uint32(0)
+	if i > 0 {
+		from = it.ends[i-1]
+	}
+	return it.text[from:it.ends[i]]
+}
+
+func (it *item) slug() string { return it.cut(textSlug) }
+
+// name is plain text.
+func (it *item) name() string { return it.cut(textName) }
+
+func (it *item) url() string { return it.cut(textURL) }
+
+// summary is the whole plain-text excerpt.
+func (it *item) summary() string { return it.cut(textSummary) }
+
+// listSummary is the list's truncation of the summary: what text holds
+// after the summary, or the summary itself when short enough (Truncate
+// never makes a truncation empty: it ends in an ellipsis).
+func (it *item) listSummary() string {
+	if end := it.ends[textSummary]; int(end) < len(it.text) {
+		return it.text[end:]
+	}
+	return it.summary()
 }
 
 // stored is what prepare reads of a product's rows, and the snapshot does
@@ -452,16 +497,14 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 		it.description = PlainText(post.Content, true)
 	}
 	pk.add(summary)
-	short := list != summary // else one string, kept as one
-	if short {
+	if list != summary { // else listSummary reads the summary: one text, kept once
 		pk.add(list)
 	}
-	all := string(pk.b)
-	it.slug, it.name, it.url, it.image, it.summary = pk.cut(all, 0), pk.cut(all, 1), pk.cut(all, 2), pk.cut(all, 3), pk.cut(all, 4)
-	it.listSummary = it.summary
-	if short {
-		it.listSummary = pk.cut(all, 5)
+	it.text = string(pk.b)
+	for i := range it.ends { // an excerpt's text is far below 4 GiB
+		it.ends[i] = uint32(pk.ends[i])
 	}
+	it.image = it.cut(textImage)
 
 	price, regular := it.prepare(sh, &st, sc)
 	it.price, it.regular = sc.format(price, sh.decimals), sc.format(regular, sh.decimals)
@@ -649,9 +692,9 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		modified = latest(modified, w.salePassed(now))
 	}
 	p := Product{Product: api.Product{
-		Slug:         it.slug,
-		Name:         it.name,
-		URL:          it.url,
+		Slug:         it.slug(),
+		Name:         it.name(),
+		URL:          it.url(),
 		Price:        it.price,
 		RegularPrice: it.regular,
 		OnSale:       sale,
@@ -661,7 +704,7 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		Categories:   it.cats,
 		Frameworks:   it.fws,
 		Image:        optional(&it.image),
-		Summary:      it.listSummary,
+		Summary:      it.listSummary(),
 	},
 		ExpiresAt:   until,
 		Modified:    notAfter(modified, now),
@@ -669,7 +712,7 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		CategoryIDs: it.catIDs,
 	}
 	if full {
-		p.Summary = it.summary
+		p.Summary = it.summary()
 		p.Description = &it.description // read-only, as optional's
 	}
 	return p

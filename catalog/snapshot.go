@@ -176,7 +176,7 @@ func (n *Snapshot) patch(s *Snapshot, ids []int64) bool {
 		switch {
 		case was == nil && is == nil:
 			continue
-		case was == nil || is == nil, was.slug != is.slug, was.wpml != is.wpml,
+		case was == nil || is == nil, was.slug() != is.slug(), was.wpml != is.wpml,
 			!slices.Equal(was.childIDs, is.childIDs), !slices.Equal(was.varIDs, is.varIDs), was.thumb != is.thumb,
 			s.sh.serves(was) != n.sh.serves(is):
 			return false
@@ -278,7 +278,7 @@ func (s *Snapshot) indexSorted(items []*item, wg *sync.WaitGroup) {
 		// for the collector to mark at every cycle.
 		backing := make([]int64, 0, len(items))
 		for _, it := range items {
-			addTo(s.slugs, foldSlug(it.slug), it.id, &backing)
+			addTo(s.slugs, foldSlug(it.slug()), it.id, &backing)
 		}
 	})
 	s.served = make([]*item, 0, len(items))

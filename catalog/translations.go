@@ -16,7 +16,7 @@ func (s *Snapshot) translationOf(slug string) (string, bool) {
 				continue
 			}
 			if served, ok := s.wpmlServed[it.wpml.TRID]; ok {
-				return s.all[served].slug, true
+				return s.all[served].slug(), true
 			}
 		}
 	case sh.plugin == pluginPolylang && sh.products:
@@ -31,7 +31,7 @@ func (s *Snapshot) translationOf(slug string) (string, bool) {
 					continue
 				}
 				if t, ok := s.all[id]; ok {
-					return t.slug, true
+					return t.slug(), true
 				}
 			}
 		}
