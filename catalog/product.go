@@ -12,13 +12,94 @@ import (
 	"catalogd/api"
 )
 
-// Product types (product_type terms); a product without one is simple.
+// productType is a product's type (its product_type term; a product
+// without one is simple) as a code into the process's table of type names
+// (productTypes): one byte in the item where the name was a string, a
+// pointer word the collector marked at every cycle.
+type productType uint8
+
+// The core's types have fixed codes. A plugin's own types (product_type
+// terms such as subscription or bundle) are given the next code free when
+// first seen.
 const (
-	typeSimple   = "simple"
-	typeVariable = "variable"
-	typeGrouped  = "grouped"
-	typeExternal = "external"
+	typeSimple productType = iota
+	typeVariable
+	typeGrouped
+	typeExternal
+	typeVariation // a variation: not a term, the kind of a variable product's kid
+	// typeOther is every type first seen once the table is full: 255
+	// names, far more than a shop has. Sharing it changes nothing served:
+	// the rules tell the core's types apart, never a plugin's one from
+	// another.
+	typeOther productType = 255
 )
+
+// The core's type names (product_type term slugs), in their codes' order.
+const (
+	typeNameSimple    = "simple"
+	typeNameVariable  = "variable"
+	typeNameGrouped   = "grouped"
+	typeNameExternal  = "external"
+	typeNameVariation = "variation"
+)
+
+// productTypes names the codes, for the whole process: a code keeps its
+// name from one snapshot to the next, so items and terms compare across
+// them.
+var productTypes = newTypeTable(typeNameSimple, typeNameVariable, typeNameGrouped, typeNameExternal, typeNameVariation)
+
+// typeTable assigns the codes: in order of first sight, never twice, never
+// taken back. Snapshots' builds read it on several cores at once, and
+// rarely add to it (a new type's first term).
+type typeTable struct {
+	mu    sync.RWMutex
+	names []string // by code, below typeOther
+	codes map[string]productType
+}
+
+func newTypeTable(names ...string) *typeTable {
+	t := &typeTable{codes: map[string]productType{}}
+	for _, n := range names {
+		t.code(n)
+	}
+	return t
+}
+
+// code is the type name's code, given on first sight: typeOther once the
+// table is full.
+func (t *typeTable) code(name string) productType {
+	t.mu.RLock()
+	c, ok := t.codes[name]
+	t.mu.RUnlock()
+	if ok {
+		return c
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c, ok := t.codes[name]; ok {
+		return c
+	}
+	if len(t.names) >= int(typeOther) {
+		return typeOther
+	}
+	c = productType(len(t.names))
+	t.names = append(t.names, name)
+	t.codes[name] = c
+	return c
+}
+
+// name is the code's type name; "" for typeOther, which stands for many.
+func (t *typeTable) name(c productType) string {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if int(c) < len(t.names) {
+		return t.names[c]
+	}
+	return ""
+}
+
+// String is the type's name (productTypes).
+func (c productType) String() string { return productTypes.name(c) }
 
 // Meta keys the mapping reads.
 const (
@@ -55,14 +136,14 @@ type item struct {
 	// image is also a substring of text, kept as a field of its own: the
 	// wire's Image points at it (product). "": none (the wire's null).
 	image    string
-	thumb    int64 // image's attachment: an edit of its file (the media library's) changes image
-	typ      string
+	thumb    int64   // image's attachment: an edit of its file (the media library's) changes image
 	ttids    []int64 // every term it carries, for the filters
 	cats     []string
 	catIDs   []int64
 	fws      []string
 	inStock  bool
-	modified time.Time // its own and every variation's or child's post_modified_gmt
+	typ      productType // beside inStock: in the padding a lone bool leaves
+	modified time.Time   // its own and every variation's or child's post_modified_gmt
 	// description is the plain text of the content (the summaries are in
 	// text); like them, it is empty for a protected product.
 	description string
@@ -154,7 +235,7 @@ func (p *prices) window() window {
 // kid is a variation or a grouped product's child.
 type kid struct {
 	published bool
-	typ       string
+	typ       productType
 	modified  time.Time
 	prices
 }
@@ -420,7 +501,7 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 		for _, k := range variations {
 			v := r.post(k)
 			it.varIDs = append(it.varIDs, v.ID)
-			sc.kids = append(sc.kids, kid{published: v.Status == "publish", typ: "variation",
+			sc.kids = append(sc.kids, kid{published: v.Status == "publish", typ: typeVariation,
 				modified: v.ModifiedTime(), prices: readPrices(r.meta[k], &sc.prices)})
 		}
 	case typeGrouped:
@@ -533,7 +614,7 @@ func thumbnail(meta []MetaRow) (int64, bool) {
 }
 
 // productType is the product's product_type term, simple when it has none.
-func (tax *terms) productType(ttids []int64) string {
+func (tax *terms) productType(ttids []int64) productType {
 	for _, tt := range ttids {
 		if typ, ok := tax.typeByTT[tt]; ok {
 			return typ
