@@ -39,7 +39,7 @@ func benchShopRows(n int) *ShopRows {
 		case 0:
 			p.Sale, p.From, p.To = fmt.Sprintf("%d.49", 2+i%40), from, to
 		case 1:
-			p.Type, p.Regular = typeVariable, ""
+			p.Type, p.Regular = typeNameVariable, ""
 			for k, fw := range []string{"esx", "qbcore", "qbox"} {
 				p.Variations = append(p.Variations, variation{Framework: fw, Regular: fmt.Sprintf("%d.%d0", 9+k, i%10)})
 			}
@@ -94,8 +94,8 @@ func TestBuildConsumesRowsAlike(t *testing.T) {
 			Sale: "1.25", From: from, To: to, Excerpt: "<p>Kid &amp; more</p>", Content: "<p>Body</p>",
 			Categories: []string{"jobs"}, Image: "2026/11/kid.jpg"}))
 	}
-	st.add(product{Title: "Pack", Type: typeGrouped, Children: kids[:3], Excerpt: "Three <b>kids</b>"})
-	variable := st.add(product{Title: "Variable", Type: typeVariable, Content: "<ul><li>a</li><li>b</li></ul>", Variations: []variation{
+	st.add(product{Title: "Pack", Type: typeNameGrouped, Children: kids[:3], Excerpt: "Three <b>kids</b>"})
+	variable := st.add(product{Title: "Variable", Type: typeNameVariable, Content: "<ul><li>a</li><li>b</li></ul>", Variations: []variation{
 		{Framework: "esx", Regular: "9.99", Sale: "4.99", From: from, To: to}, {Framework: "qbox", Regular: "7.99"}}})
 	// One whose image is (wrongly) a variation, built before the variable
 	// product: the variation's meta stays for it.
@@ -105,10 +105,10 @@ func TestBuildConsumesRowsAlike(t *testing.T) {
 	odd := st.add(product{Title: "Odd image", Regular: "3"})
 	st.setMeta(odd, MetaThumbnail, strconv.FormatInt(variable+1, 10))
 	st.add(product{Title: "Secret", Password: "x", Excerpt: "hidden", Content: "hidden", Regular: "2"})
-	st.add(product{Title: "Late pack", Type: typeGrouped, Children: kids[2:]})
+	st.add(product{Title: "Late pack", Type: typeNameGrouped, Children: kids[2:]})
 	// The rows come in descending ID order: children with higher IDs than
 	// their grouped product are built before it.
-	early := st.add(product{Title: "Early pack", Type: typeGrouped})
+	early := st.add(product{Title: "Early pack", Type: typeNameGrouped})
 	var later []int64
 	for i := range 2 {
 		later = append(later, st.add(product{Title: fmt.Sprintf("Later kid %d", i), Regular: fmt.Sprintf("%d.75", 1+i),

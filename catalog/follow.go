@@ -274,7 +274,7 @@ func moves(old *Snapshot, was *item, s *Snapshot, is *item) bool {
 	if was == nil || is == nil {
 		return was != is // published in another language only: translation hints
 	}
-	return was.slug != is.slug || !slices.Equal(old.listTerms(was), s.listTerms(is)) || was.wpml != is.wpml
+	return was.slug() != is.slug() || !slices.Equal(old.listTerms(was), s.listTerms(is)) || was.wpml != is.wpml
 }
 
 // listTerms are the terms of a product that place it in the lists: its

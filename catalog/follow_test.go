@@ -102,7 +102,7 @@ func TestApplyReadsAndReportsOnlyWhatChanged(t *testing.T) {
 			p["a"] = s.add(product{Title: "A", Regular: "10", Categories: []string{"jobs"}})
 			p["b"] = s.add(product{Title: "B", Regular: "20"})
 			p["c"] = s.add(product{Title: "C", Regular: "30", Categories: []string{"jobs"}, Image: "2026/11/c.jpg"})
-			p["group"] = s.add(product{Title: "Group", Type: typeGrouped, Children: []int64{p["b"]}})
+			p["group"] = s.add(product{Title: "Group", Type: typeNameGrouped, Children: []int64{p["b"]}})
 			cat, src, clk := serve(t, s)
 			old, err := cat.Snapshot(ctx)
 			if err != nil {

@@ -133,7 +133,7 @@ func (in *interner) price(p *string) *string {
 // of a second and as much garbage again as the descriptions.
 type packer struct {
 	b    []byte
-	ends []int // of each text in b
+	ends []int // of each text in b; the item keeps them (item.cut)
 }
 
 func (p *packer) start() { p.b, p.ends = p.b[:0], p.ends[:0] }
@@ -146,12 +146,3 @@ func (p *packer) add(s string) {
 
 // end ends the text appended to b directly.
 func (p *packer) end() { p.ends = append(p.ends, len(p.b)) }
-
-// cut is the i-th text in all, the string of b.
-func (p *packer) cut(all string, i int) string {
-	from := 0
-	if i > 0 {
-		from = p.ends[i-1]
-	}
-	return all[from:p.ends[i]]
-}

@@ -85,8 +85,11 @@ func TestPacker(t *testing.T) {
 				}
 			}
 			all := string(p.b)
+			from := 0
 			for i, want := range tt.texts {
-				if got := p.cut(all, i); got != want {
+				got := all[from:p.ends[i]]
+				from = p.ends[i]
+				if got != want {
 					t.Errorf("text %d is %q, want %q", i, got, want)
 				}
 			}

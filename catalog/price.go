@@ -167,7 +167,7 @@ func lowestPrice(stored []string) string {
 // store's update_prices_from_children); for those the lowest counts (decisions.md; WooCommerce writes the min
 // first, so it is also the first row as WooCommerce stores them). "" when
 // the price read holds no number.
-func storedPrice(typ string, rows []string) string {
+func storedPrice(typ productType, rows []string) string {
 	if typ == typeVariable || typ == typeGrouped {
 		return lowestPrice(rows)
 	}

@@ -12,13 +12,94 @@ import (
 	"catalogd/api"
 )
 
-// Product types (product_type terms); a product without one is simple.
+// productType is a product's type (its product_type term; a product
+// without one is simple) as a code into the process's table of type names
+// (productTypes): one byte in the item where the name was a string, a
+// pointer word the collector marked at every cycle.
+type productType uint8
+
+// The core's types have fixed codes. A plugin's own types (product_type
+// terms such as subscription or bundle) are given the next code free when
+// first seen.
 const (
-	typeSimple   = "simple"
-	typeVariable = "variable"
-	typeGrouped  = "grouped"
-	typeExternal = "external"
+	typeSimple productType = iota
+	typeVariable
+	typeGrouped
+	typeExternal
+	typeVariation // a variation: not a term, the kind of a variable product's kid
+	// typeOther is every type first seen once the table is full: 255
+	// names, far more than a shop has. Sharing it changes nothing served:
+	// the rules tell the core's types apart, never a plugin's one from
+	// another.
+	typeOther productType = 255
 )
+
+// The core's type names (product_type term slugs), in their codes' order.
+const (
+	typeNameSimple    = "simple"
+	typeNameVariable  = "variable"
+	typeNameGrouped   = "grouped"
+	typeNameExternal  = "external"
+	typeNameVariation = "variation"
+)
+
+// productTypes names the codes, for the whole process: a code keeps its
+// name from one snapshot to the next, so items and terms compare across
+// them.
+var productTypes = newTypeTable(typeNameSimple, typeNameVariable, typeNameGrouped, typeNameExternal, typeNameVariation)
+
+// typeTable assigns the codes: in order of first sight, never twice, never
+// taken back. Snapshots' builds read it on several cores at once, and
+// rarely add to it (a new type's first term).
+type typeTable struct {
+	mu    sync.RWMutex
+	names []string // by code, below typeOther
+	codes map[string]productType
+}
+
+func newTypeTable(names ...string) *typeTable {
+	t := &typeTable{codes: map[string]productType{}}
+	for _, n := range names {
+		t.code(n)
+	}
+	return t
+}
+
+// code is the type name's code, given on first sight: typeOther once the
+// table is full.
+func (t *typeTable) code(name string) productType {
+	t.mu.RLock()
+	c, ok := t.codes[name]
+	t.mu.RUnlock()
+	if ok {
+		return c
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c, ok := t.codes[name]; ok {
+		return c
+	}
+	if len(t.names) >= int(typeOther) {
+		return typeOther
+	}
+	c = productType(len(t.names))
+	t.names = append(t.names, name)
+	t.codes[name] = c
+	return c
+}
+
+// name is the code's type name; "" for typeOther, which stands for many.
+func (t *typeTable) name(c productType) string {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if int(c) < len(t.names) {
+		return t.names[c]
+	}
+	return ""
+}
+
+// String is the type's name (productTypes).
+func (c productType) String() string { return productTypes.name(c) }
 
 // Meta keys the mapping reads.
 const (
@@ -43,30 +124,75 @@ const (
 // of it that does not move with the clock, computed once, and the prices
 // and sale dates its price rules read at every request.
 type item struct {
-	id       int64
-	slug     string
-	name     string // plain text
-	url      string
-	image    string // "": none (the wire's null)
-	thumb    int64  // image's attachment: an edit of its file (the media library's) changes image
-	typ      string
+	id int64
+	// text holds the short texts end to end, each ending at its ends
+	// entry (texts: slug, name, url, image, summary), and the list's
+	// summary after them when it is a truncation of the summary; the
+	// accessors (slug, name, …) cut them out. A string per text was a
+	// pointer each to the same object, and the collector marks every
+	// pointer word of every item at every cycle.
+	text string
+	ends [textCount]uint32
+	// image is also a substring of text, kept as a field of its own: the
+	// wire's Image points at it (product). "": none (the wire's null).
+	image    string
+	thumb    int64   // image's attachment: an edit of its file (the media library's) changes image
 	ttids    []int64 // every term it carries, for the filters
 	cats     []string
 	catIDs   []int64
 	fws      []string
 	inStock  bool
-	modified time.Time // its own and every variation's or child's post_modified_gmt
-	// summary is the whole plain-text excerpt, listSummary the list's
-	// truncation of it (the same string when short), description the plain
-	// text of the content. All three are empty for a protected product.
-	summary, listSummary, description string
-	childIDs                          []int64 // a grouped product's _children list
+	typ      productType // beside inStock: in the padding a lone bool leaves
+	modified time.Time   // its own and every variation's or child's post_modified_gmt
+	// description is the plain text of the content (the summaries are in
+	// text); like them, it is empty for a protected product.
+	description string
+	childIDs    []int64 // a grouped product's _children list
 	// Computed by prepare: what the clock does not move.
 	price, regular *string
 	purchasable    bool
 	windows        []window
 	varIDs         []int64 // a variable product's variations, enabled or not
 	wpml           WPMLElement
+}
+
+// The short texts of an item, in the order they are packed in its text.
+const (
+	textSlug = iota
+	textName
+	textURL
+	textImage
+	textSummary
+	textCount
+)
+
+// cut is the i-th of the item's short texts.
+func (it *item) cut(i int) string {
+	from := uint32(0)
+	if i > 0 {
+		from = it.ends[i-1]
+	}
+	return it.text[from:it.ends[i]]
+}
+
+func (it *item) slug() string { return it.cut(textSlug) }
+
+// name is plain text.
+func (it *item) name() string { return it.cut(textName) }
+
+func (it *item) url() string { return it.cut(textURL) }
+
+// summary is the whole plain-text excerpt.
+func (it *item) summary() string { return it.cut(textSummary) }
+
+// listSummary is the list's truncation of the summary: what text holds
+// after the summary, or the summary itself when short enough (Truncate
+// never makes a truncation empty: it ends in an ellipsis).
+func (it *item) listSummary() string {
+	if end := it.ends[textSummary]; int(end) < len(it.text) {
+		return it.text[end:]
+	}
+	return it.summary()
 }
 
 // stored is what prepare reads of a product's rows, and the snapshot does
@@ -109,7 +235,7 @@ func (p *prices) window() window {
 // kid is a variation or a grouped product's child.
 type kid struct {
 	published bool
-	typ       string
+	typ       productType
 	modified  time.Time
 	prices
 }
@@ -375,7 +501,7 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 		for _, k := range variations {
 			v := r.post(k)
 			it.varIDs = append(it.varIDs, v.ID)
-			sc.kids = append(sc.kids, kid{published: v.Status == "publish", typ: "variation",
+			sc.kids = append(sc.kids, kid{published: v.Status == "publish", typ: typeVariation,
 				modified: v.ModifiedTime(), prices: readPrices(r.meta[k], &sc.prices)})
 		}
 	case typeGrouped:
@@ -452,16 +578,14 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 		it.description = PlainText(post.Content, true)
 	}
 	pk.add(summary)
-	short := list != summary // else one string, kept as one
-	if short {
+	if list != summary { // else listSummary reads the summary: one text, kept once
 		pk.add(list)
 	}
-	all := string(pk.b)
-	it.slug, it.name, it.url, it.image, it.summary = pk.cut(all, 0), pk.cut(all, 1), pk.cut(all, 2), pk.cut(all, 3), pk.cut(all, 4)
-	it.listSummary = it.summary
-	if short {
-		it.listSummary = pk.cut(all, 5)
+	it.text = string(pk.b)
+	for i := range it.ends { // an excerpt's text is far below 4 GiB
+		it.ends[i] = uint32(pk.ends[i])
 	}
+	it.image = it.cut(textImage)
 
 	price, regular := it.prepare(sh, &st, sc)
 	it.price, it.regular = sc.format(price, sh.decimals), sc.format(regular, sh.decimals)
@@ -490,7 +614,7 @@ func thumbnail(meta []MetaRow) (int64, bool) {
 }
 
 // productType is the product's product_type term, simple when it has none.
-func (tax *terms) productType(ttids []int64) string {
+func (tax *terms) productType(ttids []int64) productType {
 	for _, tt := range ttids {
 		if typ, ok := tax.typeByTT[tt]; ok {
 			return typ
@@ -649,9 +773,9 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		modified = latest(modified, w.salePassed(now))
 	}
 	p := Product{Product: api.Product{
-		Slug:         it.slug,
-		Name:         it.name,
-		URL:          it.url,
+		Slug:         it.slug(),
+		Name:         it.name(),
+		URL:          it.url(),
 		Price:        it.price,
 		RegularPrice: it.regular,
 		OnSale:       sale,
@@ -661,7 +785,7 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		Categories:   it.cats,
 		Frameworks:   it.fws,
 		Image:        optional(&it.image),
-		Summary:      it.listSummary,
+		Summary:      it.listSummary(),
 	},
 		ExpiresAt:   until,
 		Modified:    notAfter(modified, now),
@@ -669,7 +793,7 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		CategoryIDs: it.catIDs,
 	}
 	if full {
-		p.Summary = it.summary
+		p.Summary = it.summary()
 		p.Description = &it.description // read-only, as optional's
 	}
 	return p

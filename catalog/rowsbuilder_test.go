@@ -282,7 +282,7 @@ func (s *store) priceMeta(id int64, regular, sale string, from, to time.Time, st
 // add stores the product as WooCommerce's save does and returns its ID.
 func (s *store) add(p product) int64 {
 	p.Status = cmp.Or(p.Status, "publish")
-	p.Type = cmp.Or(p.Type, typeSimple)
+	p.Type = cmp.Or(p.Type, typeNameSimple)
 	p.Stock = cmp.Or(p.Stock, "instock")
 	slug := p.Slug
 	if slug == "" && p.Status != "draft" && p.Status != "pending" {
@@ -300,7 +300,7 @@ func (s *store) add(p product) int64 {
 	stock := p.Stock
 	fws := slices.Clone(p.Frameworks)
 	switch p.Type {
-	case typeVariable:
+	case typeNameVariable:
 		hide := s.options["woocommerce_hide_out_of_stock_items"] == "yes"
 		var prices []string
 		anyIn, anyBack := false, false
@@ -346,12 +346,12 @@ func (s *store) add(p product) int64 {
 				stock = "outofstock"
 			}
 		}
-	case typeGrouped:
+	case typeNameGrouped:
 		s.setMeta(id, MetaChildren, phpIDs(p.Children))
 		price = s.syncGrouped(id)
 	default:
 		price = s.priceMeta(id, p.Regular, p.Sale, p.From, p.To, p.Stored)
-		if p.Type == typeExternal {
+		if p.Type == typeNameExternal {
 			s.setMeta(id, "_product_url", "https://elsewhere.example/buy")
 		}
 	}

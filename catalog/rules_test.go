@@ -39,8 +39,8 @@ func TestRulesListedAndServed(t *testing.T) {
 		{product{Title: "Private", Regular: "1", Status: "private"}, false, false, false},
 		{product{Title: "Future", Regular: "1", Status: "future"}, false, false, false},
 		{product{Title: "Trashed", Regular: "1", Status: "trash"}, false, false, false},
-		{product{Title: "Options", Type: typeVariable, Variations: []variation{{Framework: "esx", Regular: "5"}}}, true, true, true},
-		{product{Title: "All Sold", Type: typeVariable, Variations: []variation{{Framework: "esx", Regular: "5", Stock: "outofstock"}}}, true, false, true},
+		{product{Title: "Options", Type: typeNameVariable, Variations: []variation{{Framework: "esx", Regular: "5"}}}, true, true, true},
+		{product{Title: "All Sold", Type: typeNameVariable, Variations: []variation{{Framework: "esx", Regular: "5", Stock: "outofstock"}}}, true, false, true},
 	}
 	for _, hide := range []bool{false, true} {
 		for _, every := range []bool{false, true} {
@@ -147,12 +147,12 @@ func TestRulesPrices(t *testing.T) {
 		{"half rounds up on the decimal string", nil, one(product{Regular: "3.995"}), "4.00", "4.00", false, true, true},
 		{"out of stock is still purchasable", nil, one(product{Regular: "9", Stock: "outofstock"}), "9.00", "9.00", false, true, false},
 		{"on backorder is in stock", nil, one(product{Regular: "9", Stock: "onbackorder"}), "9.00", "9.00", false, true, true},
-		{"external is never purchasable", nil, one(product{Type: typeExternal, Regular: "9", Sale: "7"}), "7.00", "9.00", true, false, true},
+		{"external is never purchasable", nil, one(product{Type: typeNameExternal, Regular: "9", Sale: "7"}), "7.00", "9.00", true, false, true},
 		// WC_Product_External::set_stock_status() keeps every external
 		// product in stock, whatever the meta says (an import, a product
 		// whose type was changed in the database).
 		{"external is always in stock", nil, func(s *store) {
-			id := s.add(product{Title: "P", Type: typeExternal, Regular: "9"})
+			id := s.add(product{Title: "P", Type: typeNameExternal, Regular: "9"})
 			s.setMeta(id, metaStockStatus, "outofstock")
 		}, "9.00", "9.00", false, false, true},
 
@@ -201,75 +201,75 @@ func TestRulesPrices(t *testing.T) {
 		}, "20.00", "20.00", false, true, true},
 
 		{"variable: lowest of the enabled variations", nil, func(s *store) {
-			s.add(product{Title: "P", Type: typeVariable, Variations: []variation{
+			s.add(product{Title: "P", Type: typeNameVariable, Variations: []variation{
 				{Framework: "esx", Regular: "30"},
 				{Framework: "qbcore", Regular: "25", Sale: "19.99"},
 				{Framework: "qbox", Regular: "10", Disabled: true}, // private: not a price of the product
 			}})
 		}, "19.99", "25.00", true, true, true},
 		{"variable: a disabled variation's sale is no sale", nil, func(s *store) {
-			s.add(product{Title: "P", Type: typeVariable, Variations: []variation{
+			s.add(product{Title: "P", Type: typeNameVariable, Variations: []variation{
 				{Framework: "esx", Regular: "30"},
 				{Framework: "qbox", Regular: "10", Sale: "5", Disabled: true},
 			}})
 		}, "30.00", "30.00", false, true, true},
 		{"variable: out-of-stock variation counts while shown", nil, func(s *store) {
-			s.add(product{Title: "P", Type: typeVariable, Variations: []variation{
+			s.add(product{Title: "P", Type: typeNameVariable, Variations: []variation{
 				{Framework: "esx", Regular: "5", Sale: "4", Stock: "outofstock"},
 				{Framework: "qbox", Regular: "12"},
 			}})
 		}, "4.00", "5.00", true, true, true},
 		{"variable: out-of-stock variation ignored while hidden", map[string]string{"woocommerce_hide_out_of_stock_items": "yes"}, func(s *store) {
-			s.add(product{Title: "P", Type: typeVariable, Variations: []variation{
+			s.add(product{Title: "P", Type: typeNameVariable, Variations: []variation{
 				{Framework: "esx", Regular: "5", Sale: "4", Stock: "outofstock"},
 				{Framework: "qbox", Regular: "12"},
 			}})
 		}, "12.00", "12.00", false, true, true},
 		{"variable: every variation sold out", nil, func(s *store) {
-			s.add(product{Title: "P", Type: typeVariable, Variations: []variation{
+			s.add(product{Title: "P", Type: typeNameVariable, Variations: []variation{
 				{Framework: "esx", Regular: "8", Stock: "outofstock"},
 				{Framework: "qbox", Regular: "6", Stock: "outofstock"},
 			}})
 		}, "6.00", "6.00", false, true, false},
 		{"variable: scheduled variation sale", nil, func(s *store) {
-			s.add(product{Title: "P", Type: typeVariable, Variations: []variation{
+			s.add(product{Title: "P", Type: typeNameVariable, Variations: []variation{
 				{Framework: "esx", Regular: "8", Sale: "4", From: t0.Add(2 * day)},
 			}})
 		}, "8.00", "8.00", false, true, true},
-		{"variable: no variations", nil, one(product{Type: typeVariable}), "<nil>", "<nil>", false, false, false},
+		{"variable: no variations", nil, one(product{Type: typeNameVariable}), "<nil>", "<nil>", false, false, false},
 
 		{"grouped: lowest child, never purchasable", nil, func(s *store) {
 			a := s.add(product{Title: "A", Regular: "10", Sale: "8"})
 			b := s.add(product{Title: "B", Regular: "30"})
 			c := s.add(product{Title: "C", Slug: "c", Regular: "2", Status: "draft"})
-			s.add(product{Title: "P", Type: typeGrouped, Children: []int64{a, b, c}})
+			s.add(product{Title: "P", Type: typeNameGrouped, Children: []int64{a, b, c}})
 		}, "2.00", "10.00", true, false, true}, // price: WooCommerce's sync counts the draft; the rest, visible children
 		{"grouped: children without a sale", nil, func(s *store) {
 			a := s.add(product{Title: "A", Regular: "50"})
-			s.add(product{Title: "P", Type: typeGrouped, Children: []int64{a}})
+			s.add(product{Title: "P", Type: typeNameGrouped, Children: []int64{a}})
 		}, "50.00", "50.00", false, false, true},
 		{"grouped: an external child's sale does not count", nil, func(s *store) {
-			a := s.add(product{Title: "A", Type: typeExternal, Regular: "10", Sale: "5"})
+			a := s.add(product{Title: "A", Type: typeNameExternal, Regular: "10", Sale: "5"})
 			b := s.add(product{Title: "B", Regular: "20"})
-			s.add(product{Title: "P", Type: typeGrouped, Children: []int64{a, b}})
+			s.add(product{Title: "P", Type: typeNameGrouped, Children: []int64{a, b}})
 		}, "5.00", "10.00", false, false, true},
 		{"grouped: a variable child's sale does not count", nil, func(s *store) {
-			a := s.add(product{Title: "A", Type: typeVariable, Variations: []variation{{Framework: "esx", Regular: "10", Sale: "5"}}})
+			a := s.add(product{Title: "A", Type: typeNameVariable, Variations: []variation{{Framework: "esx", Regular: "10", Sale: "5"}}})
 			b := s.add(product{Title: "B", Regular: "20"})
-			s.add(product{Title: "P", Type: typeGrouped, Children: []int64{a, b}})
+			s.add(product{Title: "P", Type: typeNameGrouped, Children: []int64{a, b}})
 		}, "5.00", "20.00", false, false, true},
 		{"grouped: a draft child's sale does not count", nil, func(s *store) {
 			a := s.add(product{Title: "A", Slug: "a", Regular: "10", Sale: "5", Status: "draft"})
 			b := s.add(product{Title: "B", Regular: "20"})
-			s.add(product{Title: "P", Type: typeGrouped, Children: []int64{a, b}})
+			s.add(product{Title: "P", Type: typeNameGrouped, Children: []int64{a, b}})
 		}, "5.00", "20.00", false, false, true},
 		{"grouped: a child's sale that has not started", nil, func(s *store) {
 			a := s.add(product{Title: "A", Regular: "10", Sale: "5", From: t0.Add(day)})
-			s.add(product{Title: "P", Type: typeGrouped, Children: []int64{a}})
+			s.add(product{Title: "P", Type: typeNameGrouped, Children: []int64{a}})
 		}, "10.00", "10.00", false, false, true},
 		{"grouped: a missing child", nil, func(s *store) {
 			a := s.add(product{Title: "A", Regular: "10"})
-			s.add(product{Title: "P", Type: typeGrouped, Children: []int64{a, 999}})
+			s.add(product{Title: "P", Type: typeNameGrouped, Children: []int64{a, 999}})
 		}, "10.00", "10.00", false, false, true},
 	}
 	for _, tt := range tests {
@@ -340,15 +340,15 @@ func TestRulesSaleClock(t *testing.T) {
 			t0, false, time.Time{}, loaded},
 		{"sale started since the load", product{Regular: "9", Sale: "5", From: t0.Add(-time.Hour)},
 			t0, true, time.Time{}, t0.Add(-time.Hour)},
-		{"variable: the earliest variation's flip", product{Type: typeVariable, Variations: []variation{
+		{"variable: the earliest variation's flip", product{Type: typeNameVariable, Variations: []variation{
 			{Framework: "esx", Regular: "9", Sale: "4", From: t0.Add(2 * time.Hour)},
 			{Framework: "qbox", Regular: "9", Sale: "4", To: t0.Add(time.Hour)},
 		}}, t0, true, t0.Add(time.Hour + time.Second), loaded},
-		{"variable: a disabled variation's dates do not count", product{Type: typeVariable, Variations: []variation{
+		{"variable: a disabled variation's dates do not count", product{Type: typeNameVariable, Variations: []variation{
 			{Framework: "esx", Regular: "9"},
 			{Framework: "qbox", Regular: "9", Sale: "4", From: t0.Add(time.Hour), Disabled: true},
 		}}, t0, false, time.Time{}, loaded},
-		{"variable: a variation saved since the load", product{Type: typeVariable, Variations: []variation{
+		{"variable: a variation saved since the load", product{Type: typeNameVariable, Variations: []variation{
 			{Framework: "esx", Regular: "9", Modified: t0.Add(-time.Minute)},
 		}}, t0, false, time.Time{}, t0.Add(-time.Minute)},
 		{"post-dated save is clamped to now", product{Regular: "9", Modified: t0.Add(24 * time.Hour)},
@@ -651,7 +651,7 @@ func TestRulesRefresh(t *testing.T) {
 	b := s.add(product{Title: "B", Regular: "20"})
 	c := s.add(product{Title: "C", Regular: "30", Categories: []string{"jobs"}})
 	kid := s.add(product{Title: "Kid", Regular: "40"})
-	group := s.add(product{Title: "Group", Type: typeGrouped, Children: []int64{kid, b}})
+	group := s.add(product{Title: "Group", Type: typeNameGrouped, Children: []int64{kid, b}})
 	cat, src, clk := serve(t, s)
 	old, err := cat.Snapshot(ctx)
 	if err != nil {
@@ -1075,7 +1075,7 @@ func TestRulesFrameworks(t *testing.T) {
 				s.terms[s.termIx[taxFramework][slug]].Name = name
 			}
 			s.add(product{Title: "All", Regular: "1", Frameworks: []string{"qbox", "standalone", "qbcore", "esx"}})
-			s.add(product{Title: "Garage", Type: typeVariable, Variations: []variation{
+			s.add(product{Title: "Garage", Type: typeNameVariable, Variations: []variation{
 				{Framework: "qbox", Regular: "2"}, {Framework: "esx", Regular: "3"}}})
 			c, _, _ := serve(t, s)
 			if got := getProduct(t, c, "all").Frameworks; !reflect.DeepEqual(got, tt.want) {
@@ -1096,7 +1096,7 @@ func TestRulesFrameworks(t *testing.T) {
 func TestRulesRefreshVariation(t *testing.T) {
 	ctx := context.Background()
 	s := newStore()
-	parent := s.add(product{Title: "Garage", Type: typeVariable, Variations: []variation{
+	parent := s.add(product{Title: "Garage", Type: typeNameVariable, Variations: []variation{
 		{Framework: "esx", Regular: "10"}, {Framework: "qbox", Regular: "15"}}})
 	other := s.add(product{Title: "Other", Regular: "3"})
 	var esx int64

@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"fmt"
+	"hash/maphash"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -34,10 +36,10 @@ type Snapshot struct {
 	// positions in it.
 	all    map[int64]*item
 	served []*item
-	// slugs are the IDs of the published products of any language by
-	// folded slug, lowest first: IDs, not items, so that a change to a
-	// product that keeps its slug leaves the map as it is.
-	slugs map[string][]int64
+	// slugs finds the published products of any language by folded slug,
+	// lowest ID first: by ID, not item, so that a change to a product that
+	// keeps its slug leaves the index as it is.
+	slugs *slugIndex
 	// members holds, for every term the catalog filters on, which served
 	// products carry it; every is the whole served population.
 	members map[int64]bitset
@@ -176,7 +178,7 @@ func (n *Snapshot) patch(s *Snapshot, ids []int64) bool {
 		switch {
 		case was == nil && is == nil:
 			continue
-		case was == nil || is == nil, was.slug != is.slug, was.wpml != is.wpml,
+		case was == nil || is == nil, was.slug() != is.slug(), was.wpml != is.wpml,
 			!slices.Equal(was.childIDs, is.childIDs), !slices.Equal(was.varIDs, is.varIDs), was.thumb != is.thumb,
 			s.sh.serves(was) != n.sh.serves(is):
 			return false
@@ -272,13 +274,9 @@ func byID(a, b *item) int { return cmpID(a.id, b.id) }
 // after another.
 func (s *Snapshot) indexSorted(items []*item, wg *sync.WaitGroup) {
 	wg.Go(func() {
-		s.slugs = make(map[string][]int64, len(items))
-		// The lists are carved from one array (addTo): most hold one ID,
-		// and each its own allocation was a hundred thousand objects more
-		// for the collector to mark at every cycle.
-		backing := make([]int64, 0, len(items))
+		s.slugs = newSlugIndex(len(items))
 		for _, it := range items {
-			addTo(s.slugs, foldSlug(it.slug), it.id, &backing)
+			s.slugs.add(it.slug(), it.id)
 		}
 	})
 	s.served = make([]*item, 0, len(items))
@@ -349,7 +347,7 @@ func (s *Snapshot) indexSorted(items []*item, wg *sync.WaitGroup) {
 
 // addTo appends v to m[k]. A new list is carved from backing, capacity
 // capped so that no append writes into a neighbour; a longer one is
-// copied (rare: a shared child, a slug two languages use). Should backing
+// copied (rare: a shared child). Should backing
 // fill up, carving goes on in a new array, and the old stays whole for
 // the lists carved from it.
 func addTo[K comparable](m map[K][]int64, k K, v int64, backing *[]int64) {
@@ -382,12 +380,72 @@ func foldSlug(s string) string {
 // bySlug returns the served product with the slug, the lowest ID first as
 // the storefront's query orders them.
 func (s *Snapshot) bySlug(slug string) (*item, bool) {
-	for _, id := range s.slugs[foldSlug(slug)] {
-		if it := s.all[id]; s.sh.serves(it) {
+	for it := range s.slugs.products(s.all, slug) {
+		if s.sh.serves(it) {
 			return it, true
 		}
 	}
 	return nil, false
+}
+
+// slugIndex finds products by folded slug: their IDs by a 64-bit hash of
+// it, the slug itself read back from the item to tell apart slugs whose
+// hashes collide. Keyed by the slug, with a list of IDs each, it was two
+// pointer words a product (the key's string, the list) for the collector
+// to mark at every cycle; one holds none, and the collector skips it.
+type slugIndex struct {
+	// one is the product of a hash only one product has.
+	one map[uint64]int64
+	// many are the products, lowest ID first, of a hash several have: a
+	// slug several languages share, or slugs whose hashes collide (rare).
+	many map[uint64][]int64
+}
+
+func newSlugIndex(n int) *slugIndex {
+	return &slugIndex{one: make(map[uint64]int64, n), many: map[uint64][]int64{}}
+}
+
+func slugHash(folded string) uint64 { return maphash.String(stringSeed, folded) }
+
+// add indexes the product with the ID under its slug.
+func (x *slugIndex) add(slug string, id int64) {
+	h := slugHash(foldSlug(slug))
+	if ids, ok := x.many[h]; ok {
+		if i, found := slices.BinarySearch(ids, id); !found {
+			x.many[h] = slices.Insert(ids, i, id) // index adds in ID order: an append
+		}
+		return
+	}
+	if first, ok := x.one[h]; ok && first != id {
+		delete(x.one, h)
+		x.many[h] = []int64{min(first, id), max(first, id)}
+		return
+	}
+	x.one[h] = id
+}
+
+// products yields the products in all with the slug (compared folded),
+// lowest ID first.
+func (x *slugIndex) products(all map[int64]*item, slug string) iter.Seq[*item] {
+	return func(yield func(*item) bool) {
+		folded := foldSlug(slug)
+		h := slugHash(folded)
+		// each yields the product with the ID if it has the slug, and says
+		// whether to go on.
+		each := func(id int64) bool {
+			it := all[id]
+			return it == nil || foldSlug(it.slug()) != folded || yield(it)
+		}
+		if id, ok := x.one[h]; ok {
+			each(id)
+			return
+		}
+		for _, id := range x.many[h] {
+			if !each(id) {
+				return
+			}
+		}
+	}
 }
 
 // Products is the number of published products served.

@@ -42,7 +42,7 @@ type terms struct {
 	catByTT    map[int64]*category
 	catBySlug  map[string]*category
 	visibility map[string]int64 // slug → term_taxonomy_id
-	typeByTT   map[int64]string
+	typeByTT   map[int64]productType
 	fwByTT     map[int64]int    // term_taxonomy_id → position in the attribute's order
 	fwSlug     map[int64]string // term_taxonomy_id → slug
 	fwBySlug   map[string]int64
@@ -55,7 +55,7 @@ func buildTerms(rows *ShopRows, sh *shop) *terms {
 		catByTT:    map[int64]*category{},
 		catBySlug:  map[string]*category{},
 		visibility: map[string]int64{},
-		typeByTT:   map[int64]string{},
+		typeByTT:   map[int64]productType{},
 		fwByTT:     map[int64]int{},
 		fwSlug:     map[int64]string{},
 		fwBySlug:   map[string]int64{},
@@ -76,7 +76,7 @@ func buildTerms(rows *ShopRows, sh *shop) *terms {
 		case taxVisibility:
 			tax.visibility[r.Slug] = r.TTID
 		case taxType:
-			tax.typeByTT[r.TTID] = r.Slug
+			tax.typeByTT[r.TTID] = productTypes.code(r.Slug)
 		case taxFramework:
 			fws = append(fws, r)
 			tax.fwSlug[r.TTID] = r.Slug

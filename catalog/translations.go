@@ -7,21 +7,19 @@ package catalog
 // of translated slugs over one post per product.
 func (s *Snapshot) translationOf(slug string) (string, bool) {
 	sh := s.sh
-	others := s.slugs[foldSlug(slug)]
+	others := s.slugs.products(s.all, slug)
 	switch {
 	case sh.plugin == pluginWPML && sh.products:
-		for _, id := range others {
-			it := s.all[id]
+		for it := range others {
 			if it.wpml.Language == sh.language || it.wpml.TRID == 0 {
 				continue
 			}
 			if served, ok := s.wpmlServed[it.wpml.TRID]; ok {
-				return s.all[served].slug, true
+				return s.all[served].slug(), true
 			}
 		}
 	case sh.plugin == pluginPolylang && sh.products:
-		for _, id := range others {
-			it := s.all[id]
+		for it := range others {
 			if sh.serves(it) {
 				continue
 			}
@@ -31,7 +29,7 @@ func (s *Snapshot) translationOf(slug string) (string, bool) {
 					continue
 				}
 				if t, ok := s.all[id]; ok {
-					return t.slug, true
+					return t.slug(), true
 				}
 			}
 		}
@@ -41,7 +39,7 @@ func (s *Snapshot) translationOf(slug string) (string, bool) {
 			return "", false
 		}
 		// The original must be a published product to point at.
-		if len(s.slugs[foldSlug(original)]) > 0 {
+		for range s.slugs.products(s.all, original) {
 			return original, true
 		}
 	}
