@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -121,6 +122,10 @@ type entry struct {
 	// cache holds it (a gzip copy made later is counted only then).
 	counted int64
 	held    bool
+
+	// lent are the pool's buffers an entry the cache does not keep holds
+	// its body (and gzip copy) in, until release.
+	lent []*bytes.Buffer
 }
 
 // headerField is one of an entry's own header fields, or a purge tag

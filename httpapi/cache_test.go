@@ -424,3 +424,60 @@ func TestLargeResponses(t *testing.T) {
 		}
 	}
 }
+
+// With the cache off, a response is served from the pool's buffers and
+// they go back once it is out: under concurrent requests for several
+// pages, alike and not, plain and gzip, every client still gets its own
+// page's bytes whole (a buffer given back early would be written over by
+// the next request's body), and a page shared by a flight is the same
+// for every waiter.
+func TestCacheOffServesOwnBytes(t *testing.T) {
+	clock := func() time.Time { return now }
+	dsn, _ := testdb.Load(t, newShop())
+	cat := catalog.New(openDB(t, dsn, "wp_", 2*time.Second), catalog.Config{Now: clock})
+	cfg := httpapi.DefaultCacheConfig
+	cfg.Now, cfg.TTL = clock, 0
+	srv := serveFake(t, cat, httpapi.NewCache(cfg))
+	paths := []string{base + "/catalog/products?per_page=1&page=1", base + "/catalog/products?per_page=2&page=2",
+		base + "/catalog/products?per_page=50", base + "/catalog/categories", base + "/catalog",
+		base + "/catalog/products?category=no-such-category"}
+	plain := map[string][]byte{}
+	for _, p := range paths {
+		r := do(t, srv, http.MethodGet, p, map[string]string{"Accept-Encoding": "identity"})
+		if r.header.Get("X-Cache") != "MISS" {
+			t.Fatalf("%s: X-Cache %q with the cache off, want MISS", p, r.header.Get("X-Cache"))
+		}
+		plain[p] = r.body
+	}
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Go(func() {
+			for j := range 40 {
+				p := paths[(i+j)%len(paths)]
+				gz := (i+j)%2 == 0
+				enc := map[string]string{"Accept-Encoding": "identity"}
+				if gz {
+					enc["Accept-Encoding"] = "gzip"
+				}
+				r := do(t, srv, http.MethodGet, p, enc)
+				body := r.body
+				if r.header.Get("Content-Encoding") == "gzip" {
+					zr, err := gzip.NewReader(bytes.NewReader(r.body))
+					if err != nil {
+						t.Errorf("%s: %v", p, err)
+						return
+					}
+					if body, err = io.ReadAll(zr); err != nil {
+						t.Errorf("%s: gzip body: %v", p, err)
+						return
+					}
+				}
+				if !bytes.Equal(body, plain[p]) {
+					t.Errorf("%s (gzip %v): %d bytes unlike the page's %d", p, gz, len(body), len(plain[p]))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -84,10 +84,13 @@ func (c *Cache) middleware(next http.Handler, key func(*http.Request) string, cc
 		// flight's key, so a request after a change never joins a fill
 		// begun before it.
 		gen, drops := c.gen.Load(), c.drops.Load()
-		v, _, _ := c.group.Do(key+"\x00"+strconv.FormatUint(gen, 10)+"\x00"+strconv.FormatUint(drops, 10), func() (any, error) {
+		v, _, shared := c.group.Do(key+"\x00"+strconv.FormatUint(gen, 10)+"\x00"+strconv.FormatUint(drops, 10), func() (any, error) {
 			return c.fill(next, r, key, gen, drops), nil
 		})
 		e := v.(*entry)
+		if !shared && len(e.lent) > 0 { // shared first: a waiter's gzip may be adding to lent
+			defer e.release()
+		}
 		if e.status >= 500 && ok && now.Sub(cached.stored) < c.cfg.StaleFor {
 			// The catalog could not answer: a copy a little old beats an
 			// error.
@@ -125,31 +128,54 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen, drops 
 		rec.status = http.StatusOK
 	}
 	now := c.now()
-	e := newEntry(rec.status, rec.header, rec.body.Bytes(), d.version, now) // a copy: the buffer goes back
-	putBuffer(rec.body)
+	freshUntil := now.Add(c.cfg.TTL)
+	if !d.until.IsZero() && d.until.Before(freshUntil) {
+		freshUntil = d.until
+	}
+	keep := c.cfg.TTL > 0 && cacheable(rec.status) && now.Before(freshUntil)
+	var e *entry
+	if keep {
+		e = newEntry(rec.status, rec.header, bytes.Clone(rec.body.Bytes()), d.version, now) // a copy: the buffer goes back
+		putBuffer(rec.body)
+	} else {
+		// Served and dropped (the cache is off, or the answer may not be
+		// kept): the body stays in the pool's buffer, which goes back once
+		// served (release). A copy was some 20 KB of a list page's
+		// garbage, most of a first request's with the cache off.
+		e = newEntry(rec.status, rec.header, rec.body.Bytes(), d.version, now)
+		e.lent = append(e.lent, rec.body)
+	}
 	e.gen, e.drops = gen, drops
 	e.until = d.until
 	if cacheable(e.status) {
 		e.describe(d, now, c.tagHeader)
 	}
-	e.freshUntil = now.Add(c.cfg.TTL)
-	if !d.until.IsZero() && d.until.Before(e.freshUntil) {
-		e.freshUntil = d.until
-	}
-	if c.cfg.TTL > 0 && cacheable(e.status) && now.Before(e.freshUntil) {
+	e.freshUntil = freshUntil
+	if keep {
 		c.put(key, e)
 	}
 	return e
 }
 
-// newEntry keeps a response. Its ETag names the snapshot it was computed
+// release gives the buffers an entry the cache does not keep borrowed
+// back to the pool, once it is served. Only its one request may: an
+// entry a flight shared (several requests served it, maybe still) is
+// left to the collector.
+func (e *entry) release() {
+	for _, b := range e.lent {
+		putBuffer(b)
+	}
+	e.lent, e.body, e.gz = nil, nil, nil
+}
+
+// newEntry keeps a response, body its own. Its ETag names the snapshot it was computed
 // from and a hash of its bytes ("s12-<hash>"): which state of the shop a
 // client holds shows, while If-None-Match compares the bytes' part only
 // (matchesETag), so a resource the last change left alone still answers
 // 304.
 func newEntry(status int, header http.Header, body []byte, version uint64, now time.Time) *entry {
 	header.Del("Content-Length")
-	e := &entry{status: status, body: bytes.Clone(body), stored: now, fields: make([]headerField, 0, len(header))}
+	e := &entry{status: status, body: body, stored: now, fields: make([]headerField, 0, len(header))}
 	for k, v := range header {
 		e.fields = append(e.fields, headerField{k, v})
 	}

@@ -39,14 +39,20 @@ func (c *Cache) gzipped(key string, e *entry) []byte {
 			return
 		}
 		buf := getBuffer()
-		defer putBuffer(buf)
 		zw := gzipWriters.Get().(*gzip.Writer)
 		zw.Reset(buf)
 		_, _ = zw.Write(e.body)
 		_ = zw.Close()
 		zw.Reset(nil) // holds no buffer while pooled
 		gzipWriters.Put(zw)
-		e.gz = bytes.Clone(buf.Bytes()) // not the buffer's spare capacity
+		if e.lent != nil {
+			// An entry served and dropped keeps the buffer until release.
+			e.gz = buf.Bytes()
+			e.lent = append(e.lent, buf)
+		} else {
+			e.gz = bytes.Clone(buf.Bytes()) // not the buffer's spare capacity
+			putBuffer(buf)
+		}
 		e.gzEtagH = []string{e.gzEtag}
 		e.gzLenH = []string{strconv.Itoa(len(e.gz))}
 		c.recount(key, e)
