@@ -184,7 +184,7 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 	// 1 000 000 it took 77 s on a quiet 2-core machine, and one start 123 s,
 	// past it (docs/performance.md): such a shop raises it.
 	fs.DurationVar(&c.DBLoadTimeout, "db-load-timeout", 2*time.Minute, "deadline of a whole read of the shop (start-up, the safety re-read) and of each of its statements; raise it for a shop whose read nears it (a million products: 5m)")
-	fs.IntVar(&c.DBLoadStreams, "db-load-streams", 3, "connections a whole read of the shop reads on at once, their transactions one snapshot; 1 reads it in one transaction (at most --db-max-open minus 2)")
+	fs.IntVar(&c.DBLoadStreams, "db-load-streams", 4, "connections a whole read of the shop reads on at once, their transactions one snapshot; 1 reads it in one transaction (at most --db-max-open minus 2)")
 	// 1024 connections, each idle one costing ~20 KB, bound that memory to
 	// ~20 MB and still dwarf what the proxy in front keeps open (nginx's
 	// upstream keepalive 16 per worker plus the requests in flight).

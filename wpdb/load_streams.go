@@ -62,7 +62,7 @@ import (
 
 // defaultLoadStreams is the number of streams when Options.LoadStreams is
 // 0: measured at 100 000 products on a 2-core machine (docs/performance.md).
-const defaultLoadStreams = 3
+const defaultLoadStreams = 4
 
 // streamsReserve is the connections of the pool a load leaves to others:
 // one for the change feed's reads, one for a patch read.
