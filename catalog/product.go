@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"catalogd/api"
+	"catalogd/internal/nametable"
 )
 
 // productType is a product's type (its product_type term; a product
@@ -48,55 +49,26 @@ const (
 // them.
 var productTypes = newTypeTable(typeNameSimple, typeNameVariable, typeNameGrouped, typeNameExternal, typeNameVariation)
 
-// typeTable assigns the codes: in order of first sight, never twice, never
-// taken back. Snapshots' builds read it on several cores at once, and
-// rarely add to it (a new type's first term).
-type typeTable struct {
-	mu    sync.RWMutex
-	names []string // by code, below typeOther
-	codes map[string]productType
-}
+// typeTable assigns the codes (nametable): in order of first sight, never
+// twice, never taken back. Snapshots' builds read it on several cores at
+// once, and rarely add to it (a new type's first term).
+type typeTable struct{ t *nametable.Table[productType] }
 
-func newTypeTable(names ...string) *typeTable {
-	t := &typeTable{codes: map[string]productType{}}
-	for _, n := range names {
-		t.code(n)
-	}
-	return t
+func newTypeTable(names ...string) typeTable {
+	return typeTable{nametable.New[productType](int(typeOther), names...)}
 }
 
 // code is the type name's code, given on first sight: typeOther once the
 // table is full.
-func (t *typeTable) code(name string) productType {
-	t.mu.RLock()
-	c, ok := t.codes[name]
-	t.mu.RUnlock()
-	if ok {
+func (t typeTable) code(name string) productType {
+	if c, ok := t.t.Code(name); ok {
 		return c
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if c, ok := t.codes[name]; ok {
-		return c
-	}
-	if len(t.names) >= int(typeOther) {
-		return typeOther
-	}
-	c = productType(len(t.names))
-	t.names = append(t.names, name)
-	t.codes[name] = c
-	return c
+	return typeOther
 }
 
 // name is the code's type name; "" for typeOther, which stands for many.
-func (t *typeTable) name(c productType) string {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	if int(c) < len(t.names) {
-		return t.names[c]
-	}
-	return ""
-}
+func (t typeTable) name(c productType) string { return t.t.Name(c) }
 
 // String is the type's name (productTypes).
 func (c productType) String() string { return productTypes.name(c) }

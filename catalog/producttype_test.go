@@ -35,7 +35,7 @@ func TestTypeTable(t *testing.T) {
 	if got := tt.name(codes[0]); got != "subscription" {
 		t.Errorf("subscription's code is named %q", got)
 	}
-	for i := len(tt.names); i < int(typeOther); i++ {
+	for i := tt.t.Len(); i < int(typeOther); i++ {
 		if c := tt.code("t" + strconv.Itoa(i)); c != productType(i) || tt.name(c) != "t"+strconv.Itoa(i) {
 			t.Fatalf("type %d has code %d named %q", i, c, tt.name(c))
 		}

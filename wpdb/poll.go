@@ -6,11 +6,10 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"catalogd/catalog"
+	"catalogd/internal/nametable"
 )
 
 // Poller is the change feed for databases catalogd cannot follow the binary
@@ -187,30 +186,16 @@ func stateOf(parent int64, modified, status, typ string) scanState {
 // statusCode stands for a post_status value: equal codes, equal statuses.
 type statusCode uint32
 
-// statusCodes numbers the post_status values seen, for the life of the
+// statuses numbers the post_status values seen, for the life of the
 // process: a shop has a handful (WordPress's eight and a plugin's few),
-// so the table stays small, and a code never changes meaning.
-type statusCodes struct {
-	mu    sync.RWMutex
-	codes map[string]statusCode
-}
+// so the table stays small, and a code never changes meaning. Its limit
+// is never reached: a status column is 20 characters.
+var statuses = statusTable{nametable.New[statusCode](1 << 30)}
 
-var statuses = statusCodes{codes: map[string]statusCode{}}
+type statusTable struct{ t *nametable.Table[statusCode] }
 
-func (t *statusCodes) code(status string) statusCode {
-	t.mu.RLock()
-	c, ok := t.codes[status]
-	t.mu.RUnlock()
-	if ok {
-		return c
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if c, ok := t.codes[status]; ok {
-		return c
-	}
-	c = statusCode(len(t.codes) + 1)
-	t.codes[strings.Clone(status)] = c // the row's string may be a driver's buffer
+func (t statusTable) code(status string) statusCode {
+	c, _ := t.t.Code(status)
 	return c
 }
 
