@@ -168,8 +168,8 @@ func (e *entry) release() {
 	e.lent, e.body, e.gz = nil, nil, nil
 }
 
-// newEntry keeps a response, body its own. Its ETag names the snapshot it was computed
-// from and a hash of its bytes ("s12-<hash>"): which state of the shop a
+// newEntry keeps a response, which holds on to body. Its ETag names the
+// snapshot it was computed from and a hash of its bytes ("s12-<hash>"): which state of the shop a
 // client holds shows, while If-None-Match compares the bytes' part only
 // (matchesETag), so a resource the last change left alone still answers
 // 304.
