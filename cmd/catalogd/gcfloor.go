@@ -25,11 +25,11 @@ const gcHeadroom = 16 << 20
 // while the live heap is at most this large, it may grow by as much as it
 // holds (Go's own GOGC=100) before the next collection. Every collection
 // marks the whole snapshot, and on two cores a cycle at 100 000 products
-// (some 100 MB live) took both for 20 ms, slowing the requests it
-// overlapped by up to 4 ms; at GOGC=50 a first request's garbage (about
-// 45 KB) brought one every thousand requests, at 100 twice as far apart,
-// for some 70 MB more RSS (326 MB with every list page cached, against
-// 258). Past twice this the base percent gives more room than this, and a
+// (some 90 MB live) takes both for 15 ms, slowing the requests it
+// overlaps by up to 4 ms; at GOGC=50 a first request's garbage (25–45 KB)
+// brought one every thousand or two requests, at 100 twice as far apart,
+// for some 50 MB more RSS (311 MB with every list page cached, make
+// bench). Past twice this the base percent gives more room than this, and a
 // shop of a million products is held at 1.5 times its live heap as before.
 const gcRoom = 128 << 20
 
