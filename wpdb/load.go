@@ -208,24 +208,14 @@ func newPublishedRows() *catalog.ProductRows {
 // reads a poller's scan baseline too.
 func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[string]bool, br *baselineRead) (*catalog.ProductRows, error) {
 	rows := newPublishedRows()
+	if err := tx.productPosts(ctx, rows, br); err != nil {
+		return nil, err
+	}
 	var err error
-	if rows.Posts, err = tx.PublishedProducts(ctx); err != nil {
-		return nil, err
-	}
-	if rows.Related, err = tx.PublishedVariations(ctx); err != nil {
-		return nil, err
-	}
 	if rows.Terms, err = tx.PublishedRelationships(ctx); err != nil {
 		return nil, err
 	}
-	if br != nil {
-		if err := br.readRest(ctx, tx); err != nil {
-			return nil, err
-		}
-		if err := br.finish(ctx, tx, rows); err != nil {
-			return nil, err
-		}
-	}
+	br.finish(rows)
 	known := knownPosts(rows)
 	meta, err := tx.MetaByKey(ctx, r.MetaKeys, metaWanted(known))
 	if err != nil {

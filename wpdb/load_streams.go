@@ -302,9 +302,7 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 		return nil, err
 	}
 	// Before finishPublished, which adds grouped children to Related.
-	if err := br.finish(ctx, txs[0], rows); err != nil {
-		return nil, err
-	}
+	br.finish(rows)
 	// The ranges are in meta_id order, and so is each range's every
 	// post: a post's rows in a later range come after its rows in an
 	// earlier one, as one pass would read them. The map is made at once

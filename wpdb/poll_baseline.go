@@ -2,7 +2,6 @@ package wpdb
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"catalogd/catalog"
@@ -17,11 +16,11 @@ import (
 // committed before is in the load. So Start no longer scans (at 100 000
 // products 0.25 to 0.6 s before the first load could begin): it asks
 // (askBaseline), and the next whole load that begins after the request
-// builds the baseline from the rows it reads anyway (the published
-// products, every variation of a published product), plus one small read
-// in the same snapshot of the product posts it does not read (products
-// not published, the variations of those), and hands it over
-// (deliverBaseline) when it succeeds. The poller adopts it at its next
+// builds the baseline from the rows it reads anyway: its one pass over
+// the product and variation posts (productPosts) keeps, beside the
+// published products and their variations, the others (products not
+// published, their variations, variations of no product). It hands it
+// over (deliverBaseline) when the load succeeds. The poller adopts it at its next
 // round or gate read; until then its cheap rounds run and the scan waits.
 // No request, no extra read: the binary log feed, and every load after
 // the one that delivered, pay nothing.
@@ -121,12 +120,11 @@ func (db *DB) dropBaseline(gen uint64) {
 // the load does not read, and finish assembles it from the load's rows.
 type baselineRead struct {
 	b *scanBaseline
-	// What rest read: the posts, and how many variations there are and
-	// how many of them are in rest (readRest: those of products not
-	// published; productPosts, the streams' one pass: every variation of
-	// no published product, orphans included).
-	rest                []productRow
-	variations, ofDraft int
+	// rest are the product and variation posts the load reads besides
+	// the published products and their variations (productPosts): the
+	// products not published, their variations, and variations of no
+	// product.
+	rest []productRow
 }
 
 // beginBaseline reads the gate for a load about to open its snapshot; nil
@@ -165,43 +163,13 @@ func (br *baselineRead) clock(ctx context.Context, tx *Tx) error {
 	return nil
 }
 
-// readRest reads what the load does not: the count of every variation,
-// and the products not published with their variations (through the
-// type_status_date and post_parent indexes: a few rows on most shops).
-func (br *baselineRead) readRest(ctx context.Context, tx *Tx) error {
-	if err := tx.getx(ctx, &br.variations, `SELECT COUNT(*) FROM {posts} WHERE post_type = 'product_variation'`); err != nil {
-		return fmt.Errorf("wpdb: count variations: %w", err)
-	}
-	err := tx.eachProductRow(ctx, `
-		SELECT ID, post_parent, post_type, post_status, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
-		FROM {posts} WHERE post_type = 'product' AND post_status <> 'publish'
-		UNION ALL
-		SELECT v.ID, v.post_parent, v.post_type, v.post_status, CAST(v.post_modified_gmt AS CHAR)
-		FROM {posts} p JOIN {posts} v ON v.post_parent = p.ID
-		WHERE p.post_type = 'product' AND p.post_status <> 'publish' AND v.post_type = 'product_variation'`, nil,
-		func(r productRow) {
-			if r.Type == "product_variation" {
-				br.ofDraft++
-			}
-			br.rest = append(br.rest, r)
-		})
-	if err != nil {
-		return fmt.Errorf("wpdb: read the products not published: %w", err)
-	}
-	return nil
-}
-
-// finish builds the baseline from the load's published products and
-// their variations (rows.Posts and rows.Related as the load read them,
-// before grouped children join Related) and what readRest read. The
-// variations whose parent is no product at all (deleted, or not a
-// product) are in neither: when the count says there are some, they are
-// read here, in the same snapshot, by a pass over the variations (a shop
-// whose products were deleted without their variations pays it, on one
-// transaction; a load on streams read them with the rest).
-func (br *baselineRead) finish(ctx context.Context, tx *Tx, rows *catalog.ProductRows) error {
+// finish builds the baseline from the posts the load read: its published
+// products and their variations (rows.Posts and rows.Related, before
+// grouped children join Related) and the other product and variation
+// posts productPosts put in rest.
+func (br *baselineRead) finish(rows *catalog.ProductRows) {
 	if br == nil {
-		return nil
+		return
 	}
 	m := make(map[int64]scanState, len(rows.Posts)+len(rows.Related)+len(br.rest))
 	for _, ps := range [][]catalog.Post{rows.Posts, rows.Related} {
@@ -209,22 +177,11 @@ func (br *baselineRead) finish(ctx context.Context, tx *Tx, rows *catalog.Produc
 			m[p.ID] = stateOf(p.Parent, p.Modified, p.Status, p.Type)
 		}
 	}
-	add := func(r productRow) { m[r.ID] = stateOf(r.Parent, r.Modified, r.Status, r.Type) }
 	for _, r := range br.rest {
-		add(r)
-	}
-	if len(rows.Related)+br.ofDraft < br.variations {
-		err := tx.eachProductRow(ctx, `
-			SELECT v.ID, v.post_parent, v.post_type, v.post_status, CAST(v.post_modified_gmt AS CHAR)
-			FROM {posts} v LEFT JOIN {posts} p ON p.ID = v.post_parent AND p.post_type = 'product'
-			WHERE v.post_type = 'product_variation' AND p.ID IS NULL`, nil, add)
-		if err != nil {
-			return fmt.Errorf("wpdb: read the variations of no product: %w", err)
-		}
+		m[r.ID] = stateOf(r.Parent, r.Modified, r.Status, r.Type)
 	}
 	br.rest = nil
 	br.b.rows = m
-	return nil
 }
 
 // deliver hands the baseline over once the load succeeded.

@@ -98,8 +98,9 @@ func TestPublishedProducts(t *testing.T) {
 	db, _ := openShop(t, p.shop)
 	var got []catalog.Post
 	view(t, db, func(ctx context.Context, tx *Tx) error {
-		var err error
-		got, err = tx.PublishedProducts(ctx)
+		rows := newPublishedRows()
+		err := tx.productPosts(ctx, rows, nil)
+		got = rows.Posts
 		return err
 	})
 	// Not drafts, pending, private, scheduled or trashed products, nor
@@ -109,7 +110,7 @@ func TestPublishedProducts(t *testing.T) {
 	for _, post := range got {
 		ids = append(ids, post.ID)
 	}
-	assertIDs(t, "PublishedProducts IDs", ids, p.published())
+	assertIDs(t, "published products' IDs", ids, p.published())
 
 	got = withoutModified(got)
 	byID := map[int64]catalog.Post{}
@@ -124,7 +125,7 @@ func TestPublishedProducts(t *testing.T) {
 		{ID: p.bundle, Type: "product", Status: "publish", Slug: "bundle", Title: "Bundle"},
 	} {
 		if byID[want.ID] != want {
-			t.Errorf("PublishedProducts row %d:\n got %+v\nwant %+v", want.ID, byID[want.ID], want)
+			t.Errorf("published product row %d:\n got %+v\nwant %+v", want.ID, byID[want.ID], want)
 		}
 	}
 }

@@ -80,8 +80,9 @@ func TestPublishedVariations(t *testing.T) {
 		t.Helper()
 		var got []catalog.Post
 		view(t, db, func(ctx context.Context, tx *Tx) error {
-			var err error
-			got, err = tx.PublishedVariations(ctx)
+			rows := newPublishedRows()
+			err := tx.productPosts(ctx, rows, nil)
+			got = rows.Related
 			return err
 		})
 		return withoutModified(got)
@@ -90,7 +91,7 @@ func TestPublishedVariations(t *testing.T) {
 	// each parent's, which is all the catalog needs of it. The disabled
 	// (private) variation is there: the storefront shows it, unavailable.
 	if got, want := read(t), []catalog.Post{esx, qbox, qbcore, standalone}; !slices.Equal(got, want) {
-		t.Errorf("PublishedVariations:\n got %+v\nwant %+v", got, want)
+		t.Errorf("published products' variations:\n got %+v\nwant %+v", got, want)
 	}
 
 	t.Run("reordered", func(t *testing.T) {
@@ -102,7 +103,7 @@ func TestPublishedVariations(t *testing.T) {
 		}
 		esx.MenuOrder, qbcore.MenuOrder, standalone.MenuOrder, qbox.MenuOrder = 5, 0, 0, 5
 		if got, want := read(t), []catalog.Post{qbcore, standalone, esx, qbox}; !slices.Equal(got, want) {
-			t.Errorf("PublishedVariations after reordering:\n got %+v\nwant %+v", got, want)
+			t.Errorf("published products' variations after reordering:\n got %+v\nwant %+v", got, want)
 		}
 	})
 }
