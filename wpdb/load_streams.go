@@ -230,7 +230,7 @@ func (tx *Tx) snapshotPosition(ctx context.Context) (string, error) {
 // the next free stream; the first to fail cancels the others. What
 // depends on the products and their meta (children, translation groups)
 // is read last, on the first transaction. With br, a poller's scan
-// baseline is read too, on the first transaction (see first, below).
+// baseline is read too, on the first transaction (see below).
 func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *baselineRead) (*catalog.ShopRows, error) {
 	shop := &catalog.ShopRows{}
 	rows := newPublishedRows()
@@ -269,22 +269,17 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 	// So the first stream reads the posts (and the rest of the baseline
 	// with them) before it takes from the queue; without a baseline they
 	// are queued with the rest.
-	var first []func(ctx context.Context, tx *Tx) error
-	if br != nil {
-		first = append(first, posts)
-		tasks = append(tasks, terms, settings)
-	} else {
-		tasks = append(tasks, posts, terms, settings)
+	if br == nil {
+		tasks = append(tasks, posts)
 	}
+	tasks = append(tasks, terms, settings)
 	g, gctx := errgroup.WithContext(ctx)
 	var next atomic.Int64
 	for n, tx := range txs {
 		g.Go(func() error {
-			if n == 0 {
-				for _, task := range first {
-					if err := task(gctx, tx); err != nil {
-						return err
-					}
+			if n == 0 && br != nil {
+				if err := posts(gctx, tx); err != nil {
+					return err
 				}
 			}
 			for {

@@ -179,7 +179,8 @@ type scanState struct {
 
 // stateOf is a post's scanState from its columns as stored.
 func stateOf(parent int64, modified, status, typ string) scanState {
-	return scanState{parent: parent, modified: packTime(modified), status: statuses.code(status),
+	code, _ := statuses.Code(status) // the limit is never reached (statuses)
+	return scanState{parent: parent, modified: packTime(modified), status: code,
 		variation: typ == "product_variation"}
 }
 
@@ -190,14 +191,7 @@ type statusCode uint32
 // process: a shop has a handful (WordPress's eight and a plugin's few),
 // so the table stays small, and a code never changes meaning. Its limit
 // is never reached: a status column is 20 characters.
-var statuses = statusTable{nametable.New[statusCode](1 << 30)}
-
-type statusTable struct{ t *nametable.Table[statusCode] }
-
-func (t statusTable) code(status string) statusCode {
-	c, _ := t.t.Code(status)
-	return c
-}
+var statuses = nametable.New[statusCode](1 << 30)
 
 // NewPoller returns a poller of the database that watches what reads
 // declares (catalog.ShopReads in catalogd).
