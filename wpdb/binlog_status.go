@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	gomysql "github.com/go-mysql-org/go-mysql/mysql"
-	"github.com/go-sql-driver/mysql"
 )
 
 // BinlogStatus tells whether the server and the user of dsn can feed
@@ -275,8 +274,7 @@ func (db *DB) masterStatus(ctx context.Context) (gomysql.Position, error) {
 	for _, stmt := range []string{`SHOW MASTER STATUS`, `SHOW BINARY LOG STATUS`} {
 		db.queries.Add(1)
 		rows, err := db.db.QueryContext(ctx, stmt)
-		var me *mysql.MySQLError
-		if errors.As(err, &me) && me.Number == 1064 { // syntax: MySQL 8.4
+		if syntaxError(err) { // SHOW MASTER STATUS is gone from MySQL 8.4
 			continue
 		}
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"net"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -76,6 +77,10 @@ type DB struct {
 	// noStatsExpiry is set once the server refused
 	// information_schema_stats_expiry (MariaDB has no such variable).
 	noStatsExpiry atomic.Bool
+	// noSnapshots is set once the server refused START TRANSACTION WITH
+	// CONSISTENT SNAPSHOT (load_streams.go): whole loads read in one
+	// transaction from then on.
+	noSnapshots atomic.Bool
 }
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_]{0,32}$`)
@@ -316,6 +321,18 @@ func IsUnavailable(err error) bool {
 	var netErr net.Error
 	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+}
+
+// syntaxError reports whether err is the server's "this is not a
+// statement I know": MySQL's and MariaDB's parse error (1064), or the
+// generic 1105 whose text says so, as MySQL-compatible servers that are
+// neither (the demo's embedded one) answer.
+func syntaxError(err error) bool {
+	var me *mysql.MySQLError
+	if !errors.As(err, &me) {
+		return false
+	}
+	return me.Number == 1064 || me.Number == 1105 && strings.HasPrefix(me.Message, "syntax error")
 }
 
 // each runs a query and hands every row to fn as it arrives, for reads too

@@ -72,13 +72,20 @@ func (db *DB) LoadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows,
 // loadShop is LoadShop under its deadline: on the streams, else in one
 // transaction.
 func (db *DB) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
-	if db.streams > 1 {
+	if db.streams > 1 && !db.noSnapshots.Load() {
 		rows, err := db.loadStreamed(ctx, r, db.streams)
-		if !errors.Is(err, errNoInstant) {
+		switch {
+		case errors.Is(err, errNoInstant):
+			slog.InfoContext(ctx, "wpdb: commits fell between the load's streams at every try; reading in one transaction",
+				"streams", db.streams, "tries", snapshotTries)
+		case errors.Is(err, errNoSnapshots):
+			// Said once: every later load reads in one transaction.
+			db.noSnapshots.Store(true)
+			slog.InfoContext(ctx, "wpdb: the server cannot open the load's streams at one instant; "+
+				"every whole load reads in one transaction", "err", err)
+		default:
 			return rows, err
 		}
-		slog.InfoContext(ctx, "wpdb: commits fell between the load's streams at every try; reading in one transaction",
-			"streams", db.streams, "tries", snapshotTries)
 	}
 	// A poller's scan baseline, when one asked: the gate before the
 	// transaction, the rest in it (poll_baseline.go).

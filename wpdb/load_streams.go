@@ -73,10 +73,14 @@ const streamsReserve = 2
 const snapshotTries = 3
 
 // errMoved means that a commit fell between the openings of the streams'
-// transactions; errNoInstant, that one did at every try.
+// transactions; errNoInstant, that one did at every try;
+// errNoSnapshots, that the server does not know the statement
+// that opens them (an embedded or MySQL-compatible server that is
+// neither MySQL nor MariaDB, such as the demo's in-memory one).
 var (
-	errMoved     = errors.New("wpdb: a commit fell between the load's transactions")
-	errNoInstant = errors.New("wpdb: no instant found for the load's transactions")
+	errMoved       = errors.New("wpdb: a commit fell between the load's transactions")
+	errNoInstant   = errors.New("wpdb: no instant found for the load's transactions")
+	errNoSnapshots = errors.New("wpdb: the server cannot open a transaction WITH CONSISTENT SNAPSHOT")
 )
 
 // loadStreamed reads the whole shop on n streams, trying again while
@@ -172,6 +176,9 @@ func (db *DB) openSnapshots(ctx context.Context, n int) (txs []*Tx, pos []string
 			db.betweenOpenings(i)
 		}
 		if err := tx.exec(ctx, `START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY`); err != nil {
+			if syntaxError(err) {
+				return nil, nil, nil, fmt.Errorf("%w: %w", errNoSnapshots, err)
+			}
 			return nil, nil, nil, err
 		}
 	}

@@ -33,11 +33,11 @@ func (r productRow) ids() []int64 {
 func (tx *Tx) maxPostID(ctx context.Context, utcNow *string) (int64, error) {
 	var row struct {
 		ID  int64  `db:"id"`
-		Now string `db:"now"`
+		Now string `db:"db_now"`
 	}
-	stmt := `SELECT COALESCE(MAX(ID), 0) AS id, '' AS now FROM {posts}`
+	stmt := `SELECT COALESCE(MAX(ID), 0) AS id, '' AS db_now FROM {posts}`
 	if utcNow != nil {
-		stmt = `SELECT COALESCE(MAX(ID), 0) AS id, CAST(UTC_TIMESTAMP() AS CHAR) AS now FROM {posts}`
+		stmt = `SELECT COALESCE(MAX(ID), 0) AS id, CAST(UTC_TIMESTAMP() AS CHAR) AS db_now FROM {posts}`
 	}
 	if err := tx.getx(ctx, &row, stmt); err != nil {
 		return 0, fmt.Errorf("wpdb: read highest post ID: %w", err)

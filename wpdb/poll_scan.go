@@ -32,7 +32,7 @@ import (
 func (tx *Tx) postsUpdated(ctx context.Context) (updated, now string, ok bool, err error) {
 	type row struct {
 		Updated sql.NullString `db:"updated"`
-		Now     string         `db:"now"`
+		Now     string         `db:"db_now"`
 		Expiry  sql.NullInt64  `db:"expiry"`
 	}
 	read := func(withExpiry bool) ([]row, error) {
@@ -72,9 +72,9 @@ func (tx *Tx) postsUpdated(ctx context.Context) (updated, now string, ok bool, e
 }
 
 const (
-	postsUpdatedSQL = `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS now
+	postsUpdatedSQL = `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS db_now
 		FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`
-	postsUpdatedExpirySQL = `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS now,
+	postsUpdatedExpirySQL = `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS db_now,
 		@@SESSION.information_schema_stats_expiry AS expiry
 		FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`
 )
