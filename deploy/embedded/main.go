@@ -17,10 +17,6 @@ import (
 	"strings"
 	"syscall"
 
-	sqle "github.com/dolthub/go-mysql-server"
-	"github.com/dolthub/go-mysql-server/memory"
-	"github.com/dolthub/go-mysql-server/server"
-	gms "github.com/dolthub/go-mysql-server/sql"
 	_ "github.com/go-sql-driver/mysql"
 )
 
@@ -28,18 +24,25 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:3307", "address to serve MySQL on (loopback)")
 	name := flag.String("db", "wp_demo", "database name")
 	seed := flag.String("seed", "../seed/demo.sql", "SQL script to load")
+	logTo := flag.String("log-statements", "", "file to append every statement received to, a JSON line each (for tests)")
 	flag.Parse()
-	if err := run(*addr, *name, *seed); err != nil {
+	if err := run(*addr, *name, *seed, *logTo); err != nil {
 		fmt.Fprintln(os.Stderr, "embedded:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, name, seed string) error {
-	pro := memory.NewDBProvider(memory.NewDatabase(name))
-	engine := sqle.NewDefault(pro)
-	srv, err := server.NewServer(server.Config{Protocol: "tcp", Address: addr}, engine, gms.NewContext,
-		memory.NewSessionBuilder(pro), nil)
+func run(addr, name, seed, logTo string) error {
+	var log *statementLog
+	if logTo != "" {
+		f, err := os.OpenFile(logTo, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		log = newStatementLog(f)
+	}
+	srv, err := newServer(addr, name, log)
 	if err != nil {
 		return err
 	}
@@ -48,6 +51,9 @@ func run(addr, name, seed string) error {
 
 	if err := load(addr, name, seed); err != nil {
 		return err
+	}
+	if log != nil {
+		log.start()
 	}
 	fmt.Printf("embedded MySQL serving %s on %s (in memory)\n", name, addr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -5,31 +5,13 @@ import (
 	"net"
 	"testing"
 	"time"
-
-	sqle "github.com/dolthub/go-mysql-server"
-	"github.com/dolthub/go-mysql-server/memory"
-	"github.com/dolthub/go-mysql-server/server"
-	gms "github.com/dolthub/go-mysql-server/sql"
 )
 
 // The demo script loads into the embedded server and answers the queries
 // catalogd relies on: a read-only transaction, the shop's options, and
 // product posts through the term relationships.
 func TestDemoLoads(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	pro := memory.NewDBProvider(memory.NewDatabase("wp_demo"))
-	srv, err := server.NewServer(server.Config{Protocol: "tcp", Address: addr}, sqle.NewDefault(pro), gms.NewContext,
-		memory.NewSessionBuilder(pro), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Start()
-	defer srv.Close()
+	addr := startServer(t)
 	start := time.Now()
 	if err := load(addr, "wp_demo", "../seed/demo.sql"); err != nil {
 		t.Fatal(err)
@@ -57,4 +39,45 @@ func TestDemoLoads(t *testing.T) {
 		WHERE tt.taxonomy = 'product_visibility' AND t.slug = 'exclude-from-catalog')`).Scan(&n); err != nil || n != 58 {
 		t.Errorf("catalog-visible products = %d, %v; want 58", n, err)
 	}
+}
+
+// The server says it keeps no UPDATE_TIME: go-mysql-server's constant
+// 2000-01-01 would tell catalogd's poll feed that wp_posts never changes,
+// and a demo edit would wait for its forced scan (server.go).
+func TestNoUpdateTime(t *testing.T) {
+	addr := startServer(t)
+	db, err := sql.Open("mysql", "root@tcp("+addr+")/wp_demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE wp_posts (ID bigint PRIMARY KEY)`); err != nil {
+		t.Fatal(err)
+	}
+	var updated sql.NullString
+	if err := db.QueryRow(`SELECT CAST(UPDATE_TIME AS CHAR) FROM information_schema.TABLES
+		WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'wp_posts'`).Scan(&updated); err != nil {
+		t.Fatal(err)
+	}
+	if updated.Valid {
+		t.Errorf("wp_posts' UPDATE_TIME = %q, want NULL: a time that never moves hides every save", updated.String)
+	}
+}
+
+// startServer serves an empty wp_demo on a free port until the test ends.
+func startServer(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	srv, err := newServer(addr, "wp_demo", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Start()
+	t.Cleanup(func() { srv.Close() })
+	return addr
 }
