@@ -10,6 +10,8 @@ DEMO_DSN  ?= $(DEMO_USER)@tcp($(DEMO_HOST):$(DEMO_PORT))/$(DEMO_DB)
 MYSQL_CMD := $(MYSQL) --protocol=tcp -h$(DEMO_HOST) -P$(DEMO_PORT) -u$(DEMO_USER)
 
 EMBEDDED_ADDR ?= 127.0.0.1:3307
+# More flags for the embedded server (its tests log the statements it gets).
+EMBEDDED_FLAGS ?=
 
 # The version and commit --version prints (internal/buildinfo); a build
 # outside git falls back to what the go command recorded.
@@ -239,7 +241,7 @@ demo-embedded:
 	cd deploy/embedded && $(GO) build -v -o ../../$(BIN)/embedded-mysql .
 	@echo "make demo: loading deploy/seed/demo.sql into it at $(EMBEDDED_ADDR)…"
 	@rm -f $(BIN)/embedded.log; \
-	$(BIN)/embedded-mysql -addr $(EMBEDDED_ADDR) -db $(DEMO_DB) -seed deploy/seed/demo.sql > $(BIN)/embedded.log 2>&1 & pid=$$!; \
+	$(BIN)/embedded-mysql -addr $(EMBEDDED_ADDR) -db $(DEMO_DB) -seed deploy/seed/demo.sql $(EMBEDDED_FLAGS) > $(BIN)/embedded.log 2>&1 & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null' EXIT INT TERM; \
 	for i in $$(seq 1 120); do grep -q 'serving' $(BIN)/embedded.log && break; \
 	  kill -0 $$pid 2>/dev/null || { cat $(BIN)/embedded.log; exit 1; }; sleep 0.5; done; \

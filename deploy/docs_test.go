@@ -591,53 +591,72 @@ func runDemo(t *testing.T, cmds []shown) {
 			listen = proctest.FreeAddr(t)
 			text = strings.Replace(text, m[0], "DEMO_LISTEN="+listen, 1)
 		}
-		var log proctest.SyncBuffer
-		cmd := shell(ctx, dir, text, env)
-		cmd.Stdout, cmd.Stderr = &log, &log
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		stop := func() {
-			// make, catalogd and anything between: the session bash leads.
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-			cmd.Wait()
-		}
-		base := "http://" + listen + "/wp-json/shop/v1"
-		if !waitFor(ctx, base+"/catalog") {
-			stop()
-			t.Fatalf("%s: `%s` did not serve the demo within the time limit:\n%s", c.where, c.text, log.String())
-		}
-		// It says what it does from its first line, ends with the URLs to
-		// try, and links its own port: what it prints and what it serves.
-		_, port, _ := net.SplitHostPort(listen)
-		site := "http://localhost:" + port
-		if !pollFor(ctx, func() bool { return strings.Contains(log.String(), "Ctrl-C stops it.") }) {
-			t.Errorf("%s: `%s` never printed the URLs to try:\n%s", c.where, c.text, log.String())
-		}
-		out := log.String()
-		if !strings.HasPrefix(out, "make demo: building") {
-			t.Errorf("%s: `%s` does not start by saying what it builds:\n%.300s", c.where, c.text, out)
-		}
-		if !strings.Contains(out, "curl "+site+"/wp-json/shop/v1/catalog\n") {
-			t.Errorf("%s: `%s` does not print the catalog's URL on its port %s:\n%s", c.where, c.text, port, out)
-		}
-		if idx := getBody(ctx, base+"/catalog"); !strings.Contains(idx, `"catalog":"`+site+`/wp-json/shop/v1/catalog"`) ||
-			strings.Contains(idx, `"sitemap"`) {
-			t.Errorf("%s: `%s`: the index does not link the demo's own port %s, or links a sitemap nothing serves: %s",
-				c.where, c.text, port, idx)
-		}
-		for _, cc := range catalogctl {
-			if !cc.transcript {
-				continue // named in prose: the transcript runs it
-			}
-			runTranscript(t, ctx, dir, env, base, cc)
-			t.Logf("ran %s `%s`", cc.where, cc.text)
-		}
+		stop, _ := serveDemo(t, ctx, dir, env, c, text, listen, catalogctl)
 		stop()
+	}
+	// The README's first command on a machine where no database answers
+	// (DEMO_PORT: a port nothing listens on): the embedded server holds
+	// the demo shop, and the same transcripts hold.
+	if len(demo) > 0 {
+		t.Run("no database answering", func(t *testing.T) {
+			runDemoEmbedded(t, dir, demo[0], catalogctl)
+		})
 	}
 	if len(demo) == 0 && len(catalogctl) > 0 {
 		t.Errorf("catalogctl's transcript runs against the demo, but no document shows `make demo`")
 	}
+}
+
+// serveDemo starts the make demo command text (c as shown) in dir and
+// waits until it serves on listen, checks what it prints and links, and
+// runs catalogctl's transcripts against it; stop ends it (make, catalogd
+// and anything between).
+func serveDemo(t *testing.T, ctx context.Context, dir string, env []string, c shown, text, listen string,
+	catalogctl []shown) (stop func(), log *proctest.SyncBuffer) {
+	t.Helper()
+	log = &proctest.SyncBuffer{}
+	cmd := shell(ctx, dir, text, env)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stop = func() {
+		// make, catalogd and anything between: the session bash leads.
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		cmd.Wait()
+	}
+	base := "http://" + listen + "/wp-json/shop/v1"
+	if !waitFor(ctx, base+"/catalog") {
+		stop()
+		t.Fatalf("%s: `%s` did not serve the demo within the time limit:\n%s", c.where, c.text, log.String())
+	}
+	// It says what it does from its first line, ends with the URLs to
+	// try, and links its own port: what it prints and what it serves.
+	_, port, _ := net.SplitHostPort(listen)
+	site := "http://localhost:" + port
+	if !pollFor(ctx, func() bool { return strings.Contains(log.String(), "Ctrl-C stops it.") }) {
+		t.Errorf("%s: `%s` never printed the URLs to try:\n%s", c.where, c.text, log.String())
+	}
+	out := log.String()
+	if !strings.HasPrefix(out, "make demo: building") {
+		t.Errorf("%s: `%s` does not start by saying what it builds:\n%.300s", c.where, c.text, out)
+	}
+	if !strings.Contains(out, "curl "+site+"/wp-json/shop/v1/catalog\n") {
+		t.Errorf("%s: `%s` does not print the catalog's URL on its port %s:\n%s", c.where, c.text, port, out)
+	}
+	if idx := getBody(ctx, base+"/catalog"); !strings.Contains(idx, `"catalog":"`+site+`/wp-json/shop/v1/catalog"`) ||
+		strings.Contains(idx, `"sitemap"`) {
+		t.Errorf("%s: `%s`: the index does not link the demo's own port %s, or links a sitemap nothing serves: %s",
+			c.where, c.text, port, idx)
+	}
+	for _, cc := range catalogctl {
+		if !cc.transcript {
+			continue // named in prose: the transcript runs it
+		}
+		runTranscript(t, ctx, dir, env, base, cc)
+		t.Logf("ran %s `%s`", cc.where, cc.text)
+	}
+	return stop, log
 }
 
 // runTranscript runs one "$ catalogctl …" line against the demo at base and
