@@ -12,7 +12,6 @@ package deploy
 // each comment, or backquoted span in one, that starts with a command.
 
 import (
-	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -243,18 +242,7 @@ func shownCommands(t *testing.T) []shown {
 	for _, f := range append([]string{"../README.md"}, docs...) {
 		cmds = append(cmds, markdownCommands(t, f)...)
 	}
-	var files []string
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "go.sum") &&
-			!strings.HasSuffix(p, "demo.sql") {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range append(files, "../docker-compose.yml") {
+	for _, f := range shippedFiles(t) {
 		cmds = append(cmds, commentCommands(t, f)...)
 	}
 	if len(cmds) == 0 {
@@ -373,34 +361,14 @@ func shellCommands(lines []string) []shellCommand {
 // "catalogd" and "nginx" start sentences there, so they do not count.
 func commentCommands(t *testing.T, path string) []shown {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var cmds []shown
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		l := strings.TrimSpace(sc.Text())
-		var comment string
-		switch {
-		case strings.HasPrefix(l, "#"):
-			comment = strings.TrimSpace(strings.TrimLeft(l, "#"))
-		case strings.HasPrefix(l, "--"):
-			comment = strings.TrimSpace(strings.TrimLeft(l, "-"))
-		default:
-			continue
+	for _, c := range commentLines(t, path) {
+		if startsWithCommand(c.text, commandWords) {
+			cmds = append(cmds, shown{where: c.where, text: c.text})
 		}
-		where := fmt.Sprintf("%s:%d", filepath.ToSlash(filepath.Join("deploy", path)), n)
-		if path == "../docker-compose.yml" {
-			where = fmt.Sprintf("docker-compose.yml:%d", n)
-		}
-		if startsWithCommand(comment, commandWords) {
-			cmds = append(cmds, shown{where: where, text: comment})
-		}
-		for _, s := range inlineCodeRE.FindAllStringSubmatch(comment, -1) {
+		for _, s := range inlineCodeRE.FindAllStringSubmatch(c.text, -1) {
 			if startsWithCommand(s[1], commandWords) {
-				cmds = append(cmds, shown{where: where, text: s[1]})
+				cmds = append(cmds, shown{where: c.where, text: s[1]})
 			}
 		}
 	}

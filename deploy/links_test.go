@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,7 +19,7 @@ func TestMarkdownLinksStayInTheRepository(t *testing.T) {
 	if len(files) < 5 {
 		t.Fatalf("found %v: the glob is off", files)
 	}
-	checked := 0
+	checked, anchors := 0, anchorIndex{}
 	for _, f := range files {
 		for _, l := range markdownLinks(t, f) {
 			checked++
@@ -40,7 +41,7 @@ func TestMarkdownLinksStayInTheRepository(t *testing.T) {
 					continue
 				}
 			}
-			if frag != "" && strings.HasSuffix(target, ".md") && !headingAnchors(t, target)[frag] {
+			if frag != "" && strings.HasSuffix(target, ".md") && !anchors.of(t, target)[frag] {
 				t.Errorf("%s: %s has no heading #%s", where, strings.TrimPrefix(target, "../"), frag)
 			}
 		}
@@ -97,8 +98,21 @@ func markdownLinks(t *testing.T, path string) []string {
 	return links
 }
 
-// headingAnchors are the fragments GitHub gives a file's headings:
-// lowercase, punctuation dropped, spaces to hyphens.
+// anchorIndex holds each file's heading anchors, parsed once however many
+// links point into it.
+type anchorIndex map[string]map[string]bool
+
+func (a anchorIndex) of(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	m, ok := a[path]
+	if !ok {
+		m = headingAnchors(t, path)
+		a[path] = m
+	}
+	return m
+}
+
+// headingAnchors are the fragments GitHub gives a file's headings.
 func headingAnchors(t *testing.T, path string) map[string]bool {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -114,17 +128,67 @@ func headingAnchors(t *testing.T, path string) map[string]bool {
 		if fenced || !strings.HasPrefix(line, "#") {
 			continue
 		}
-		h := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "#")))
-		var a strings.Builder
-		for _, r := range h {
-			switch {
-			case r == ' ':
-				a.WriteRune('-')
-			case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127:
-				a.WriteRune(r)
-			}
-		}
-		anchors[a.String()] = true
+		anchors[anchorOf(strings.TrimLeft(line, "#"))] = true
 	}
 	return anchors
+}
+
+// anchorOf is the fragment GitHub gives a heading: lowercase, punctuation
+// dropped, spaces to hyphens.
+func anchorOf(heading string) string {
+	var a strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(heading)) {
+		switch {
+		case r == ' ':
+			a.WriteRune('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127:
+			a.WriteRune(r)
+		}
+	}
+	return a.String()
+}
+
+// TestReadmeGuidesToEveryDocument: the README says early, before its
+// example answers, which document to read for which job, in one table, and
+// that table leads to every document in docs/: none is found only by
+// chance.
+func TestReadmeGuidesToEveryDocument(t *testing.T) {
+	docs, _ := filepath.Glob("../docs/*.md")
+	if len(docs) < 5 {
+		t.Fatalf("found %v: the glob is off", docs)
+	}
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	firstExample := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "```json") })
+	guide, linked := -1, map[string]bool{}
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "|") {
+			if guide >= 0 {
+				break // the guide table has ended
+			}
+			continue
+		}
+		for _, m := range mdLinkRE.FindAllStringSubmatch(codeSpanRE.ReplaceAllString(l, ""), -1) {
+			if target, _, _ := strings.Cut(m[1], "#"); strings.HasPrefix(target, "docs/") {
+				linked["../"+target] = true
+				if guide < 0 {
+					guide = i
+				}
+			}
+		}
+	}
+	if guide < 0 {
+		t.Fatal("the README has no table of documents")
+	}
+	if firstExample >= 0 && guide > firstExample {
+		t.Errorf("README.md:%d: the table of documents comes after the first example answer (line %d)", guide+1, firstExample+1)
+	}
+	for _, d := range docs {
+		if !linked[d] {
+			t.Errorf("the README's table of documents does not lead to %s", strings.TrimPrefix(d, "../"))
+		}
+	}
 }

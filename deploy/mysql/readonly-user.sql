@@ -1,8 +1,8 @@
 -- Creates catalogd's database user: SELECT on exactly the tables it reads,
 -- nothing more. Set the five variables (@db, @prefix, @user, @host,
--- @password), then source this file as an admin: the README's Deployment
--- section shows the command and the matching DSN, and a test runs that
--- command exactly as printed.
+-- @password), then source this file as an admin: docs/operations.md's
+-- "Read-only database user" shows the command and the matching DSN, and a
+-- test runs that command exactly as printed.
 -- Works on MariaDB 10.5+ and MySQL 8. Safe to run again (it re-grants).
 -- Plugins' tables are not granted here; add a line below for each your shop
 -- needs: WPML `{prefix}icl_translations` and `{prefix}icl_languages`;

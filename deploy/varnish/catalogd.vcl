@@ -1,8 +1,8 @@
 vcl 4.1;
 # Varnish 7 in front of catalogd, purged by catalogd itself
 # (CATALOG_PURGE_VARNISH=http://127.0.0.1:6091, the purge listener). Needs the xkey vmod
-# (Debian: varnish-modules). See README.md beside this file for the start
-# parameters and docs/cdn-and-proxies.md for the whole setup.
+# (Debian: varnish-modules). See varnish.service.d/catalogd.conf beside this
+# file for the start parameters and docs/cdn-and-proxies.md for the whole setup.
 #
 # What it does with catalogd's answers:
 # - keeps a 200 for its s-maxage (Varnish reads it before max-age), a 4xx
