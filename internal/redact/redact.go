@@ -3,7 +3,10 @@
 // response: the one implementation wpdb, purge and config share.
 package redact
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Mark is what stands where a secret was.
 const Mark = "[redacted]"
@@ -46,6 +49,10 @@ func Shorten(s string, n int, secret string) string {
 	}
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
+	}
+	// Not inside a mark: "[reda…" would read as a mangled text.
+	if i := strings.LastIndex(s[:n], Mark[:1]); i >= 0 && i+len(Mark) > n && strings.HasPrefix(s[i:], Mark) {
+		n = i
 	}
 	return s[:n] + "…"
 }

@@ -53,6 +53,9 @@ func TestShortenLeavesNoPartOfTheSecret(t *testing.T) {
 			}
 		}
 	}
+	if got := Shorten("key: "+token, 10, token); got != "key: …" {
+		t.Errorf("a cut inside the mark: %q, want it before the mark", got)
+	}
 	if got := Shorten("short", 200, token); got != "short" {
 		t.Errorf("Shorten of a short text = %q", got)
 	}
