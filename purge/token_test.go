@@ -69,6 +69,7 @@ func writeFile(t *testing.T, path, content string) {
 // it was, the API's 401 reads it again, and the purge goes through.
 func TestTokenFileRotated(t *testing.T) {
 	const old = "fastly-old-0123456789abcdef"
+	var volume *proctest.SecretVolume
 	tests := []struct {
 		name    string
 		rotated string
@@ -84,26 +85,14 @@ func TestTokenFileRotated(t *testing.T) {
 			writeFile(t, filepath.Join(dir, "token"), rotated+"\n")
 		}, 1},
 		{"a Kubernetes secret volume's symlink swapped", "fastly-new-fedcba9876543210", func(t *testing.T, dir string) string {
-			// token -> ..data/token, ..data -> ..2026_11_25_12_00_00.1
-			kubeVersion(t, dir, "..2026_11_25_12_00_00.1", old)
-			if err := os.Symlink("..2026_11_25_12_00_00.1", filepath.Join(dir, "..data")); err != nil {
+			v, err := proctest.NewSecretVolume(dir, "token", old)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Symlink(filepath.Join("..data", "token"), filepath.Join(dir, "token")); err != nil {
-				t.Fatal(err)
-			}
-			return filepath.Join(dir, "token")
-		}, func(t *testing.T, dir, rotated string) {
-			// As the kubelet does: the new version's directory, a new
-			// link renamed over ..data, the old directory removed.
-			kubeVersion(t, dir, "..2026_11_25_12_05_00.2", rotated)
-			if err := os.Symlink("..2026_11_25_12_05_00.2", filepath.Join(dir, "..data_tmp")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(filepath.Join(dir, "..data_tmp"), filepath.Join(dir, "..data")); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.RemoveAll(filepath.Join(dir, "..2026_11_25_12_00_00.1")); err != nil {
+			volume = v
+			return v.Path()
+		}, func(t *testing.T, _, rotated string) {
+			if err := volume.Update(rotated); err != nil {
 				t.Fatal(err)
 			}
 		}, 1},
@@ -172,16 +161,6 @@ func tokenFile(t *testing.T, path string) (*Token, *proctest.SyncBuffer) {
 		t.Fatal(err)
 	}
 	return token, logs
-}
-
-// kubeVersion writes one version of a Kubernetes secret volume: a
-// directory holding the token.
-func kubeVersion(t *testing.T, dir, version, token string) {
-	t.Helper()
-	if err := os.Mkdir(filepath.Join(dir, version), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(dir, version, "token"), token)
 }
 
 // A token file that cannot be read again (gone for a moment, emptied
