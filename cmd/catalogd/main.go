@@ -327,8 +327,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 }
 
 // shutdownGrace bounds the stop: the requests in flight finish and the
-// purges waiting are sent within it. Kubernetes waits 30 s by default
-// before it kills a pod, systemd 90 s.
+// purges waiting are sent within it. It is under what the shipped units
+// wait before they kill catalogd: systemd's TimeoutStopSec=20s, the
+// Kubernetes Deployment's terminationGracePeriodSeconds: 30.
 const shutdownGrace = 15 * time.Second
 
 // logLanguages says which translation plugin the first snapshot found.
