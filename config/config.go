@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -74,16 +73,18 @@ type Config struct {
 
 	// The edge caches catalogd purges when the shop changes (package
 	// purge); none set, none purged.
-	PurgeVarnish            []string      // Varnish base URLs, http://host:port
-	PurgeFastlyService      string        // Fastly service ID
-	PurgeFastlyToken        Secret        // Fastly API token (purge_select)
-	PurgeFastlyAPI          string        // Fastly's API, or a stand-in's
-	PurgeFastlySoft         bool          // soft purge: mark stale rather than evict
-	PurgeCloudflareZone     string        // Cloudflare zone ID
-	PurgeCloudflareToken    Secret        // Cloudflare API token (Zone / Cache Purge)
-	PurgeCloudflareAPI      string        // Cloudflare's API, or a stand-in's
-	PurgeCloudflareBatch    int           // tags per purge request
-	PurgeCloudflareInterval time.Duration // least time between two purge rounds
+	PurgeVarnish             []string      // Varnish base URLs, http://host:port
+	PurgeFastlyService       string        // Fastly service ID
+	PurgeFastlyToken         Secret        // Fastly API token (purge_select)
+	PurgeFastlyTokenFile     string        // the file it was read from, read again when it changes; "": the environment's
+	PurgeFastlyAPI           string        // Fastly's API, or a stand-in's
+	PurgeFastlySoft          bool          // soft purge: mark stale rather than evict
+	PurgeCloudflareZone      string        // Cloudflare zone ID
+	PurgeCloudflareToken     Secret        // Cloudflare API token (Zone / Cache Purge)
+	PurgeCloudflareTokenFile string        // as PurgeFastlyTokenFile
+	PurgeCloudflareAPI       string        // Cloudflare's API, or a stand-in's
+	PurgeCloudflareBatch     int           // tags per purge request
+	PurgeCloudflareInterval  time.Duration // least time between two purge rounds
 	// AllowWritableUser says a database user that can write is meant (the
 	// demo's throwaway database): no warning at start, an INFO line.
 	AllowWritableUser bool
@@ -210,14 +211,14 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 	fs.Float64Var(&c.PollBudget, "poll-budget", 0.01, "the share of one database core the poll source's product scan may use; its period adapts to its cost")
 	fs.StringVar(&c.TagHeader, "tag-header", "auto", "the purge tag header responses carry: surrogate-key (Fastly, Varnish xkey), cache-tag (Cloudflare), both, or auto (cache-tag when Cloudflare is the only purge target configured, else surrogate-key)")
 	fs.BoolVar(&c.EnforceRate, "rate-limit-enforce", false, "answer 429 past the rate limit (the edge usually enforces)")
-	var varnish, fastlyTokenFile, cloudflareTokenFile string
+	var varnish string
 	fs.StringVar(&varnish, "purge-varnish", "", "comma-separated base URLs of Varnish servers (with xkey) to purge when the shop changes: their purge listeners, e.g. http://127.0.0.1:6091 with deploy/varnish")
 	fs.StringVar(&c.PurgeFastlyService, "purge-fastly-service", "", "Fastly service ID to purge by surrogate key when the shop changes; the token comes from CATALOG_PURGE_FASTLY_TOKEN or --purge-fastly-token-file")
-	fs.StringVar(&fastlyTokenFile, "purge-fastly-token-file", "", "file holding the Fastly API token (purge_select scope); or set CATALOG_PURGE_FASTLY_TOKEN")
+	fs.StringVar(&c.PurgeFastlyTokenFile, "purge-fastly-token-file", "", "file holding the Fastly API token (purge_select scope), read again when it changes; or set CATALOG_PURGE_FASTLY_TOKEN")
 	fs.StringVar(&c.PurgeFastlyAPI, "purge-fastly-api", "https://api.fastly.com", "Fastly's API base URL (a stand-in's in tests)")
 	fs.BoolVar(&c.PurgeFastlySoft, "purge-fastly-soft", false, "soft-purge on Fastly (Fastly-Soft-Purge: 1): mark responses stale instead of evicting them, so stale-while-revalidate and stale-if-error still serve them")
 	fs.StringVar(&c.PurgeCloudflareZone, "purge-cloudflare-zone", "", "Cloudflare zone ID to purge by Cache-Tag when the shop changes; the token comes from CATALOG_PURGE_CLOUDFLARE_TOKEN or --purge-cloudflare-token-file")
-	fs.StringVar(&cloudflareTokenFile, "purge-cloudflare-token-file", "", "file holding the Cloudflare API token (Zone / Cache Purge permission); or set CATALOG_PURGE_CLOUDFLARE_TOKEN")
+	fs.StringVar(&c.PurgeCloudflareTokenFile, "purge-cloudflare-token-file", "", "file holding the Cloudflare API token (Zone / Cache Purge permission), read again when it changes; or set CATALOG_PURGE_CLOUDFLARE_TOKEN")
 	fs.StringVar(&c.PurgeCloudflareAPI, "purge-cloudflare-api", "https://api.cloudflare.com/client/v4", "Cloudflare's API base URL (a stand-in's in tests)")
 	fs.IntVar(&c.PurgeCloudflareBatch, "purge-cloudflare-batch", purge.CloudflareMaxTags, "tags per Cloudflare purge request (Cloudflare allows 100 on every plan)")
 	fs.DurationVar(&c.PurgeCloudflareInterval, "purge-cloudflare-interval", purge.CloudflareInterval, "least time between two Cloudflare purge rounds; raise it to 12s on the Free plan (5 purge requests a minute)")
@@ -282,8 +283,8 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 		}
 	}
 	var terr []error
-	c.PurgeFastlyToken, terr = secretSetting(getenv, "purge-fastly-token", fastlyTokenFile, terr)
-	c.PurgeCloudflareToken, terr = secretSetting(getenv, "purge-cloudflare-token", cloudflareTokenFile, terr)
+	c.PurgeFastlyToken, terr = secretSetting(getenv, "purge-fastly-token", c.PurgeFastlyTokenFile, terr)
+	c.PurgeCloudflareToken, terr = secretSetting(getenv, "purge-cloudflare-token", c.PurgeCloudflareTokenFile, terr)
 	if len(terr) > 0 {
 		var problems []string
 		for _, e := range terr {
@@ -298,9 +299,10 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 }
 
 // secretSetting reads a secret from its variable (CATALOG_PURGE_FASTLY_TOKEN)
-// or from the file its --…-file flag (or CATALOG_…_FILE) names. A secret
-// has no flag of its own: a flag's value shows in ps to every user of the
-// machine. Errors never quote the secret.
+// or from the file its --…-file flag (or CATALOG_…_FILE) names, as the
+// purge target reads it again when it changes. A secret has no flag of its
+// own: a flag's value shows in ps to every user of the machine. Errors
+// never quote the secret.
 func secretSetting(getenv func(string) string, name, file string, errs []error) (Secret, []error) {
 	env := envName(name)
 	v := getenv(env)
@@ -310,11 +312,11 @@ func secretSetting(getenv func(string) string, name, file string, errs []error) 
 	if v != "" {
 		return "", append(errs, fmt.Errorf("%s and --%s-file (%s_FILE) are both set: set one", env, name, env))
 	}
-	b, err := os.ReadFile(file)
+	v, err := purge.ReadTokenFile(file)
 	if err != nil {
 		return "", append(errs, fmt.Errorf("--%s-file (%s_FILE): %w", name, env, err))
 	}
-	return Secret(strings.TrimSpace(string(b))), errs
+	return Secret(v), errs
 }
 
 // badValue is the line for a value flag f refused.
@@ -539,9 +541,8 @@ func (c *Config) validatePurge(bad func(flagName, format string, args ...any)) {
 		case t.id == "" && t.token != "":
 			bad(t.idFlag, "required with %s: the token alone names nothing to purge", envName(t.tokenName))
 		}
-		if strings.IndexFunc(t.token.Reveal(), func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-			errs := envName(t.tokenName)
-			bad(t.tokenName+"-file", "the token in %s (or the file) holds a space or control character; it would break the request's header", errs)
+		if err := purge.CheckToken(t.token.Reveal()); err != nil {
+			bad(t.tokenName+"-file", "the token in %s (or the file) %v", envName(t.tokenName), err)
 		}
 	}
 	if c.PurgeCloudflareBatch < 1 || c.PurgeCloudflareBatch > 500 {

@@ -64,6 +64,9 @@ func TestPurgeSettings(t *testing.T) {
 				if c.PurgeCloudflareToken.Reveal() != purgeToken {
 					t.Errorf("token from the file not read (or not trimmed)")
 				}
+				if c.PurgeCloudflareTokenFile != file {
+					t.Errorf("PurgeCloudflareTokenFile %q, want %q: the target reads it again when it changes", c.PurgeCloudflareTokenFile, file)
+				}
 				if c.PurgeCloudflareBatch != 30 || c.PurgeCloudflareInterval != 12*time.Second {
 					t.Errorf("batch, interval = %d, %v", c.PurgeCloudflareBatch, c.PurgeCloudflareInterval)
 				}
@@ -85,6 +88,10 @@ func TestPurgeSettingsRejected(t *testing.T) {
 	if err := os.WriteFile(file, []byte(purgeToken), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	empty := filepath.Join(t.TempDir(), "empty")
+	if err := os.WriteFile(empty, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -100,6 +107,8 @@ func TestPurgeSettingsRejected(t *testing.T) {
 			[]string{"CATALOG_PURGE_CLOUDFLARE_TOKEN", purgeToken}, []string{"CATALOG_PURGE_CLOUDFLARE_TOKEN", "both set"}},
 		{"token file missing", []string{"--purge-cloudflare-zone", "z1", "--purge-cloudflare-token-file", file + ".nope"}, nil,
 			[]string{"--purge-cloudflare-token-file", "no such file"}},
+		{"token file empty", []string{"--purge-cloudflare-zone", "z1", "--purge-cloudflare-token-file", empty}, nil,
+			[]string{"--purge-cloudflare-token-file", "is empty"}},
 		{"token with a space", nil, []string{"CATALOG_PURGE_CLOUDFLARE_ZONE", "z1", "CATALOG_PURGE_CLOUDFLARE_TOKEN", "abc " + purgeToken},
 			[]string{"CATALOG_PURGE_CLOUDFLARE_TOKEN", "space or control character"}},
 		{"zone with a slash", nil, []string{"CATALOG_PURGE_CLOUDFLARE_ZONE", "../z", "CATALOG_PURGE_CLOUDFLARE_TOKEN", purgeToken},

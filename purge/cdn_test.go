@@ -107,7 +107,7 @@ func fastlyStandIn(t *testing.T, answer status) (*standIn, *problems) {
 func TestFastlyStandInBatchesOf256(t *testing.T) {
 	api, problems := fastlyStandIn(t, nil)
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{}, NewFastly(api.URL, fastlyService, fastlyToken, false, nil))
+	p, _ := run(t, clock, Options{}, NewFastly(api.URL, fastlyService, FixedToken(fastlyToken), false, nil))
 	tags := productTags(600)
 	p.Add(tags, clock.Now())
 	step(t, clock, FastlyInterval)
@@ -133,7 +133,7 @@ func TestFastlyStandInBatchesOf256(t *testing.T) {
 func TestFastlyStandInSoftPurge(t *testing.T) {
 	api, problems := fastlyStandIn(t, nil)
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{}, NewFastly(api.URL+"/", fastlyService, fastlyToken, true, nil))
+	p, _ := run(t, clock, Options{}, NewFastly(api.URL+"/", fastlyService, FixedToken(fastlyToken), true, nil))
 	p.Add([]string{"shop-product-9"}, clock.Now())
 	step(t, clock, FastlyInterval)
 	eventually(t, "a request", func() bool { return api.count() == 1 })
@@ -152,7 +152,7 @@ func TestFastlyStandInBadToken(t *testing.T) {
 		return http.StatusUnauthorized, nil, "Provided credentials are missing or invalid: " + fastlyToken
 	})
 	clock := newFakeClock()
-	p, logs := run(t, clock, Options{}, NewFastly(api.URL, fastlyService, fastlyToken, false, nil))
+	p, logs := run(t, clock, Options{}, NewFastly(api.URL, fastlyService, FixedToken(fastlyToken), false, nil))
 	p.Add([]string{"shop-product-9"}, clock.Now())
 	step(t, clock, FastlyInterval)
 	eventually(t, "the refusal reported", func() bool { return p.Status()[0].LastErr != "" })
@@ -212,7 +212,7 @@ func cloudflareStandIn(t *testing.T, answer status) (*standIn, *problems) {
 func TestCloudflareStandInBatchesOf100(t *testing.T) {
 	api, problems := cloudflareStandIn(t, nil)
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, cloudflareToken, 0, 0, nil))
+	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
 	tags := productTags(250)
 	p.Add(tags, clock.Now())
 	step(t, clock, CloudflareInterval)
@@ -236,7 +236,7 @@ func TestCloudflareStandInBatchesOf100(t *testing.T) {
 func TestCloudflareStandInConfiguredBatch(t *testing.T) {
 	api, _ := cloudflareStandIn(t, nil)
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, cloudflareToken, 30, 12*time.Second, nil))
+	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 30, 12*time.Second, nil))
 	p.Add(productTags(70), clock.Now())
 	step(t, clock, 12*time.Second)
 	eventually(t, "the purge acknowledged", func() bool { return !p.Status()[0].LastOK.IsZero() })
@@ -259,7 +259,7 @@ func TestCloudflareStandInRateLimited(t *testing.T) {
 		return http.StatusOK, nil, ""
 	})
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, cloudflareToken, 0, 0, nil))
+	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
 	p.Add([]string{"shop-product-1"}, clock.Now())
 	step(t, clock, CloudflareInterval)
 	eventually(t, "the 429 reported", func() bool { return p.Status()[0].LastErr != "" })
@@ -292,7 +292,7 @@ func TestCloudflareStandInEnvelopeFailure(t *testing.T) {
 		return http.StatusOK, nil, "Purge by tag is not enabled for this zone"
 	})
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, cloudflareToken, 0, 0, nil))
+	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
 	p.Add([]string{"shop-product-1"}, clock.Now())
 	step(t, clock, CloudflareInterval)
 	eventually(t, "the failure reported", func() bool { return p.Status()[0].LastErr != "" })
@@ -313,7 +313,7 @@ func TestBackoffOnServerErrors(t *testing.T) {
 	})
 	clock := newFakeClock()
 	p, logs := run(t, clock, Options{Backoff: time.Second, MaxBackoff: 5 * time.Second},
-		NewCloudflare(api.URL+"/client/v4", cloudflareZone, cloudflareToken, 0, 0, nil))
+		NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
 	p.Add([]string{"shop-product-1"}, clock.Now())
 	step(t, clock, CloudflareInterval)
 	var waits []time.Duration
@@ -342,7 +342,7 @@ func TestBackoffOnNetworkError(t *testing.T) {
 	url := api.URL
 	api.Close() // nothing listens there now
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{Backoff: time.Second}, NewCloudflare(url+"/client/v4", cloudflareZone, cloudflareToken, 0, 0, nil))
+	p, _ := run(t, clock, Options{Backoff: time.Second}, NewCloudflare(url+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
 	p.Add([]string{"shop-product-1"}, clock.Now())
 	step(t, clock, CloudflareInterval)
 	eventually(t, "the failure reported", func() bool { return p.Status()[0].LastErr != "" })

@@ -1,6 +1,7 @@
 package purge
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -100,6 +101,7 @@ type recorded struct {
 	Method, Path string
 	Header       http.Header
 	Body         []byte
+	ctx          context.Context // the request's: done when the client gave up
 }
 
 // standIn is a local HTTP server in place of a cache or a CDN's API: it
@@ -116,7 +118,7 @@ func newStandIn(t *testing.T, answer func(n int, r recorded, w http.ResponseWrit
 	s := &standIn{answer: answer}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
-		rec := recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+		rec := recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, ctx: r.Context()}
 		s.mu.Lock()
 		n := len(s.reqs)
 		s.reqs = append(s.reqs, rec)

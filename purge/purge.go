@@ -64,8 +64,12 @@ type StatusError struct {
 	// RetryAfter is the wait the target asked for (Retry-After), zero when
 	// it named none.
 	RetryAfter time.Duration
-	// Message is what the target said, shortened, secrets taken out.
+	// Message is what the target said, secrets taken out, shortened.
 	Message string
+	// Garbled says the answer was not the API's (a proxy's page in its
+	// place, a cut body): nothing says the purge was refused, and trying
+	// again soon may reach the API.
+	Garbled bool
 }
 
 func (e *StatusError) Error() string {
@@ -77,15 +81,16 @@ func (e *StatusError) Error() string {
 }
 
 // retryable says whether trying the same request again soon may succeed:
-// the network failed, the target is overloaded or failing (5xx), or it
-// asked to slow down (429, 408). Any other answer (a bad token, a refused
-// ACL, a malformed request) will not change by itself soon.
+// the network failed, the target is overloaded or failing (5xx), it asked
+// to slow down (429, 408), or its answer was garbled. Any other answer (a
+// bad token, a refused ACL, a malformed request, a redirect) will not
+// change by itself soon.
 func retryable(err error) bool {
 	var se *StatusError
 	if !errors.As(err, &se) {
 		return true // no answer: the network, a timeout
 	}
-	return se.Status >= 500 || se.Status == http.StatusTooManyRequests || se.Status == http.StatusRequestTimeout
+	return se.Garbled || se.Status >= 500 || se.Status == http.StatusTooManyRequests || se.Status == http.StatusRequestTimeout
 }
 
 // Clock is the time the purger uses; tests move it by hand.
@@ -180,8 +185,8 @@ func New(targets []Target, o Options) *Purger {
 	return p
 }
 
-// Run sends purges until ctx ends. What is still pending then is dropped:
-// the next start purges by kind.
+// Run sends purges until ctx ends. A round it cuts keeps its unsent tags
+// pending, with those that were waiting, for Flush.
 func (p *Purger) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	for _, w := range p.workers {
@@ -192,6 +197,38 @@ func (p *Purger) Run(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
+}
+
+// Flush sends what is pending to every target at once, instead of after
+// the coalescing interval, retried as Run retries, until nothing is
+// pending or ctx ends; call it after Run returned. catalogd stopping calls
+// it within its grace period, so that a replica stopped for good does not
+// take its last changes' purges with it. It returns how many tags it could
+// not send.
+func (p *Purger) Flush(ctx context.Context) int {
+	var wg sync.WaitGroup
+	left := make([]int, len(p.workers))
+	for i, w := range p.workers {
+		n := w.pendingCount()
+		if n == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.o.Logger.Info("edge purge: sending the tags waiting before exit", "target", w.t.Name(), "tags", n)
+			if left[i] = w.flush(ctx); left[i] > 0 {
+				w.o.Logger.Warn("edge purge: tags left unsent at exit: the target failed, or asked to wait, past the time there was",
+					"target", w.t.Name(), "tags", left[i])
+			}
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, n := range left {
+		total += n
+	}
+	return total
 }
 
 // Add queues the tags a change applied at the given time invalidated, for
@@ -264,248 +301,4 @@ func (p *Purger) Report(now time.Time) string {
 		}
 	}
 	return b.String()
-}
-
-// worker sends one target's purges.
-type worker struct {
-	t     Target
-	lim   Limits
-	o     Options
-	kinds []string
-	m     *targetMetrics
-	wake  chan struct{}
-
-	mu sync.Mutex
-	// pending are the tags waiting, collapsed when they are Kinds after an
-	// overflow (more tags need not be kept then); since is when the oldest
-	// of them was applied, for the lag.
-	pending   map[string]bool
-	order     []string
-	collapsed bool
-	since     time.Time
-	// owed: a purge was lost (refused); the kinds go with the next round.
-	owed    bool
-	lastOK  time.Time
-	lastErr error
-	errAt   time.Time
-}
-
-// add merges tags into the pending set and wakes the worker.
-func (w *worker) add(tags []string, applied time.Time, why string) {
-	w.mu.Lock()
-	if w.since.IsZero() || applied.Before(w.since) {
-		w.since = applied
-	}
-	switch {
-	case why != "":
-		w.m.kindPurge(why)
-		w.merge(tags)
-	case w.collapsed:
-		// The kinds pending purge every response already.
-	case len(w.pending)+len(tags) > w.o.MaxPending:
-		w.collapse("overflow")
-	default:
-		w.merge(tags)
-	}
-	w.m.pendingSet(len(w.pending))
-	w.mu.Unlock()
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
-
-// merge adds tags not pending yet; w.mu is held.
-func (w *worker) merge(tags []string) {
-	for _, t := range tags {
-		if !w.pending[t] {
-			w.pending[t] = true
-			w.order = append(w.order, t)
-		}
-	}
-}
-
-// collapse replaces what is pending with the kind tags; w.mu is held.
-func (w *worker) collapse(why string) {
-	w.o.Logger.Warn("edge purge: too many tags waiting; purging every response by kind instead",
-		"target", w.t.Name(), "why", why, "waiting", len(w.pending))
-	w.m.kindPurge(why)
-	w.pending = map[string]bool{}
-	w.order = w.order[:0]
-	w.merge(w.kinds)
-	w.collapsed = true
-}
-
-// take empties the pending set, and says whether it had collapsed to the
-// kinds; w.mu is held.
-func (w *worker) take() ([]string, time.Time, bool) {
-	tags, since, collapsed := w.order, w.since, w.collapsed
-	if w.owed {
-		seen := w.pending
-		for _, k := range w.kinds {
-			if !seen[k] {
-				tags = append(tags, k)
-			}
-		}
-		w.owed = false
-	}
-	w.pending = map[string]bool{}
-	w.order = nil
-	w.since = time.Time{}
-	w.collapsed = false
-	w.m.pendingSet(0)
-	return tags, since, collapsed
-}
-
-// putBack returns unsent tags to the pending set, keeping the oldest time;
-// collapsed says they were the kinds an overflow left, which stay the
-// pending set (they cover whatever arrived since).
-func (w *worker) putBack(tags []string, since time.Time, collapsed bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.since.IsZero() || since.Before(w.since) {
-		w.since = since
-	}
-	switch {
-	case w.collapsed:
-		// The kinds pending cover these.
-	case collapsed:
-		w.pending, w.order = map[string]bool{}, nil
-		w.merge(w.kinds)
-		w.collapsed = true
-	case len(w.pending)+len(tags) > w.o.MaxPending:
-		w.collapse("overflow")
-	default:
-		// The unsent first: they are the older.
-		old := w.order
-		w.pending, w.order = map[string]bool{}, nil
-		w.merge(tags)
-		w.merge(old)
-	}
-	w.m.pendingSet(len(w.pending))
-}
-
-func (w *worker) run(ctx context.Context) {
-	clock := w.o.Clock
-	failures := 0 // consecutive retryable failures
-	refusals := 0 // consecutive refusals
-	var next time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-w.wake:
-		}
-		// Collect for the interval, counted from the previous round: a
-		// burst is coalesced, and rounds are at least Interval apart.
-		wait := w.lim.Interval
-		if !next.IsZero() {
-			wait = max(wait, next.Sub(clock.Now()))
-		}
-		if wait > 0 {
-			select {
-			case <-ctx.Done():
-				return
-			case <-clock.After(wait):
-			}
-		}
-		w.mu.Lock()
-		tags, since, collapsed := w.take()
-		w.mu.Unlock()
-		if len(tags) == 0 {
-			continue
-		}
-		sent, err := w.round(ctx, tags)
-		if ctx.Err() != nil {
-			return
-		}
-		now := clock.Now()
-		next = now.Add(w.lim.Interval)
-		if err == nil {
-			failures, refusals = 0, 0
-			w.m.lagObserve(now.Sub(since))
-			w.mu.Lock()
-			if w.lastErr != nil {
-				w.o.Logger.Info("edge purge works again", "target", w.t.Name())
-			}
-			w.lastOK, w.lastErr = now, nil
-			w.mu.Unlock()
-			continue
-		}
-		w.mu.Lock()
-		first := w.lastErr == nil
-		w.lastErr, w.errAt = err, now
-		w.mu.Unlock()
-		var pause time.Duration
-		if retryable(err) {
-			// Unsent tags wait, with what arrives meanwhile, for the
-			// next round after the backoff.
-			w.putBack(tags[sent:], since, collapsed)
-			pause = w.o.Jitter(min(w.o.MaxBackoff, w.o.Backoff<<min(failures, 20)))
-			failures++
-			var se *StatusError
-			if errors.As(err, &se) && se.RetryAfter > pause {
-				pause = min(se.RetryAfter, maxRetryAfter)
-			}
-			if first {
-				w.o.Logger.Warn("edge purge failed; trying again with backoff", "target", w.t.Name(), "err", err,
-					"retry_in", pause.Round(time.Millisecond))
-			} else {
-				w.o.Logger.Debug("edge purge failed again", "target", w.t.Name(), "err", err)
-			}
-		} else {
-			// Refused (a bad token, a missing permission, a purge the
-			// ACL forbids): sending the same again soon would be refused
-			// again. The tags are lost, so the kinds go with the next
-			// round, tried after a pause that grows to an hour: a
-			// permission fixed at the CDN takes effect without a restart.
-			w.mu.Lock()
-			w.owed = true
-			w.mu.Unlock()
-			pause = min(maxRefused, w.o.Refused<<min(refusals, 10))
-			refusals++
-			w.o.Logger.Error("edge purge refused; its tags are dropped and every response will be purged by kind once it works",
-				"target", w.t.Name(), "err", err, "retry_in", pause)
-		}
-		next = now.Add(pause)
-		// Wake at once: the pause is waited for in the loop, and tags
-		// were put back or are owed.
-		select {
-		case w.wake <- struct{}{}:
-		default:
-		}
-	}
-}
-
-// round sends tags in batches the target accepts. It returns how many tags
-// were acknowledged before an error.
-func (w *worker) round(ctx context.Context, tags []string) (int, error) {
-	sent := 0
-	for _, b := range batches(tags, w.lim) {
-		err := w.t.Purge(ctx, b)
-		w.m.request(len(b), err)
-		if err != nil {
-			return sent, err
-		}
-		sent += len(b)
-	}
-	return sent, nil
-}
-
-// batches splits tags into requests within the limits, in order.
-func batches(tags []string, lim Limits) [][]string {
-	var out [][]string
-	start, bytes := 0, 0
-	for i, t := range tags {
-		n := len(t) + 1
-		if i > start && (i-start >= lim.MaxTags || (lim.MaxBytes > 0 && bytes+n > lim.MaxBytes)) {
-			out = append(out, tags[start:i])
-			start, bytes = i, 0
-		}
-		bytes += n
-	}
-	if start < len(tags) {
-		out = append(out, tags[start:])
-	}
-	return out
 }

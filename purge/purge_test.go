@@ -73,8 +73,8 @@ func TestBurstCoalesced(t *testing.T) {
 	fastly, _ := fastlyStandIn(t, ok)
 	cloudflare, _ := cloudflareStandIn(t, ok)
 	v, _ := NewVarnish(varnish.URL, nil)
-	targets := []Target{v, NewFastly(fastly.URL, fastlyService, fastlyToken, false, nil),
-		NewCloudflare(cloudflare.URL+"/client/v4", cloudflareZone, cloudflareToken, 0, 0, nil)}
+	targets := []Target{v, NewFastly(fastly.URL, fastlyService, FixedToken(fastlyToken), false, nil),
+		NewCloudflare(cloudflare.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil)}
 	clock := newFakeClock()
 	p, _ := run(t, clock, Options{}, targets...)
 

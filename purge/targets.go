@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"catalogd/internal/redact"
 )
@@ -50,6 +50,23 @@ const (
 // that hangs holds back the next, so it has a deadline.
 var DefaultClient = &http.Client{Timeout: 10 * time.Second}
 
+// noRedirects is client (DefaultClient when nil) never following a
+// redirect. A purge API has no business redirecting, and Go's client would
+// carry a header it does not know for a credential (Fastly-Key) and the
+// body to whatever host the answer names: the 3xx is the answer, and send
+// makes it a failure.
+func noRedirects(client *http.Client) *http.Client {
+	if client == nil {
+		client = DefaultClient
+	}
+	c := *client
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &c
+}
+
+// messageMax is how much of what a target said a StatusError keeps.
+const messageMax = 200
+
 // VarnishURL parses a Varnish purge listener's base URL: http or https,
 // a host, and no user:password@ (the VCL lets purges in by address, and a
 // password in the URL would show wherever the URL does). The configuration
@@ -80,10 +97,7 @@ func NewVarnish(base string, client *http.Client) (*Varnish, error) {
 	if err != nil {
 		return nil, err
 	}
-	if client == nil {
-		client = DefaultClient
-	}
-	return &Varnish{base: u, client: client, name: "varnish " + u.Host}, nil
+	return &Varnish{base: u, client: noRedirects(client), name: "varnish " + u.Host}, nil
 }
 
 func (v *Varnish) Name() string { return v.name }
@@ -111,18 +125,15 @@ func (v *Varnish) Purge(ctx context.Context, tags []string) error {
 type Fastly struct {
 	api     string
 	service string
-	token   string
+	token   *Token
 	soft    bool
 	client  *http.Client
 }
 
 // NewFastly makes the target for a Fastly service; api is
 // https://api.fastly.com but for a stand-in.
-func NewFastly(api, service, token string, soft bool, client *http.Client) *Fastly {
-	if client == nil {
-		client = DefaultClient
-	}
-	return &Fastly{api: strings.TrimRight(api, "/"), service: service, token: token, soft: soft, client: client}
+func NewFastly(api, service string, token *Token, soft bool, client *http.Client) *Fastly {
+	return &Fastly{api: strings.TrimRight(api, "/"), service: service, token: token, soft: soft, client: noRedirects(client)}
 }
 
 func (f *Fastly) Name() string { return "fastly" }
@@ -130,38 +141,38 @@ func (f *Fastly) Name() string { return "fastly" }
 func (f *Fastly) Limits() Limits { return Limits{MaxTags: FastlyMaxKeys, Interval: FastlyInterval} }
 
 func (f *Fastly) Purge(ctx context.Context, tags []string) error {
-	h := http.Header{"Fastly-Key": {f.token}, "Accept": {"application/json"}}
-	if f.soft {
-		h.Set("Fastly-Soft-Purge", "1")
-	}
-	return postJSON(ctx, f.client, "fastly", f.token, f.api+"/service/"+url.PathEscape(f.service)+"/purge", h,
-		map[string][]string{"surrogate_keys": tags}, func(b []byte) string {
-			// Fastly's errors: {"msg": "...", "detail": "..."}.
-			var e struct{ Msg, Detail string }
-			if json.Unmarshal(b, &e) == nil && e.Msg != "" {
-				return strings.TrimSpace(e.Msg + " " + e.Detail)
-			}
-			return ""
-		})
+	return withToken(f.token, func(token string) error {
+		h := http.Header{"Fastly-Key": {token}, "Accept": {"application/json"}}
+		if f.soft {
+			h.Set("Fastly-Soft-Purge", "1")
+		}
+		return postJSON(ctx, f.client, "fastly", token, f.api+"/service/"+url.PathEscape(f.service)+"/purge", h,
+			map[string][]string{"surrogate_keys": tags}, func(_ int, b []byte) string {
+				// Fastly's errors: {"msg": "...", "detail": "..."}.
+				var e struct{ Msg, Detail string }
+				if json.Unmarshal(b, &e) == nil && e.Msg != "" {
+					return strings.TrimSpace(e.Msg + " " + e.Detail)
+				}
+				return ""
+			})
+	})
 }
 
 // Cloudflare purges a Cloudflare zone by Cache-Tag: POST
 // {api}/zones/{zone}/purge_cache with {"tags": [...]} and the API token as
 // a bearer token (a token with the Zone / Cache Purge permission).
 type Cloudflare struct {
-	api, zone, token string
-	maxTags          int
-	interval         time.Duration
-	client           *http.Client
+	api, zone string
+	token     *Token
+	maxTags   int
+	interval  time.Duration
+	client    *http.Client
 }
 
 // NewCloudflare makes the target for a Cloudflare zone; api is
 // https://api.cloudflare.com/client/v4 but for a stand-in. maxTags and
 // interval of 0 are the defaults.
-func NewCloudflare(api, zone, token string, maxTags int, interval time.Duration, client *http.Client) *Cloudflare {
-	if client == nil {
-		client = DefaultClient
-	}
+func NewCloudflare(api, zone string, token *Token, maxTags int, interval time.Duration, client *http.Client) *Cloudflare {
 	if maxTags <= 0 {
 		maxTags = CloudflareMaxTags
 	}
@@ -169,16 +180,17 @@ func NewCloudflare(api, zone, token string, maxTags int, interval time.Duration,
 		interval = CloudflareInterval
 	}
 	return &Cloudflare{api: strings.TrimRight(api, "/"), zone: zone, token: token, maxTags: maxTags,
-		interval: interval, client: client}
+		interval: interval, client: noRedirects(client)}
 }
 
 func (c *Cloudflare) Name() string { return "cloudflare" }
 
 func (c *Cloudflare) Limits() Limits { return Limits{MaxTags: c.maxTags, Interval: c.interval} }
 
-// cloudflareAnswer is the API's envelope.
+// cloudflareAnswer is the API's envelope; Success is nil when the answer
+// had none.
 type cloudflareAnswer struct {
-	Success bool `json:"success"`
+	Success *bool `json:"success"`
 	Errors  []struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
@@ -194,36 +206,63 @@ func (a cloudflareAnswer) message() string {
 }
 
 func (c *Cloudflare) Purge(ctx context.Context, tags []string) error {
+	return withToken(c.token, func(token string) error { return c.purge(ctx, tags, token) })
+}
+
+func (c *Cloudflare) purge(ctx context.Context, tags []string, token string) error {
 	var answer cloudflareAnswer
-	err := postJSON(ctx, c.client, "cloudflare", c.token, c.api+"/zones/"+url.PathEscape(c.zone)+"/purge_cache",
-		http.Header{"Authorization": {"Bearer " + c.token}}, map[string][]string{"tags": tags}, func(b []byte) string {
+	var status int
+	var body []byte
+	err := postJSON(ctx, c.client, "cloudflare", token, c.api+"/zones/"+url.PathEscape(c.zone)+"/purge_cache",
+		http.Header{"Authorization": {"Bearer " + token}}, map[string][]string{"tags": tags}, func(code int, b []byte) string {
+			status, body = code, b
 			if json.Unmarshal(b, &answer) == nil {
 				return answer.message()
 			}
 			return ""
 		})
-	if err != nil {
+	switch {
+	case err != nil:
 		return err
-	}
-	if !answer.Success {
+	case answer.Success == nil:
+		// Not the API's envelope: a proxy's or a captive portal's page
+		// in its place, a cut answer. Nothing says the purge was done,
+		// nor refused: tried again, as a 5xx is.
+		return &StatusError{Target: "cloudflare", Status: status, Garbled: true,
+			Message: redact.Shorten("not Cloudflare's JSON answer: "+strings.Join(strings.Fields(string(body)), " "), messageMax, token)}
+	case !*answer.Success:
 		// A 200 that says it failed: the API's envelope is the truth.
-		return &StatusError{Target: "cloudflare", Status: http.StatusOK,
-			Message: redactText("success is not true: "+answer.message(), c.token)}
+		return &StatusError{Target: "cloudflare", Status: status,
+			Message: redact.Shorten("success is not true: "+answer.message(), messageMax, token)}
 	}
 	return nil
+}
+
+// withToken sends with the token's value. A 401 or 403 reads the token
+// again and, when it changed (rotated meanwhile, unseen by its stat), sends
+// once more with the new one.
+func withToken(t *Token, send func(token string) error) error {
+	err := send(t.Value())
+	var se *StatusError
+	if errors.As(err, &se) && (se.Status == http.StatusUnauthorized || se.Status == http.StatusForbidden) {
+		if v, changed := t.Reread(); changed {
+			return send(v)
+		}
+	}
+	return err
 }
 
 // postJSON posts body as JSON to a CDN's API with the headers, and sends it
 // as send does.
 func postJSON(ctx context.Context, client *http.Client, name, token, endpoint string, h http.Header, body any,
-	explain func([]byte) string) error {
+	explain func(status int, body []byte) string) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(b))
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, redactErr(err, token))
+		return fmt.Errorf("%s: %w", name, redact.ErrorOf(err, token))
 	}
 	req.Header = h
 	req.Header.Set("Content-Type", "application/json")
@@ -232,18 +271,22 @@ func postJSON(ctx context.Context, client *http.Client, name, token, endpoint st
 
 // send does the request; an answer other than 2xx is a *StatusError with
 // what the target said (read by explain, or the body's start) and its
-// Retry-After. Nothing of token is ever in the error.
-func send(client *http.Client, req *http.Request, name, token string, explain func([]byte) string) error {
+// Retry-After, a redirect one saying where to. Nothing of token is ever in
+// the error.
+func send(client *http.Client, req *http.Request, name, token string, explain func(int, []byte) string) error {
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, redactErr(err, token))
+		return fmt.Errorf("%s: %w", name, redact.ErrorOf(err, token))
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return &StatusError{Target: name, Status: resp.StatusCode, Message: redact.Shorten(redirected(resp), messageMax, token)}
+	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	ok := resp.StatusCode >= 200 && resp.StatusCode < 300
 	msg := ""
 	if explain != nil {
-		msg = explain(b) // also fills a success's envelope
+		msg = explain(resp.StatusCode, b) // also fills a success's envelope
 	}
 	if ok {
 		return nil
@@ -252,7 +295,18 @@ func send(client *http.Client, req *http.Request, name, token string, explain fu
 		msg = strings.Join(strings.Fields(string(b)), " ")
 	}
 	return &StatusError{Target: name, Status: resp.StatusCode,
-		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()), Message: redactText(shorten(msg, 200), token)}
+		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()), Message: redact.Shorten(msg, messageMax, token)}
+}
+
+// redirected says where a 3xx sent the request, without the query (which
+// may carry anything), and what to do.
+func redirected(resp *http.Response) string {
+	to := "no Location"
+	if u, err := resp.Location(); err == nil {
+		u.User, u.RawQuery, u.ForceQuery, u.Fragment = nil, "", false, ""
+		to = u.String()
+	}
+	return "redirected to " + to + ": purge APIs do not redirect; check the URL"
 }
 
 // retryAfter reads Retry-After: seconds, or an HTTP date.
@@ -268,22 +322,4 @@ func retryAfter(v string, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
-}
-
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-// redactText takes the token out of s, should a target or a library ever
-// echo it.
-func redactText(s, token string) string { return redact.String(s, token) }
-
-func redactErr(err error, token string) error {
-	return redact.Error(err, func(s string) string { return redact.String(s, token) })
 }

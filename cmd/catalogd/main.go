@@ -226,7 +226,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// The edge purger: every change's tags to each configured Varnish,
 	// Fastly service and Cloudflare zone. It runs beside the follower and
 	// never holds it up.
-	targets, err := purgeTargets(cfg)
+	targets, err := purgeTargets(cfg, log)
 	if err != nil {
 		return err
 	}
@@ -262,7 +262,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	errc := make(chan error, 3)
 	f := &follower{cfg: cfg, db: db, cat: cat, cache: cache, log: log, m: changes, source: source,
 		version: snapVersion, first: make(chan struct{}), purger: purger}
-	go purger.Run(followCtx)
+	purging := make(chan struct{}) // closed when the purger's Run has returned
+	go func() {
+		defer close(purging)
+		purger.Run(followCtx)
+	}()
 	go func() {
 		if err := f.run(followCtx); err != nil {
 			errc <- err
@@ -298,16 +302,35 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case err = <-errc:
 	case <-ctx.Done():
 	}
-	// Finish the requests in flight, then stop.
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	// Finish the requests in flight, and send the purges still waiting
+	// (a replica stopped for good takes them with it otherwise), within
+	// the grace period; then stop.
+	stopFollowing()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	log.Info("shutting down")
+	flushed := make(chan struct{})
+	go func() {
+		defer close(flushed)
+		select {
+		case <-purging:
+			purger.Flush(shutdownCtx)
+		case <-shutdownCtx.Done():
+		}
+	}()
 	serr := errors.Join(public.Shutdown(shutdownCtx), admin.Shutdown(shutdownCtx))
+	<-flushed
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
 	return errors.Join(err, serr)
 }
+
+// shutdownGrace bounds the stop: the requests in flight finish and the
+// purges waiting are sent within it. It is under what the shipped units
+// wait before they kill catalogd: systemd's TimeoutStopSec=20s, the
+// Kubernetes Deployment's terminationGracePeriodSeconds: 30.
+const shutdownGrace = 15 * time.Second
 
 // logLanguages says which translation plugin the first snapshot found.
 func logLanguages(log *slog.Logger, info catalog.LanguageInfo) {

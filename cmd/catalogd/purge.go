@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -11,7 +12,7 @@ import (
 
 // purgeTargets are the edge caches the configuration names: each Varnish,
 // the Fastly service, the Cloudflare zone.
-func purgeTargets(cfg *config.Config) ([]purge.Target, error) {
+func purgeTargets(cfg *config.Config, log *slog.Logger) ([]purge.Target, error) {
 	var out []purge.Target
 	for _, u := range cfg.PurgeVarnish {
 		v, err := purge.NewVarnish(u, nil)
@@ -21,14 +22,30 @@ func purgeTargets(cfg *config.Config) ([]purge.Target, error) {
 		out = append(out, v)
 	}
 	if cfg.PurgeFastlyService != "" {
-		out = append(out, purge.NewFastly(cfg.PurgeFastlyAPI, cfg.PurgeFastlyService,
-			cfg.PurgeFastlyToken.Reveal(), cfg.PurgeFastlySoft, nil))
+		token, err := purgeToken(cfg.PurgeFastlyToken, cfg.PurgeFastlyTokenFile, log)
+		if err != nil {
+			return nil, fmt.Errorf("--purge-fastly-token-file (CATALOG_PURGE_FASTLY_TOKEN_FILE): %w", err)
+		}
+		out = append(out, purge.NewFastly(cfg.PurgeFastlyAPI, cfg.PurgeFastlyService, token, cfg.PurgeFastlySoft, nil))
 	}
 	if cfg.PurgeCloudflareZone != "" {
-		out = append(out, purge.NewCloudflare(cfg.PurgeCloudflareAPI, cfg.PurgeCloudflareZone,
-			cfg.PurgeCloudflareToken.Reveal(), cfg.PurgeCloudflareBatch, cfg.PurgeCloudflareInterval, nil))
+		token, err := purgeToken(cfg.PurgeCloudflareToken, cfg.PurgeCloudflareTokenFile, log)
+		if err != nil {
+			return nil, fmt.Errorf("--purge-cloudflare-token-file (CATALOG_PURGE_CLOUDFLARE_TOKEN_FILE): %w", err)
+		}
+		out = append(out, purge.NewCloudflare(cfg.PurgeCloudflareAPI, cfg.PurgeCloudflareZone, token,
+			cfg.PurgeCloudflareBatch, cfg.PurgeCloudflareInterval, nil))
 	}
 	return out, nil
+}
+
+// purgeToken is a CDN's token: the environment's, fixed, or the file's,
+// read again when the file changes (a rotated secret, without a restart).
+func purgeToken(value config.Secret, file string, log *slog.Logger) (*purge.Token, error) {
+	if file == "" {
+		return purge.FixedToken(value.Reveal()), nil
+	}
+	return purge.TokenFile(file, log)
 }
 
 // targetNames names the targets for the start-up log line.
