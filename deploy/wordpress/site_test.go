@@ -1,7 +1,6 @@
 package wordpress
 
 import (
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -48,22 +47,14 @@ foreach ( array( 'cart' => 'warenkorb', 'checkout' => 'kasse', 'myaccount' => 'm
 	}
 	update_option( 'woocommerce_' . $page . '_page_id', $id );
 }`)
-	client := site.Client(site.Serve(t))
+	visitor := site.Visitor(site.Serve(t))
 	robots := func(t *testing.T) string {
 		t.Helper()
-		resp, err := client.Get(site.URL + "/robots.txt")
-		if err != nil {
-			t.Fatal(err)
+		a := visitor.Get(t, "/robots.txt", nil)
+		if a.Status != http.StatusOK || !strings.HasPrefix(a.Header.Get("Content-Type"), "text/plain") {
+			t.Fatalf("GET /robots.txt: %d %s:\n%s", a.Status, a.Header.Get("Content-Type"), a.Body)
 		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
-			t.Fatalf("GET /robots.txt: %d %s:\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), b)
-		}
-		return string(b)
+		return a.Body
 	}
 	const ours = "Disallow: /warenkorb/\nDisallow: /kasse/\nDisallow: /mein-konto/\n"
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -22,12 +23,13 @@ type FPM struct {
 	// (unix:Socket).
 	Socket string
 
-	dir string
+	dir     string
+	markers int // Answered's so far
 }
 
 // StartFPM starts php-fpm, stopped when the test ends. Its one worker
 // answers the requests one at a time, in the order they come: what it
-// answered is in its access log (Requests) before it takes the next.
+// answered is in its access log (Answered) before it takes the next.
 func StartFPM(t testing.TB) *FPM {
 	t.Helper()
 	// Debian names it by PHP's version: php-fpm8.2.
@@ -78,11 +80,28 @@ catch_workers_output = yes
 	return f
 }
 
-// Requests are the requests php-fpm answered so far, as "METHOD URI
-// STATUS", the URI as the client sent it.
-func (f *FPM) Requests() []string {
-	b, _ := os.ReadFile(filepath.Join(f.dir, "access.log"))
-	return strings.Split(strings.TrimSpace(string(b)), "\n")
+// Answered is what php-fpm answered up to now, as "METHOD URI STATUS"
+// (the URI as the client sent it). It has v ask WordPress for a page of
+// its own (/?wptest-marker=N) and waits, for at most 10 s, until the
+// pool's one worker has logged it: by then it has logged every request it
+// answered before.
+func (f *FPM) Answered(t testing.TB, v *Visitor) []string {
+	t.Helper()
+	f.markers++
+	marker := fmt.Sprintf("/?wptest-marker=%d", f.markers)
+	v.Get(t, marker, nil)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(filepath.Join(f.dir, "access.log"))
+		log := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if slices.Contains(log, "GET "+marker+" 200") {
+			return log
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("php-fpm did not log GET %s within 10s: %q", marker, log)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // Serve serves the site with PHP's built-in server on a free loopback

@@ -15,7 +15,7 @@
 // (catalogd-wptest-<random>), removed when the test ends: the installed
 // package stays as Debian ships it, and sites of tests that run at once
 // never meet. The site's address is http://<host>/ (port 80, as a shop's
-// is); Client sends its requests to the test's server instead.
+// is); a Visitor sends its requests to the test's server instead.
 package wptest
 
 import (
@@ -25,8 +25,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,23 +177,6 @@ func (s *Site) run(t testing.TB, script []byte, env ...string) string {
 func (s *Site) DebugLog() string {
 	b, _ := os.ReadFile(filepath.Join(s.Dir, "debug.log"))
 	return string(b)
-}
-
-// Client is an HTTP client for the site whose requests to its host (the
-// URLs under s.URL) go to addr, the test's server (host:port), with Host
-// the site's, as a visitor's would. It follows no redirect: a test sees
-// WordPress's own.
-func (s *Site) Client(addr string) *http.Client {
-	dialer := &net.Dialer{Timeout: 10 * time.Second}
-	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.DialContext = func(ctx context.Context, network, address string) (net.Conn, error) {
-		if host, _, err := net.SplitHostPort(address); err == nil && host == s.Host {
-			address = addr
-		}
-		return dialer.DialContext(ctx, network, address)
-	}
-	return &http.Client{Transport: transport, Timeout: 30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 // define is a PHP define() of a string constant.
