@@ -1,6 +1,8 @@
-// Package nginx holds the shipped reverse-proxy configuration; its test runs
-// real nginx with it in front of catalogd and a stand-in WordPress, with the
-// assertions every shipped proxy shares (deploy/proxytest).
+// Package nginx holds the shipped reverse-proxy configuration. Its tests run
+// Debian's nginx with it in front of catalogd and a stand-in WordPress, with
+// the assertions every shipped proxy shares (deploy/proxytest), and, for the
+// php-fpm server (phpfpm_test.go), in front of Debian's WordPress on php-fpm
+// and a real catalogd.
 package nginx_test
 
 import (
@@ -25,22 +27,35 @@ func TestAgentListMatchesCatalogd(t *testing.T) {
 func TestNginxInFront(t *testing.T) {
 	bin := proxytest.Binary(t, "nginx", "/usr/sbin/nginx", "nginx")
 	b := proxytest.Start(t)
+	listen := startNginx(t, bin, []string{"server 127.0.0.1:8080;", "server " + b.Catalogd + ";",
+		"server wordpress:80;", "server " + b.WordPress + ";"},
+		"catalogd-http.conf", "catalogd-upstream.conf", "catalogd-locations.conf", "catalogd-proxy.conf",
+		"wordpress-location.conf", "site.conf")
+	proxytest.Run(t, "http://"+listen, b, proxytest.Options{EdgeRateLimit: true})
+}
 
+// startNginx runs Debian's nginx on a free loopback address, which it
+// returns, with the shipped files, the last one the site (included inside
+// `http { }`, with Debian's MIME types, as Debian's nginx.conf does), and
+// stops it when the test ends. The files include each other from a
+// temporary directory instead of /etc/nginx/ (nginx's own files, such as
+// fastcgi_params, stay Debian's), listen where the test says instead of
+// port 80, and have each of replace's old, new pairs replaced.
+func startNginx(t *testing.T, bin string, replace []string, files ...string) string {
+	t.Helper()
 	dir := t.TempDir()
 	listen := proctest.FreeAddr(t)
-	replace := strings.NewReplacer(
-		"/etc/nginx/", dir+"/",
-		"server 127.0.0.1:8080;", "server "+b.Catalogd+";",
-		"server wordpress:80;", "server "+b.WordPress+";",
-		"listen 80;", "listen "+listen+";",
-	)
-	for _, f := range []string{"catalogd-http.conf", "catalogd-upstream.conf", "catalogd-locations.conf",
-		"catalogd-proxy.conf", "wordpress-location.conf", "site.conf"} {
+	pairs := append([]string{"listen 80;", "listen " + listen + ";"}, replace...)
+	for _, f := range files {
+		pairs = append(pairs, "/etc/nginx/"+f, filepath.Join(dir, f))
+	}
+	replacer := strings.NewReplacer(pairs...)
+	for _, f := range files {
 		c, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, f), []byte(replace.Replace(string(c))), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(replacer.Replace(string(c))), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,11 +63,13 @@ func TestNginxInFront(t *testing.T) {
 events { worker_connections 256; }
 http {
   access_log off;
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
   client_body_temp_path %[1]s/body; proxy_temp_path %[1]s/proxy; fastcgi_temp_path %[1]s/fcgi;
   uwsgi_temp_path %[1]s/uwsgi; scgi_temp_path %[1]s/scgi;
-  include %[1]s/site.conf;
+  include %[1]s/%[2]s;
 }
-`, dir)
+`, dir, files[len(files)-1])
 	conf := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(conf, []byte(main), 0o644); err != nil {
 		t.Fatal(err)
@@ -67,10 +84,10 @@ http {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer out.Close()
 	cmd := exec.Command(bin, "-c", conf)
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
+		out.Close()
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -78,6 +95,7 @@ http {
 		// before it exits; SIGKILL would leave them running.
 		cmd.Process.Signal(syscall.SIGTERM)
 		cmd.Wait()
+		out.Close()
 		if t.Failed() {
 			for _, f := range []string{"stderr.log", "error.log"} {
 				b, _ := os.ReadFile(filepath.Join(dir, f))
@@ -86,6 +104,5 @@ http {
 		}
 	})
 	proxytest.WaitListening(t, "nginx", listen)
-
-	proxytest.Run(t, "http://"+listen, b, proxytest.Options{EdgeRateLimit: true})
+	return listen
 }

@@ -82,9 +82,7 @@ type Backends struct {
 // 404 outside the REST API (admin-ajax), HTML 404s elsewhere.
 func Start(t *testing.T) *Backends {
 	t.Helper()
-	s := wpfixture.New("wp_", "http://shop.test")
-	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
-	dsn, _ := testdb.Load(t, s)
+	dsn, _ := testdb.Load(t, Shop())
 	db, err := wpdb.Open(dsn, wpdb.Options{Prefix: "wp_"})
 	if err != nil {
 		t.Fatal(err)
@@ -139,6 +137,14 @@ func Start(t *testing.T) *Backends {
 	b.Catalogd = strings.TrimPrefix(catalogd.URL, "http://")
 	b.WordPress = strings.TrimPrefix(wp.URL, "http://")
 	return b
+}
+
+// Shop is the one-product shop catalogd serves behind the proxies: the
+// answers APIForms name are its.
+func Shop() *wpfixture.Shop {
+	s := wpfixture.New("wp_", "http://shop.test")
+	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
+	return s
 }
 
 // LargeShopHeader, sent through the proxy, has catalogd answer from the

@@ -14,7 +14,10 @@
  * What it does, on the robots_txt filter (priority 20: after WordPress's
  * own sitemap line at 0 and WooCommerce's rules at 10):
  * - nothing when the site asks search engines not to index it (Settings >
- *   Reading, blog_public = 0): WordPress then relies on its noindex tag;
+ *   Reading, blog_public = 0): WordPress then relies on its noindex tag.
+ *   WordPress passes the option as stored ('0') before 6.8 and as a bool
+ *   (false) from 6.8 on: both are read as WordPress itself reads the
+ *   option, by truth;
  * - nothing when WooCommerce is not loaded;
  * - otherwise a "Disallow:" line for each of the cart, checkout and
  *   my-account pages that is set and published, with the path (and, under
@@ -64,11 +67,13 @@ function catalogd_robots_wc_paths() {
  * Adds the Disallow lines to robots.txt.
  *
  * @param string      $output The robots.txt WordPress and other plugins built.
- * @param bool|string $public The blog_public option.
+ * @param bool|string $public Whether the site is public: the blog_public
+ *                            option, '1' or '0' (WordPress before 6.8) or a
+ *                            bool (6.8 and later).
  * @return string
  */
 function catalogd_robots_txt( $output, $public ) {
-	if ( '0' === (string) $public || ! function_exists( 'wc_get_page_id' ) ) {
+	if ( ! $public || ! function_exists( 'wc_get_page_id' ) ) {
 		return $output;
 	}
 	$lines = '';

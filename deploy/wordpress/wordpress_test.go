@@ -1,7 +1,9 @@
 // Package wordpress holds what catalogd ships for the WordPress side of a
-// shop: catalogd-robots.php, a must-use plugin. Its test runs the plugin
-// with Debian's PHP (php-cli, which .ci/run installs) against a harness of
-// the WordPress and WooCommerce functions it calls (testdata/harness.php).
+// shop: catalogd-robots.php, a must-use plugin. Its tests run the plugin
+// on Debian's WordPress (site_test.go), and, for the many shapes of a
+// shop's pages, with Debian's PHP against a harness of the WordPress and
+// WooCommerce functions it calls (testdata/harness.php); .ci/run installs
+// both.
 package wordpress
 
 import (
@@ -25,7 +27,7 @@ const withWoo = "User-agent: *\nDisallow: /wp-content/uploads/wc-logs/\nDisallow
 
 type scenario struct {
 	Output      string            `json:"output"`
-	Public      string            `json:"public"`
+	Public      any               `json:"public"` // as WordPress passes blog_public: "1"/"0" before 6.8, a bool after
 	WooCommerce bool              `json:"woocommerce"`
 	Pages       map[string]int    `json:"pages"`
 	Status      map[string]string `json:"status"`
@@ -55,6 +57,8 @@ func TestRobotsTxtPlugin(t *testing.T) {
 		"https://shop.example/my-account/")
 	private := shop(core, "https://shop.example/cart/", "https://shop.example/checkout/", "https://shop.example/my-account/")
 	private.Public, private.Output = "0", "User-agent: *\n"
+	privateBool := private
+	privateBool.Public = false
 	noWoo := shop(core, "https://shop.example/cart/", "", "")
 	noWoo.WooCommerce = false
 	rewritten := shop("Sitemap: https://shop.example/sitemap_index.xml\n", "https://shop.example/cart/",
@@ -80,7 +84,8 @@ func TestRobotsTxtPlugin(t *testing.T) {
 			"User-agent: *\nDisallow: /checkout/\nDisallow: /my-account/\n" + strings.TrimPrefix(core, "User-agent: *\n")},
 		{"a path already disallowed is not repeated", again,
 			"User-agent: *\nDisallow: /checkout/\nDisallow: /my-account/\nDisallow: /cart/\n"},
-		{"search engines discouraged: untouched", private, "User-agent: *\n"},
+		{"search engines discouraged ('0', WordPress before 6.8): untouched", private, "User-agent: *\n"},
+		{"search engines discouraged (false, WordPress 6.8 and later): untouched", privateBool, "User-agent: *\n"},
 		{"WooCommerce not loaded: untouched", noWoo, core},
 		{"no group for every crawler: one of its own first", rewritten,
 			"User-agent: *\nDisallow: /cart/\nDisallow: /checkout/\nDisallow: /my-account/\n\nSitemap: https://shop.example/sitemap_index.xml\n"},

@@ -7,7 +7,7 @@
  * the scenario gives (what do_robots() and other plugins built) and prints
  * the result. Run by wordpress_test.go.
  *
- * Scenario: {"output": "...", "public": "1", "woocommerce": true,
+ * Scenario: {"output": "...", "public": "1" (or a bool), "woocommerce": true,
  *            "pages": {"cart": 7}, "status": {"7": "publish"},
  *            "permalinks": {"7": "https://shop.example/cart/"}}
  */
