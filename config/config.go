@@ -169,7 +169,7 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&c.DSN, "dsn", "", "go-sql-driver DSN of the shop's database, e.g. catalog:pw@tcp(127.0.0.1:3306)/wordpress (required)")
 	fs.StringVar(&c.TablePrefix, "table-prefix", "wp_", "WordPress table prefix")
-	fs.StringVar(&c.Listen, "listen", ":8080", "public listen address, host:port")
+	fs.StringVar(&c.Listen, "listen", "127.0.0.1:8080", "public listen address, host:port; loopback by default, behind a proxy on the same host (:8080 for every interface, as in a container)")
 	fs.StringVar(&c.AdminListen, "admin-listen", "127.0.0.1:9090", "admin listen address for /healthz and /readyz, host:port; keep it private")
 	fs.StringVar(&c.SiteURL, "site-url", "", "site origin for every URL, e.g. https://shop.example (default: the home option)")
 	fs.StringVar(&c.Namespace, "namespace", "shop", "API namespace word: the API lives at /wp-json/{namespace}/v1")
@@ -234,9 +234,11 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 	// when --help asked for it.
 	fs.Usage = func() {}
 	printHelp := func() {
-		fmt.Fprintf(help, "Usage: catalogd [flags]\n\n"+
+		fmt.Fprintf(help, "Usage: catalogd [check | healthcheck] [flags]\n\n"+
 			"Serves a WooCommerce shop's catalog as a read-only JSON API. Each flag has an\n"+
-			"environment variable twin, named in brackets; a flag wins over its variable.\n\n")
+			"environment variable twin, named in brackets; a flag wins over its variable.\n"+
+			"check: checks the settings and that both listen addresses are free, then exits.\n"+
+			"healthcheck: asks the admin listener's /readyz, then exits 0 (ready) or 1.\n\n")
 		fs.SetOutput(help)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
@@ -253,7 +255,7 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 		return nil, ErrVersion
 	}
 	if fs.NArg() > 0 {
-		return nil, usageErr(fmt.Sprintf("unexpected argument %q: catalogd takes only flags", fs.Arg(0)))
+		return nil, usageErr(fmt.Sprintf("unexpected argument %q: catalogd takes flags, after check or healthcheck first if given", fs.Arg(0)))
 	}
 	// A variable applies where its flag was not given: flags win.
 	given := map[string]bool{}
@@ -340,6 +342,10 @@ func flagProblem(fs *flag.FlagSet, err error) string {
 	}
 }
 
+// Setting names a setting both ways, as every message about it does:
+// "--admin-listen (CATALOG_ADMIN_LISTEN)".
+func Setting(flagName string) string { return "--" + flagName + " (" + envName(flagName) + ")" }
+
 // envName is the environment variable twin of the flag named flagName:
 // CATALOG_ and the name in upper case, dashes made underscores
 // (--db-max-open: CATALOG_DB_MAX_OPEN).
@@ -382,7 +388,7 @@ var (
 func (c *Config) validate() []string {
 	var errs []string
 	bad := func(flagName, format string, args ...any) {
-		errs = append(errs, fmt.Sprintf("--%s (%s): %s", flagName, envName(flagName), fmt.Sprintf(format, args...)))
+		errs = append(errs, Setting(flagName)+": "+fmt.Sprintf(format, args...))
 	}
 	if c.DSN == "" {
 		bad("dsn", "required: the go-sql-driver DSN of the shop's database, e.g. catalog:secret@tcp(127.0.0.1:3306)/wordpress")

@@ -33,8 +33,10 @@ func TestLoad(t *testing.T) {
 		check func(t *testing.T, c *Config)
 	}{
 		{"defaults", nil, env("CATALOG_DSN", goodDSN), func(t *testing.T, c *Config) {
-			if c.Listen != ":8080" || c.AdminListen != "127.0.0.1:9090" || c.TablePrefix != "wp_" || c.Namespace != "shop" {
-				t.Errorf("listen, admin, prefix, namespace = %q, %q, %q, %q; want :8080, 127.0.0.1:9090, wp_, shop",
+			// Both listeners on loopback: a public port on every
+			// interface would let visitors past the proxy in front.
+			if c.Listen != "127.0.0.1:8080" || c.AdminListen != "127.0.0.1:9090" || c.TablePrefix != "wp_" || c.Namespace != "shop" {
+				t.Errorf("listen, admin, prefix, namespace = %q, %q, %q, %q; want 127.0.0.1:8080, 127.0.0.1:9090, wp_, shop",
 					c.Listen, c.AdminListen, c.TablePrefix, c.Namespace)
 			}
 			if c.DSN != goodDSN {
@@ -378,7 +380,7 @@ func TestHelpAndVersion(t *testing.T) {
 	if _, err := Load([]string{"--help"}, env(), &help); !errors.Is(err, flag.ErrHelp) {
 		t.Errorf("--help: %v, want flag.ErrHelp", err)
 	}
-	for _, want := range []string{"Usage: catalogd [flags]", "-dsn", "[CATALOG_DSN]", "-version"} {
+	for _, want := range []string{"Usage: catalogd [check | healthcheck] [flags]", "-dsn", "[CATALOG_DSN]", "-version"} {
 		if !strings.Contains(help.String(), want) {
 			t.Errorf("--help lacks %q:\n%s", want, help.String())
 		}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
@@ -84,6 +83,12 @@ func checkReadOnly(ctx context.Context, log *slog.Logger, db *wpdb.DB, allowWrit
 // run starts catalogd and serves until ctx is done. --help and --version
 // print to stdout and return flag.ErrHelp or nil at once.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	var sub func(context.Context, *config.Config, io.Writer) error
+	if len(args) > 0 {
+		if f, ok := subcommands[args[0]]; ok {
+			sub, args = f, args[1:]
+		}
+	}
 	cfg, err := config.Load(args, getenv, stdout)
 	if errors.Is(err, config.ErrVersion) {
 		_, err := fmt.Fprintln(stdout, buildinfo.String("catalogd"))
@@ -91,6 +96,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		return err
+	}
+	if sub != nil {
+		return sub(ctx, cfg, stdout)
 	}
 	// The access log's lines reach stderr through a batching writer, so
 	// that they do not serialize requests on a write call each; every other
@@ -241,17 +249,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 
-	pl, err := net.Listen("tcp", cfg.Listen)
+	pl, err := listen(cfg.Listen, "listen")
 	if err != nil {
-		return fmt.Errorf("listen on %s (--listen): %w", cfg.Listen, err)
+		return err
 	}
 	// Past the cap, connections wait in the kernel's backlog until one
 	// closes, instead of each costing a goroutine and buffers.
 	pl = netutil.LimitListener(pl, cfg.MaxConns)
-	al, err := net.Listen("tcp", cfg.AdminListen)
+	al, err := listen(cfg.AdminListen, "admin-listen")
 	if err != nil {
 		pl.Close()
-		return fmt.Errorf("listen on %s (--admin-listen): %w", cfg.AdminListen, err)
+		return err
 	}
 	log.Info("catalogd serving", "listen", pl.Addr().String(), "admin", al.Addr().String(),
 		"api", "/wp-json/"+cfg.Namespace+"/v1/catalog", "prefix", cfg.TablePrefix)

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"time"
+
+	"catalogd/config"
+)
+
+// subcommands are the words catalogd takes before its flags: each reads the
+// same settings as the server (flags and CATALOG_* variables), does one
+// thing and exits.
+var subcommands = map[string]func(ctx context.Context, cfg *config.Config, stdout io.Writer) error{
+	"check":       check,
+	"healthcheck": healthcheck,
+}
+
+// check says whether catalogd could start with these settings: they are
+// valid (config.Load) and both listen addresses are free. Nothing is
+// read from the database. make demo runs it before it loads anything, so
+// that a taken port fails first, with nothing dropped.
+func check(_ context.Context, cfg *config.Config, stdout io.Writer) error {
+	for _, l := range []struct{ addr, flag string }{{cfg.Listen, "listen"}, {cfg.AdminListen, "admin-listen"}} {
+		ln, err := listen(l.addr, l.flag)
+		if err != nil {
+			return err
+		}
+		ln.Close()
+	}
+	_, err := fmt.Fprintf(stdout, "catalogd check: the settings are valid; %s and %s are free\n", cfg.Listen, cfg.AdminListen)
+	return err
+}
+
+// listen listens on addr, the value of the setting flag; its error names
+// the setting both ways and, when another process holds the address, says
+// what to do.
+func listen(addr, flag string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err == nil {
+		return ln, nil
+	}
+	hint := ""
+	if errors.Is(err, syscall.EADDRINUSE) {
+		hint = ": another process holds it (another catalogd? Prometheus's own default is :9090): stop it, or choose a free address"
+	}
+	return nil, fmt.Errorf("listen on %s, %s: %w%s", addr, config.Setting(flag), err, hint)
+}
+
+// healthTimeout bounds healthcheck's whole request: a probe that hangs is
+// no answer.
+const healthTimeout = 3 * time.Second
+
+// healthcheck asks the admin listener's /readyz, found from the same
+// settings as the server (--admin-listen, CATALOG_ADMIN_LISTEN), once: it
+// prints the first line of a ready answer and returns nil, else an error
+// that is the reason in one line. Container and service health checks,
+// and make demo's wait, run it.
+func healthcheck(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
+	url := "http://" + dialAddr(cfg.AdminListen) + "/readyz"
+	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	// No proxy: the admin listener is on this host, whatever HTTP_PROXY says.
+	client := &http.Client{Transport: &http.Transport{Proxy: nil}}
+	resp, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("no answer from %s, the admin listener of %s: %w", url, config.Setting("admin-listen"), err)
+	}
+	defer resp.Body.Close()
+	line, _ := bufio.NewReader(io.LimitReader(resp.Body, 4<<10)).ReadString('\n')
+	line = strings.TrimSpace(line)
+	if resp.StatusCode != http.StatusOK {
+		if line == "" {
+			line = "not ready: " + resp.Status
+		}
+		return errors.New(line)
+	}
+	_, err = fmt.Fprintln(stdout, line)
+	return err
+}
+
+// dialAddr is where to reach a listener bound to addr from this host: its
+// own address, or loopback for an unspecified host (":9090", "0.0.0.0:9090",
+// "[::]:9090").
+func dialAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	return net.JoinHostPort(host, port)
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"catalogd/internal/proctest"
+	"catalogd/internal/testdb"
+)
+
+// runSub runs catalogd with args and the settings kv, and returns its exit
+// code, standard output and standard error.
+func runSub(t *testing.T, kv []string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = proctest.Environ(kv...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		return ee.ExitCode(), stdout.String(), stderr.String()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return 0, stdout.String(), stderr.String()
+}
+
+// catalogd healthcheck asks the admin listener of the settings given,
+// once: 0 and "ready" when ready, else 1 and the reason in one line.
+func TestHealthcheck(t *testing.T) {
+	dsn, _ := testdb.Load(t, jobsShop())
+	_, port, _ := net.SplitHostPort(proctest.FreeAddr(t))
+	serving := launch(t, dsn, "CATALOG_ADMIN_LISTEN=:"+port) // every interface: asked on loopback
+	serving.Admin = "127.0.0.1:" + port
+	serving.AdminURL = "http://" + serving.Admin
+	loading := launch(t, "root@tcp("+proctest.FreeAddr(t)+")/nothing")
+	if status, text := serving.waitReadyz(t, 200, 30*time.Second); status != 200 {
+		t.Fatalf("catalogd never got ready: %d %s", status, text)
+	}
+	if status, text := loading.waitReadyz(t, 503, 30*time.Second); status != 503 {
+		t.Fatalf("catalogd without a database answers /readyz %d %s", status, text)
+	}
+	nothing := proctest.FreeAddr(t)
+
+	tests := []struct {
+		name, admin string
+		code        int
+		stdout      string // what stdout is
+		stderr      string // what stderr starts with, on one line
+	}{
+		{"ready, listening on every interface", ":" + port, 0, "ready\n", ""},
+		{"not ready", loading.Admin, 1, "", "catalogd: not ready: "},
+		{"nothing listens", nothing, 1, "", "catalogd: no answer from http://" + nothing + "/readyz"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runSub(t, []string{"CATALOG_DSN=" + dsn, "CATALOG_ADMIN_LISTEN=" + tt.admin}, "healthcheck")
+			if code != tt.code || stdout != tt.stdout || !strings.HasPrefix(stderr, tt.stderr) {
+				t.Errorf("healthcheck = %d, stdout %q, stderr %q; want %d, %q, %q…", code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
+			}
+			if strings.Count(stderr, "\n") > 1 {
+				t.Errorf("healthcheck's reason is more than one line: %q", stderr)
+			}
+		})
+	}
+}
+
+// catalogd check says whether catalogd could start: valid settings and
+// both addresses free; a taken one is named by its setting both ways.
+func TestCheck(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	dsn := "catalog@tcp(127.0.0.1:3306)/wordpress" // never dialled
+	tests := []struct {
+		name           string
+		listen, admin  string
+		code           int
+		output, reason string
+	}{
+		{"free", proctest.FreeAddr(t), proctest.FreeAddr(t), 0, "the settings are valid", ""},
+		{"admin port taken", proctest.FreeAddr(t), held.Addr().String(), 1, "",
+			"--admin-listen (CATALOG_ADMIN_LISTEN): listen tcp " + held.Addr().String() + ": bind: address already in use: another process holds it"},
+		{"public port taken", held.Addr().String(), proctest.FreeAddr(t), 1, "", "--listen (CATALOG_LISTEN)"},
+		{"not an address", "nowhere", proctest.FreeAddr(t), 2, "", "--listen (CATALOG_LISTEN): want host:port"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runSub(t, []string{"CATALOG_DSN=" + dsn, "CATALOG_LISTEN=" + tt.listen,
+				"CATALOG_ADMIN_LISTEN=" + tt.admin}, "check")
+			if code != tt.code || !strings.Contains(stdout, tt.output) || !strings.Contains(stderr, tt.reason) {
+				t.Errorf("check = %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout, stderr, tt.code, tt.output, tt.reason)
+			}
+		})
+	}
+}
