@@ -20,14 +20,19 @@ COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS := -X catalogd/internal/buildinfo.version=$(VERSION) -X catalogd/internal/buildinfo.commit=$(COMMIT)
 
 # Where the demo serves: DEMO_LISTEN (default: CATALOG_LISTEN when set, else
-# :8080), e.g. make demo DEMO_LISTEN=:8510. The site URL the API's links
-# carry, and the URLs printed, follow its port. The demo has no WordPress to
-# serve a sitemap, so it links none (DEMO_SITEMAP_URL).
-DEMO_LISTEN      ?= $(if $(CATALOG_LISTEN),$(CATALOG_LISTEN),:8080)
-DEMO_HTTP_PORT   := $(lastword $(subst :, ,$(DEMO_LISTEN)))
-DEMO_SITE_URL    ?= http://localhost:$(DEMO_HTTP_PORT)
-DEMO_SITEMAP_URL ?= none
-DEMO_BASE        := http://127.0.0.1:$(DEMO_HTTP_PORT)/wp-json/shop/v1
+# 127.0.0.1:8080), e.g. make demo DEMO_LISTEN=:8510; its admin listener
+# (/readyz, /metrics) on DEMO_ADMIN_LISTEN (CATALOG_ADMIN_LISTEN, else
+# 127.0.0.1:9090). The site URL the API's links and images carry, and the
+# URLs printed, follow its port. The demo has no WordPress to serve a
+# sitemap, so it links none (DEMO_SITEMAP_URL). It waits DEMO_WAIT seconds
+# at most for catalogd to be ready.
+DEMO_LISTEN       ?= $(if $(CATALOG_LISTEN),$(CATALOG_LISTEN),127.0.0.1:8080)
+DEMO_ADMIN_LISTEN ?= $(if $(CATALOG_ADMIN_LISTEN),$(CATALOG_ADMIN_LISTEN),127.0.0.1:9090)
+DEMO_HTTP_PORT    := $(lastword $(subst :, ,$(DEMO_LISTEN)))
+DEMO_SITE_URL     ?= http://localhost:$(DEMO_HTTP_PORT)
+DEMO_SITEMAP_URL  ?= none
+DEMO_BASE         := http://127.0.0.1:$(DEMO_HTTP_PORT)/wp-json/shop/v1
+DEMO_WAIT         ?= 120
 
 .PHONY: help build install demo-build demo-serve test test-busy test-mysql8 test-embedded fuzz soak soak-ci lint lint-openapi vet fmt-check bench bench-1m bench-append bench-deps demo demo-mariadb demo-embedded demo-load seed clean
 
@@ -38,7 +43,7 @@ help:
 	@echo "             then the read path in MySQL 8's sql_mode (make test-mysql8)"
 	@echo "make test-busy  the timing-sensitive packages' tests with $(BUSY_HOGS) CPU hogs beside them"
 	@echo "make demo    load the demo shop into database $(DEMO_DB) and serve it on $(DEMO_LISTEN)"
-	@echo "             (DEMO_LISTEN=:8510 for another port; no MariaDB/MySQL answering:"
+	@echo "             (DEMO_LISTEN=:8510 for another port, DEMO_ADMIN_LISTEN for the admin one; no MariaDB/MySQL answering:"
 	@echo "             an embedded in-memory server holds the shop instead)"
 	@echo "make bench   load the demo shop, seed 10k and 100k shops, measure catalogd, write docs/benchmarks.md"
 	@echo "make bench-1m  opt-in: seed a 1 000 000-product shop (wp_bench_1m) once and measure catalogd on it"
@@ -223,9 +228,20 @@ demo-build:
 # told the writable user is meant, so that it says so at INFO instead of
 # warning as it must in production.
 DEMO_SETTINGS ?= CATALOG_ALLOW_WRITABLE_USER=true
+# catalogd's settings in the demo, for the server and its check and
+# healthcheck alike (the DSN is added where it is known).
+DEMO_ENV = CATALOG_LISTEN='$(DEMO_LISTEN)' CATALOG_ADMIN_LISTEN='$(DEMO_ADMIN_LISTEN)' \
+  CATALOG_SITE_URL='$(DEMO_SITE_URL)' CATALOG_UPLOADS_URL='$(DEMO_SITE_URL)/wp-content/uploads' \
+  CATALOG_SITEMAP_URL='$(DEMO_SITEMAP_URL)' $(DEMO_SETTINGS)
 
-# The real database whenever one answers; the embedded one otherwise.
+# The real database whenever one answers; the embedded one otherwise. First
+# catalogd check: a port already taken fails before anything is loaded.
 demo: demo-build
+	@$(DEMO_ENV) CATALOG_DSN='$(DEMO_DSN)' $(BIN)/catalogd check >/dev/null 2>$(BIN)/demo-check.err || { \
+	  echo "make demo: catalogd cannot start with the demo's settings (nothing was loaded):"; \
+	  sed 's/^/  /' $(BIN)/demo-check.err; \
+	  echo "  The demo serves on DEMO_LISTEN=$(DEMO_LISTEN), its admin listener on DEMO_ADMIN_LISTEN=$(DEMO_ADMIN_LISTEN):"; \
+	  echo "  give the one taken a free address, e.g. make demo DEMO_ADMIN_LISTEN=127.0.0.1:9191"; exit 1; }
 	@if command -v $(MYSQL) >/dev/null 2>&1 && $(MYSQL_CMD) -e 'SELECT 1' >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory demo-mariadb; \
 	else \
@@ -247,18 +263,18 @@ demo-embedded:
 	  kill -0 $$pid 2>/dev/null || { cat $(BIN)/embedded.log; exit 1; }; sleep 0.5; done; \
 	$(MAKE) --no-print-directory demo-serve DEMO_SERVE_DSN='root@tcp($(EMBEDDED_ADDR))/$(DEMO_DB)'
 
-# Starts catalogd on the demo shop, waits until it serves the catalog (its
-# own log lines come first), then ends with the URLs to try; Ctrl-C stops it.
+# Starts catalogd on the demo shop, waits until it is ready (catalogd
+# healthcheck: one request to /readyz each, bounded; at most DEMO_WAIT
+# seconds in all), then ends with the URLs to try; Ctrl-C stops it.
 demo-serve:
-	@echo "make demo: starting catalogd on $(DEMO_LISTEN) (site URL $(DEMO_SITE_URL))…"
-	@CATALOG_DSN='$(DEMO_SERVE_DSN)' CATALOG_LISTEN='$(DEMO_LISTEN)' CATALOG_SITE_URL='$(DEMO_SITE_URL)' \
-	  CATALOG_SITEMAP_URL='$(DEMO_SITEMAP_URL)' $(DEMO_SETTINGS) $(BIN)/catalogd & pid=$$!; \
+	@echo "make demo: starting catalogd on $(DEMO_LISTEN), admin $(DEMO_ADMIN_LISTEN) (site URL $(DEMO_SITE_URL))…"
+	@$(DEMO_ENV) CATALOG_DSN='$(DEMO_SERVE_DSN)' $(BIN)/catalogd & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null; wait $$pid' EXIT INT TERM; \
-	for i in $$(seq 1 240); do sleep 0.5; \
+	end=$$(( $$(date +%s) + $(DEMO_WAIT) )); \
+	until why=$$($(DEMO_ENV) CATALOG_DSN='$(DEMO_SERVE_DSN)' $(BIN)/catalogd healthcheck 2>&1); do \
 	  kill -0 $$pid 2>/dev/null || exit 1; \
-	  $(BIN)/catalogctl --base-url '$(DEMO_BASE)' --timeout 2s catalog >/dev/null 2>&1 && { up=1; break; }; done; \
-	kill -0 $$pid 2>/dev/null || exit 1; \
-	[ -n "$$up" ] || { echo "make demo: catalogd did not answer on $(DEMO_BASE) within 2 minutes"; exit 1; }; \
+	  [ $$(date +%s) -lt $$end ] || { echo "make demo: catalogd is not ready after $(DEMO_WAIT) s (DEMO_WAIT): $${why#catalogd: }"; exit 1; }; \
+	  sleep 0.5; done; \
 	echo; \
 	echo "The demo shop is served. Try:"; \
 	echo "  curl $(DEMO_SITE_URL)/wp-json/shop/v1/catalog"; \
