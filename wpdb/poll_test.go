@@ -311,9 +311,14 @@ func TestPollScanGate(t *testing.T) {
 		return describe(p.pollOnce(context.Background()))
 	}
 	// The shop was just loaded: the gate stays open until a scan reads
-	// an UPDATE_TIME older than the database's second.
+	// an UPDATE_TIME older than the database's second, and the poller
+	// waits maxOpenTxn for a transaction begun in the load's second.
 	deadline := time.Now().Add(15 * time.Second)
-	for round(); scanned(); round() {
+	for {
+		clock.Add(maxOpenTxn)
+		if round(); !scanned() {
+			break
+		}
 		if time.Now().After(deadline) {
 			t.Fatal("the gate is still open 15 s after the load")
 		}
@@ -346,7 +351,8 @@ func TestPollScanGate(t *testing.T) {
 	}
 
 	// The bucket spent: the next edit waits until the budget pays for its
-	// scan.
+	// scan (after a round that reads the last edit again: poll_settle.go).
+	round()
 	p.tokens = 0
 	p.scanCost = 50 * time.Millisecond // what a larger shop's scan costs
 	edit("Radar 3")
