@@ -473,10 +473,10 @@ func TestScanPeriod(t *testing.T) {
 	}
 }
 
-// The same-second window uses the rows' own clock: the web server that
-// writes post_modified_gmt stands 5 s behind the database. A save, a scan,
-// and a second save in that same PHP second (only its meta moves): the
-// next scan reads the product again.
+// The web server that writes post_modified_gmt stands 5 s behind the
+// database. A save, a scan, and a second save in that same PHP second
+// (only its meta moves): the next scan reads the product again, pending
+// since the first scan saw it saved (poll_settle.go).
 func TestPollScanSameSecondSaveSkewedClock(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
