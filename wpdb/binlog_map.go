@@ -172,20 +172,22 @@ func (m *binlogMapper) sameSchema(s string) bool {
 }
 
 // ddlTouches reports whether a statement logged as such (DDL) in schema
-// may change a watched table: it names one.
+// may change a watched table: it alters, creates, drops, renames or
+// truncates one (binlog_targets.go).
 func (m *binlogMapper) ddlTouches(schema, q string) bool {
-	return isDDL(q) && m.names(schema, q)
+	return isDDL(q) && m.writes(schema, q)
 }
 
 // dmlTouches reports whether a data change logged as a statement in
-// schema may change a watched table: it names one.
+// schema may change a watched table: it writes one (binlog_targets.go).
 func (m *binlogMapper) dmlTouches(schema, q string) bool {
-	return isDML(q) && m.names(schema, q)
+	return isDML(q) && m.writes(schema, q)
 }
 
 // names reports whether a statement run in schema names a watched table
-// (of the followed schema, when it runs in another). Conservative: a
-// name in a string or a longer name counts too.
+// (of the followed schema, when it runs in another): what writes falls
+// back to when the parser cannot tell. Conservative: a name in a string
+// or a longer name counts too.
 func (m *binlogMapper) names(schema, q string) bool {
 	lq := strings.ToLower(q)
 	if !m.sameSchema(schema) && !strings.Contains(lq, strings.ToLower(m.schema)) {

@@ -2,7 +2,6 @@ package wpdb
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
@@ -36,9 +35,11 @@ import (
 // a permanent delete) the full scan sees: every product and variation
 // post's status and post_modified_gmt, compared row by row with the last
 // scan. Where the server keeps wp_posts' UPDATE_TIME (InnoDB, MariaDB and
-// MySQL 8), each cheap round reads it (and a gate read between rounds,
-// at every tick of Gate that is not a round's), and the scan runs only when it moved, at once while the budget banked in a quiet time pays for it
-// (scanDue); elsewhere it runs on a period that adapts to its own cost.
+// MySQL 8), each cheap round reads it (and a gate read between rounds, at
+// every tick of Gate that is not a round's), and the scan runs when it moved
+// (or a commit it hides may come: poll_settle.go), at once while the budget
+// banked in a quiet time pays for it (scanDue); elsewhere it runs on a
+// period that adapts to its own cost.
 // Either way the poller spends at most Budget of one database core on
 // average (see scanPeriod, bucketCap). The scan's first baseline is not a
 // scan: the first whole load after Start reads it in its own snapshot
@@ -85,7 +86,7 @@ type Poller struct {
 	fresh        map[int64]freshPost
 	// The scan's baseline.
 	rows     map[int64]scanState
-	unsure   []int64 // modified within a clock tick of the last scan
+	pending  map[int64]pendingRow // saved lately (poll_settle.go)
 	nextScan time.Time
 	period   time.Duration
 	// roundCost is the cheap rounds' recent database time (a moving
@@ -93,9 +94,11 @@ type Poller struct {
 	roundCost time.Duration
 	// The gate (see scanDue): wp_posts' UPDATE_TIME as the last round and
 	// the last scan read it, whether the scan's was within the second it
-	// was read in, and whether the server gives one at all.
+	// was read in, whether the server gives one at all, and when the
+	// scan's second began on Now's clock (settleDue).
 	roundUpdated, scanUpdated string
 	scanUnsure, gateWorks     bool
+	stampAt                   time.Time
 	// The bucket: the scan's unspent database time, in seconds, as of
 	// accrued; the last scan's cost and time.
 	tokens   float64
@@ -316,14 +319,13 @@ func (p *Poller) gateOnce(ctx context.Context) []catalog.Change {
 		return nil
 	}
 	p.roundUpdated = updated
-	if !p.scanBaselined(ctx) || !p.scanDue() {
-		return nil
+	var changes []catalog.Change
+	if p.scanBaselined(ctx) && p.scanDue() {
+		if ids, err := p.scan(ctx); err == nil && len(ids) > 0 {
+			changes = append(changes, catalog.Change{Products: ids, Kind: catalog.KindProduct})
+		}
 	}
-	ids, err := p.scan(ctx)
-	if err != nil || len(ids) == 0 {
-		return nil
-	}
-	return []catalog.Change{{Products: ids, Kind: catalog.KindProduct}}
+	return append(changes, p.recheck(p.o.Now())...)
 }
 
 // baseline reads the cheap round's state and asks the next whole load for
@@ -332,7 +334,7 @@ func (p *Poller) baseline(ctx context.Context) error {
 	if _, err := p.round(ctx, true); err != nil {
 		return err
 	}
-	p.rows, p.unsure, p.measured = nil, nil, false
+	p.rows, p.pending, p.stampAt, p.measured = nil, nil, time.Time{}, false
 	p.request, p.asked, p.awaiting = p.db.askBaseline(), p.o.Now(), true
 	p.started = true
 	return nil
@@ -370,7 +372,8 @@ func (p *Poller) adopt(b *scanBaseline) {
 	at := p.o.Now()
 	p.awaiting = false
 	p.rows = b.rows
-	p.unsure = unsureRows(p.unsure[:0], b.rows, b.dbNow, nil)
+	p.addPending(b.rows, nil, true, b.dbNow, at)
+	p.noteStamp(b.updated, b.localNow, at)
 	p.gateWorks, p.scanUpdated = b.gate, b.updated
 	// A round may have read a newer UPDATE_TIME than the load's; an older
 	// one says nothing the load's does not.
@@ -406,7 +409,7 @@ func (p *Poller) pollOnce(ctx context.Context) []catalog.Change {
 			changes = append(changes, catalog.Change{Products: ids, Kind: catalog.KindProduct})
 		}
 	}
-	return changes
+	return append(changes, p.recheck(p.o.Now())...)
 }
 
 // roundState is what one cheap round read.
@@ -611,6 +614,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	}
 	p.period = scanPeriod(cost, p.scanBudget(), p.o.Interval, p.o.MaxScan)
 	p.nextScan = at.Add(p.period)
+	p.noteStamp(updated, localNow, at)
 	p.gateWorks, p.scanUpdated, p.roundUpdated = gate, updated, updated
 	p.scanUnsure = unsureUpdate(updated, localNow)
 	p.accrue(at)
@@ -620,34 +624,24 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	}
 	p.tokens = max(p.tokens-cost.Seconds(), -p.bucketCap(cost))
 	p.scanCost, p.lastScan = cost, at
-	var ids []int64
-	add := func(id int64, s scanState) {
-		ids = append(ids, id)
-		if s.variation && s.parent > 0 {
-			ids = append(ids, s.parent)
-		}
-	}
+	var ids, changed []int64
 	if p.rows != nil {
 		for id, s := range rows {
 			if old, ok := p.rows[id]; !ok || old != s {
-				add(id, s)
+				changed = append(changed, id)
+				ids = s.reported(ids, id)
 			}
 		}
 		for id, old := range p.rows {
 			if _, ok := rows[id]; !ok {
-				add(id, old)
+				ids = old.reported(ids, id)
 			}
 		}
-		// post_modified_gmt counts seconds: a row saved again in the second
-		// the last scan read it shows the same time. Those rows are read
-		// again now.
-		for _, id := range p.unsure {
-			if s, ok := rows[id]; ok {
-				add(id, s)
-			}
-		}
+		// A save may leave a row as the last scans read it (see
+		// poll_settle.go): those saved lately are read again.
+		ids = p.pendingAgain(ids, rows, at)
+		p.addPending(rows, changed, false, dbNow, p.o.Now())
 	}
-	p.unsure = unsureRows(p.unsure[:0], rows, dbNow, ids)
 	p.rows = rows
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -657,55 +651,6 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	}
 	p.o.OnPoll(PollStats{Scan: true, DBTime: cost, Period: p.period, Changes: reported})
 	return ids, nil
-}
-
-// unsureUpdate says whether the gate's reading updated, read when the
-// server's clock said localNow, leaves it open for one more scan.
-// UPDATE_TIME counts seconds: a commit later in the second it was read in
-// leaves it as it was, so such a reading (or one the second before, a
-// margin for when InnoDB stamps it) keeps the gate open. An older one
-// moves with any commit after the read.
-func unsureUpdate(updated, localNow string) bool {
-	return updated == "" || packTime(updated) >= packTime(addSeconds(localNow, -1))
-}
-
-// unsureRows appends to unsure the rows a save may have left as the scan
-// read them, dbNow being the database's UTC clock then and changed the
-// rows the scan saw changed. post_modified_gmt counts seconds: a row saved
-// again in the second the scan read it shows the same time, so the next
-// scan reads those rows again.
-func unsureRows(unsure []int64, rows map[int64]scanState, dbNow string, changed []int64) []int64 {
-	// The second a row may be saved again in is the clock of whoever
-	// saved it (PHP's, on the web server), which may stand seconds off
-	// the database's: the window is around the database's now and around
-	// the newest time of the rows this scan saw changed, which were just
-	// saved by that clock (when it is within maxClockSkew of the
-	// database's: an edit that set an old date says nothing of a clock).
-	var windows [][2]int64
-	if now := packTime(dbNow); now > 0 {
-		windows = append(windows, [2]int64{packTime(addSeconds(dbNow, -2)), packTime(addSeconds(dbNow, 2))})
-		var newest int64
-		for _, id := range changed {
-			if s, ok := rows[id]; ok && s.modified > newest {
-				newest = s.modified
-			}
-		}
-		if t := unpackTime(newest); !t.IsZero() {
-			if skew := t.Sub(unpackTime(now)).Abs(); skew > 2*time.Second && skew <= maxClockSkew {
-				windows = append(windows, [2]int64{packTime(t.Add(-2 * time.Second).Format(time.DateTime)),
-					packTime(t.Add(2 * time.Second).Format(time.DateTime))})
-			}
-		}
-	}
-	for id, s := range rows {
-		for _, w := range windows {
-			if s.modified >= w[0] && s.modified <= w[1] {
-				unsure = append(unsure, id)
-				break
-			}
-		}
-	}
-	return unsure
 }
 
 // scanBudget is the share of the budget the scan may use: what the cheap
@@ -733,11 +678,14 @@ func (p *Poller) scanDue() bool {
 	if now.Sub(p.lastScan) >= p.o.MaxScan {
 		return true
 	}
-	if p.roundUpdated == p.scanUpdated && !p.scanUnsure {
-		return false // nothing written to wp_posts since the last scan
-	}
 	p.accrue(now)
-	return p.tokens >= p.scanCost.Seconds()
+	if p.roundUpdated != p.scanUpdated || p.scanUnsure {
+		return p.tokens >= p.scanCost.Seconds()
+	}
+	// Nothing written to wp_posts since the last scan, but what a
+	// transaction open since then may commit with its UPDATE_TIME
+	// (settleDue): scanned while the bucket keeps a scan for an edit.
+	return p.settleDue(now) && p.tokens >= 2*p.scanCost.Seconds()
 }
 
 // accrue adds to the bucket the scan's share of the budget since it was
@@ -790,29 +738,4 @@ func packTime(s string) int64 {
 		return 0
 	}
 	return n
-}
-
-// maxClockSkew bounds how far the web server's clock, which writes
-// post_modified_gmt, is taken to stand from the database's.
-const maxClockSkew = 10 * time.Minute
-
-// unpackTime is packTime's number as a time (UTC); zero for 0.
-func unpackTime(n int64) time.Time {
-	if n <= 0 {
-		return time.Time{}
-	}
-	t, err := time.Parse("20060102150405", fmt.Sprint(n))
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
-// addSeconds adds seconds to a MySQL DATETIME text; "" when it is not one.
-func addSeconds(s string, sec int) string {
-	t, err := time.Parse(time.DateTime, s)
-	if err != nil {
-		return ""
-	}
-	return t.Add(time.Duration(sec) * time.Second).Format(time.DateTime)
 }

@@ -311,9 +311,14 @@ func TestPollScanGate(t *testing.T) {
 		return describe(p.pollOnce(context.Background()))
 	}
 	// The shop was just loaded: the gate stays open until a scan reads
-	// an UPDATE_TIME older than the database's second.
+	// an UPDATE_TIME older than the database's second, and the poller
+	// waits maxOpenTxn for a transaction begun in the load's second.
 	deadline := time.Now().Add(15 * time.Second)
-	for round(); scanned(); round() {
+	for {
+		clock.Add(maxOpenTxn)
+		if round(); !scanned() {
+			break
+		}
 		if time.Now().After(deadline) {
 			t.Fatal("the gate is still open 15 s after the load")
 		}
@@ -346,7 +351,8 @@ func TestPollScanGate(t *testing.T) {
 	}
 
 	// The bucket spent: the next edit waits until the budget pays for its
-	// scan.
+	// scan (after a round that reads the last edit again: poll_settle.go).
+	round()
 	p.tokens = 0
 	p.scanCost = 50 * time.Millisecond // what a larger shop's scan costs
 	edit("Radar 3")
@@ -467,10 +473,10 @@ func TestScanPeriod(t *testing.T) {
 	}
 }
 
-// The same-second window uses the rows' own clock: the web server that
-// writes post_modified_gmt stands 5 s behind the database. A save, a scan,
-// and a second save in that same PHP second (only its meta moves): the
-// next scan reads the product again.
+// The web server that writes post_modified_gmt stands 5 s behind the
+// database. A save, a scan, and a second save in that same PHP second
+// (only its meta moves): the next scan reads the product again, pending
+// since the first scan saw it saved (poll_settle.go).
 func TestPollScanSameSecondSaveSkewedClock(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)

@@ -1,0 +1,307 @@
+package wpdb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// pollRig is a poller on a pollShop, on a clock the test moves, with the
+// stats of what it ran.
+type pollRig struct {
+	ps    *pollShop
+	p     *Poller
+	raw   *sql.DB
+	clock *testClock
+	stats []PollStats
+}
+
+func newPollRig(t *testing.T) *pollRig {
+	t.Helper()
+	r := &pollRig{ps: newPollShop(false), clock: &testClock{t: testNow}}
+	r.p, r.raw = startPoller(t, r.ps.shop, r.clock, func(s PollStats) { r.stats = append(r.stats, s) })
+	if !r.p.gateWorks {
+		t.Fatal("the server shows no UPDATE_TIME for wp_posts: no gate")
+	}
+	return r
+}
+
+// round moves the clock by an interval and runs a cheap round (and the
+// scan when it is due); it returns the products reported and whether a
+// scan ran.
+func (r *pollRig) round() (ids []int64, scanned bool) {
+	r.stats = nil
+	r.clock.Add(r.p.o.Interval)
+	for _, c := range r.p.pollOnce(context.Background()) {
+		ids = append(ids, c.Products...)
+	}
+	for _, s := range r.stats {
+		scanned = scanned || s.Scan
+	}
+	return ids, scanned
+}
+
+// quiet runs rounds until one runs no scan, each a minute after the last:
+// the load's writes are behind the gate, and no transaction begun with
+// them is waited for any more.
+func (r *pollRig) quiet(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r.clock.Add(maxOpenTxn)
+		if _, scanned := r.round(); !scanned {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the poller still scans 20 s after the load")
+		}
+		time.Sleep(100 * time.Millisecond) // polling a condition (the database's clock moving on), with a deadline
+	}
+}
+
+// dbSecond is the database's clock (NOW()), to the second.
+func (r *pollRig) dbSecond(t *testing.T) time.Time {
+	t.Helper()
+	var now string
+	rawScalar(t, r.raw, &now, `SELECT CAST(NOW() AS CHAR)`)
+	at, err := time.Parse(time.DateTime, now)
+	if err != nil {
+		t.Fatalf("the database's clock %q: %v", now, err)
+	}
+	return at
+}
+
+// waitDB waits until the database's clock reads at least t.
+func (r *pollRig) waitDB(t *testing.T, at time.Time) {
+	t.Helper()
+	deadline := time.Now().Add(at.Sub(r.dbSecond(t)) + 10*time.Second)
+	for r.dbSecond(t).Before(at) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database's clock did not reach %v", at)
+		}
+		time.Sleep(50 * time.Millisecond) // polling a condition (the database's clock), with a deadline
+	}
+}
+
+// postsUpdateTime is wp_posts' UPDATE_TIME as the server shows it.
+func (r *pollRig) postsUpdateTime(t *testing.T) time.Time {
+	t.Helper()
+	var s sql.NullString
+	rawScalar(t, r.raw, &s, `SELECT CAST(UPDATE_TIME AS CHAR) FROM information_schema.TABLES
+		WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'wp_posts'`)
+	at, err := time.Parse(time.DateTime, s.String)
+	if err != nil {
+		t.Fatalf("wp_posts' UPDATE_TIME %q: %v", s.String, err)
+	}
+	return at
+}
+
+// reportedWithin runs rounds until one reports id, at most the rounds
+// the poller clock needs to pass twice open (and one more), and says
+// whether one did.
+func (r *pollRig) reportedWithin(id int64, open time.Duration) bool {
+	limit := int(2*open/r.p.o.Interval) + 1
+	for range limit {
+		if ids, _ := r.round(); slices.Contains(ids, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameStamp begins a transaction that writes post a, and commits a write
+// of post b by another session, in one second of the database's clock
+// (trying again until they fall in one): MariaDB stamps UPDATE_TIME with
+// the start of the transaction that commits, so b's commit stamps that
+// second, and so will a's. It returns the open transaction and the
+// second.
+func (r *pollRig) sameStamp(t *testing.T, a, b int64) (*sql.Tx, time.Time) {
+	t.Helper()
+	ctx := context.Background()
+	for range 10 {
+		tx, err := r.raw.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		begun := r.dbSecond(t)
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`UPDATE wp_posts SET post_title = 'Radar T1', post_modified = NOW(),
+			post_modified_gmt = UTC_TIMESTAMP() WHERE ID = %d`, a)); err != nil {
+			t.Fatal(err)
+		}
+		exec(t, r.raw, "T2", fmt.Sprintf(`UPDATE wp_posts SET post_title = 'Cuffs T2', post_modified = NOW(),
+			post_modified_gmt = UTC_TIMESTAMP() WHERE ID = %d`, b))
+		if stamp := r.postsUpdateTime(t); stamp.Equal(begun) {
+			return tx, stamp
+		}
+		if err := tx.Rollback(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Fatal("no two transactions in one second of the database's clock in 10 tries")
+	return nil, time.Time{}
+}
+
+// The third review's reproduction: on MariaDB, UPDATE_TIME becomes visible
+// at commit but holds the transaction's start. T1 writes a product in
+// second S and stays open; T2 writes another in S and commits; a scan
+// sees T2 (UPDATE_TIME S). T1 commits seconds later: UPDATE_TIME is still
+// S, so the gate alone would take the table for unchanged since that scan.
+// T1's change is reported within twice as long as it was open.
+func TestPollLateCommitWithTheScansStamp(t *testing.T) {
+	t.Parallel()
+	r := newPollRig(t)
+	r.quiet(t)
+	t1, s := r.sameStamp(t, r.ps.radar, r.ps.cuffs)
+	defer t1.Rollback()
+	if ids, _ := r.round(); !slices.Contains(ids, r.ps.cuffs) || slices.Contains(ids, r.ps.radar) {
+		t.Fatalf("the round after T2: products %v, want %d (T2) and not %d (T1, open)", ids, r.ps.cuffs, r.ps.radar)
+	}
+	// The database's clock leaves S behind (a scan reading the gate in S
+	// or the second after keeps it open), a round runs, and T1 commits.
+	r.waitDB(t, s.Add(3*time.Second))
+	if ids, _ := r.round(); slices.Contains(ids, r.ps.radar) {
+		t.Fatalf("a round reported %d while T1 was open", r.ps.radar)
+	}
+	if err := t1.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.postsUpdateTime(t); !got.Equal(s) {
+		t.Fatalf("UPDATE_TIME after T1's commit is %v, want its start %v: the server stamps commits otherwise", got, s)
+	}
+	open := r.dbSecond(t).Sub(s) + time.Second
+	if !r.reportedWithin(r.ps.radar, open) {
+		t.Errorf("T1's change (product %d), committed %v after it began in the second of the scan's UPDATE_TIME, was not reported", r.ps.radar, open)
+	}
+}
+
+// The second and third reviews' reproduction: the web server's clock is
+// 5 s behind the database's; a save, a scan, and a second save that keeps
+// the post's post_modified_gmt and status (the same PHP second: its posts
+// row is written as it was, so UPDATE_TIME does not move either), then
+// scans. The second save is reported after it commits: at once, in a
+// transaction that commits seconds later, and from a second web server
+// whose clock is 3 s further behind (its PHP second comes 3 s later).
+func TestPollSecondSaveUnderClockSkew(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		// late: the second save commits once the database's clock is 3 s
+		// past the first save's second; inTx: it writes at once, in a
+		// transaction that commits then.
+		late, inTx bool
+	}{
+		{name: "at once"},
+		{name: "in a transaction committed seconds later", late: true, inTx: true},
+		{name: "from a web server 3 s further behind", late: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := newPollRig(t)
+			r.quiet(t)
+			radar := fmt.Sprint(r.ps.radar)
+			price := func(v string) string {
+				return `UPDATE wp_postmeta SET meta_value = '` + v + `' WHERE meta_key IN ('_price', '_regular_price') AND post_id = ` + radar
+			}
+			// The first save, as WooCommerce writes it: the posts row with
+			// PHP's clock, then the meta.
+			exec(t, r.raw, "first save", `UPDATE wp_posts SET post_modified = UTC_TIMESTAMP() - INTERVAL 5 SECOND,
+				post_modified_gmt = UTC_TIMESTAMP() - INTERVAL 5 SECOND WHERE ID = `+radar, price("25"))
+			saved := r.postsUpdateTime(t)
+			var modified string
+			rawScalar(t, r.raw, &modified, `SELECT CAST(post_modified_gmt AS CHAR) FROM wp_posts WHERE ID = `+radar)
+			if ids, scanned := r.round(); !scanned || !slices.Contains(ids, r.ps.radar) {
+				t.Fatalf("the scan after the first save: products %v (scanned %v), want %d", ids, scanned, r.ps.radar)
+			}
+			second := []string{`UPDATE wp_posts SET post_modified = '` + modified + `', post_modified_gmt = '` + modified +
+				`' WHERE ID = ` + radar, price("26")}
+			var commit func()
+			switch {
+			case tt.inTx:
+				tx, err := r.raw.Begin()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tx.Rollback()
+				for _, q := range second {
+					if _, err := tx.Exec(q); err != nil {
+						t.Fatalf("second save: %s: %v", q, err)
+					}
+				}
+				commit = func() {
+					if err := tx.Commit(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			case tt.late:
+				commit = func() { exec(t, r.raw, "second save", second...) }
+			default:
+				exec(t, r.raw, "second save", second...)
+			}
+			late := time.Duration(0)
+			if commit != nil {
+				r.waitDB(t, saved.Add(3*time.Second))
+				r.round()
+				commit()
+				late = r.dbSecond(t).Sub(saved) + time.Second
+			}
+			if got := r.postsUpdateTime(t); !got.Equal(saved) {
+				t.Fatalf("UPDATE_TIME %v after the second save, want the first's %v: the second moved the posts row", got, saved)
+			}
+			if !r.reportedWithin(r.ps.radar, max(late, r.p.o.Interval)) {
+				t.Errorf("the second save (post_modified_gmt %s kept) was not reported after it committed", modified)
+			}
+		})
+	}
+}
+
+// The wait for a transaction begun in the second of the scan's
+// UPDATE_TIME lasts maxOpenTxn on the poller's clock, at doubling
+// intervals: T1, open 40 s, is reported once it commits, at the scan 64 s
+// after that second began; after it the poller scans no more (until
+// MaxScan), and the wait cost a scan at each doubling alone.
+func TestPollLateCommitWaitIsBounded(t *testing.T) {
+	t.Parallel()
+	r := newPollRig(t)
+	r.quiet(t)
+	t1, s := r.sameStamp(t, r.ps.radar, r.ps.cuffs)
+	defer t1.Rollback()
+	start := r.clock.Now()
+	if ids, _ := r.round(); !slices.Contains(ids, r.ps.cuffs) {
+		t.Fatalf("the round after T2: products %v, want %d", ids, r.ps.cuffs)
+	}
+	r.waitDB(t, s.Add(3*time.Second)) // the gate's own second is over
+	scans := 0
+	round := func() []int64 {
+		ids, scanned := r.round()
+		if scanned {
+			scans++
+		}
+		return ids
+	}
+	for r.clock.Now().Sub(start) < 40*time.Second {
+		if ids := round(); slices.Contains(ids, r.ps.radar) {
+			t.Fatalf("a round reported %d while T1 was open", r.ps.radar)
+		}
+	}
+	if err := t1.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for !slices.Contains(round(), r.ps.radar) {
+		if r.clock.Now().Sub(start) > 64*time.Second+2*r.p.o.Interval {
+			t.Fatalf("T1, committed 40 s after it began, not reported 64 s after")
+		}
+	}
+	t.Logf("the wait ran %d scans", scans)
+	if scans > 7 {
+		t.Errorf("the wait ran %d scans, want one at each doubling (2, 4, 8, 16, 32, 64 s) and the gate's second's", scans)
+	}
+	for r.clock.Now().Sub(start) < 4*time.Minute {
+		if _, scanned := r.round(); scanned {
+			t.Fatalf("a scan %v after T2's, once the wait was over", r.clock.Now().Sub(start))
+		}
+	}
+}
