@@ -74,6 +74,10 @@ func Lacking(t testing.TB, format string, args ...any) {
 		lacking.first = append(lacking.first, msg)
 	}
 	lacking.counts[format]++
+	if lacking.names == nil {
+		lacking.names = map[string][]string{}
+	}
+	lacking.names[format] = append(lacking.names[format], t.Name())
 	inMain := lacking.inMain
 	lacking.Unlock()
 	if !inMain {
@@ -91,9 +95,10 @@ func Lacking(t testing.TB, format string, args ...any) {
 var lacking struct {
 	sync.Mutex
 	inMain bool
-	counts map[string]int // by Lacking's format
-	order  []string       // the formats, first seen first
-	first  []string       // the first message of each
+	counts map[string]int      // by Lacking's format
+	names  map[string][]string // the tests skipped, by Lacking's format
+	order  []string            // the formats, first seen first
+	first  []string            // the first message of each
 }
 
 var lackingOnce sync.Once
@@ -130,11 +135,22 @@ func banner() string {
 	var b strings.Builder
 	for i, f := range lacking.order {
 		n := lacking.counts[f]
-		fmt.Fprintf(&b, "SKIPPED: %s: %d %s this machine lacks: %s\n", testedPackage(), n,
-			map[bool]string{true: "test needs what", false: "tests need what"}[n == 1], lacking.first[i])
+		fmt.Fprintf(&b, "SKIPPED: %s: %d %s this machine lacks: %s\n         %s\n", testedPackage(), n,
+			map[bool]string{true: "test needs what", false: "tests need what"}[n == 1], lacking.first[i],
+			skippedNames(lacking.names[f]))
 	}
-	b.WriteString("         go test -v lists them; under CI=true they fail.\n")
+	b.WriteString("         Under CI=true they fail.\n")
 	return b.String()
+}
+
+// skippedNames lists the tests skipped for one cause, the first few by
+// name: without -v, go test shows no skip at all.
+func skippedNames(names []string) string {
+	const shown = 6
+	if len(names) <= shown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more (go test -v lists them)", strings.Join(names[:shown], ", "), len(names)-shown)
 }
 
 // testedPackage is the import path of the package under test.
