@@ -143,11 +143,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	registerDBMetrics(reg, db)
 	defer db.Close()
-	// A database that is down at start is no reason not to start: requests
-	// answer 503 until it returns, and /readyz says so.
-	if err := db.Ping(ctx); err != nil {
-		log.Warn("database not reachable yet; serving 503 until it is", "err", err)
-	} else {
+	// A database that is down at start, or refuses catalogd, is no reason
+	// not to start: requests answer 503 until it lets catalogd in, /readyz
+	// says why, and the follower logs it (once per cause) as it tries again.
+	if err := db.Ping(ctx); err == nil {
 		checkReadOnly(ctx, log, db, cfg.AllowWritableUser)
 	}
 
