@@ -218,7 +218,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			if err := cat.LoadError(); err != nil {
 				return fmt.Errorf("the catalog cannot be read: %w", err)
 			}
-			return errors.New("the first snapshot of the catalog is not in yet")
+			return httpapi.ErrNotLoaded
 		}
 		return nil
 	}
@@ -330,7 +330,7 @@ type loading struct{}
 func (loading) err() error {
 	return &catalog.Error{Kind: catalog.EUNAVAILABLE, Reason: "unavailable",
 		Message: "The catalog is loading or its database is not reachable yet.",
-		Hint:    "Retry after the number of seconds in the Retry-After header."}
+		Hint:    "Retry after the number of seconds in the Retry-After header.", Err: httpapi.ErrNotLoaded}
 }
 func (l loading) Index(context.Context) (*catalog.Index, error) { return nil, l.err() }
 func (l loading) Categories(context.Context) (*catalog.CategoryList, error) {

@@ -108,7 +108,7 @@ func TestPasswordAndHashNeverShow(t *testing.T) {
 
 // A wrong password at start is said once, at ERROR, as the login refused
 // with what to fix — never as a database not reachable — while catalogd
-// tries again after growing pauses (each repeat at DEBUG);
+// answers 503 and tries again after growing pauses (each repeat at DEBUG);
 // when the database's password is put right to the one catalogd has (a
 // secret rotated in the database last), catalogd gets in by itself. The
 // password is in no line.
@@ -131,6 +131,9 @@ func TestWrongPasswordIsSaidOnce(t *testing.T) {
 	r.poll(t, 30*time.Second, "three attempts not logged", func() bool {
 		return strings.Count(r.Stderr.String(), said) >= 3
 	})
+	if a := r.fetch(r.API + "/catalog"); a.err != nil || a.status != http.StatusServiceUnavailable {
+		t.Errorf("GET /catalog with the login refused: %d %v, want 503", a.status, a.err)
+	}
 	if status, body, err := r.Readyz(); err != nil || status != http.StatusServiceUnavailable ||
 		!strings.Contains(body, "access denied: check the user and password in the DSN") {
 		t.Errorf("/readyz with the login refused: %d %v %q, want 503 saying what to fix", status, err, body)
