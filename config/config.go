@@ -196,7 +196,7 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", 30*time.Second, "how long an idle keep-alive connection is kept open")
 	fs.IntVar(&c.RateLimit, "rate-limit", 60, "advisory requests per minute per client IP, shown in the RateLimit headers")
 
-	fs.BoolVar(&c.AccessLog, "access-log", true, "log every request")
+	fs.BoolVar(&c.AccessLog, "access-log", true, "log every request; a health probe (HEAD of the catalog index) only when its status changes")
 	fs.DurationVar(&c.CacheTTL, "cache-ttl", 10*time.Minute, "how long a response is served from memory; 0 turns the origin cache off")
 	fs.DurationVar(&c.CacheStale, "cache-stale", 24*time.Hour, "how old a cached copy served while the database fails may be")
 	fs.IntVar(&c.CacheMaxEntries, "cache-max-entries", 10000, "responses the origin cache keeps at most")

@@ -104,17 +104,24 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
+// ErrNotLoaded is the cause a catalog.Service gives its 503s before the
+// first snapshot of the shop is in, catalogd's start: expected, so said
+// once at INFO rather than warned about as a catalog that became
+// unavailable (a proxy's health probe met it at every start).
+var ErrNotLoaded = errors.New("the first snapshot of the catalog is not in yet")
+
 // unreadyLog logs the 503s of an unready catalog at WARN once per cause:
 // the first 503 of a cause, and again only when the cause changes or the
 // last warning is unreadyRepeat old, so that an outage of hours still
 // shows now and then; every other 503 logs at DEBUG. Per request at ERROR,
 // a database away for a minute under load wrote thousands of identical
-// lines.
+// lines. The 503s of ErrNotLoaded are said once at INFO, then DEBUG.
 type unreadyLog struct {
-	mu    sync.Mutex
-	cause string
-	at    time.Time
-	now   func() time.Time // time.Now; tests inject a clock
+	mu       sync.Mutex
+	cause    string
+	at       time.Time
+	starting bool             // the first ErrNotLoaded was said
+	now      func() time.Time // time.Now; tests inject a clock
 }
 
 // unreadyRepeat is how long a cause's warning stands before a 503 of the
@@ -122,6 +129,19 @@ type unreadyLog struct {
 const unreadyRepeat = 10 * time.Minute
 
 func (u *unreadyLog) log(ctx context.Context, log *slog.Logger, path string, err error) {
+	if errors.Is(err, ErrNotLoaded) {
+		u.mu.Lock()
+		said := u.starting
+		u.starting = true
+		u.mu.Unlock()
+		if !said {
+			log.InfoContext(ctx, "not ready yet: answering 503 until the first snapshot of the shop is loaded "+
+				"(said once; /readyz says why while it is not)", "path", path)
+			return
+		}
+		log.DebugContext(ctx, "not ready yet; 503", "path", path)
+		return
+	}
 	cause := err.Error()
 	now := time.Now
 	if u.now != nil {

@@ -73,6 +73,7 @@ type server struct {
 	metrics    *Metrics
 	log        *slog.Logger
 	unready    unreadyLog // the 503s' warnings, once per cause
+	probes     probeLog   // the health probes' access-log lines, on a change of status
 	accessLog  bool
 	alog       *slog.Logger // the access log's, when lines is nil
 	lines      *AccessLog
@@ -223,7 +224,7 @@ func (s *server) middleware(next http.Handler) http.Handler {
 			route := s.routeOf(r.URL.Path)
 			took := time.Since(start)
 			s.metrics.observe(route, sw.status, took)
-			if s.accessLog {
+			if s.accessLog && !s.probes.quiet(r, route, sw.status, s.accessDebug) {
 				s.logRequest(r, sw, route, start, took)
 			}
 			sw.release()

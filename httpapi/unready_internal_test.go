@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"catalogd/catalog"
 )
 
 // The 503s of an unready catalog warn once per cause: a second 503 of the
@@ -40,5 +42,29 @@ func TestUnreadyWarnsOncePerCause(t *testing.T) {
 		if got := buf.String(); !strings.Contains(got, "level="+st.want+" ") || strings.Count(got, "\n") != 1 {
 			t.Errorf("503 %d (%v): logged %q, want one line at %s", i+1, st.err, got, st.want)
 		}
+	}
+}
+
+// The 503s before the first snapshot is in (a proxy's probe meets them at
+// every start) are said once at INFO as not ready yet, however many and
+// however long; a catalog that became unavailable afterwards still warns.
+func TestNotLoadedSaidOnceAtInfo(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	u := &unreadyLog{now: func() time.Time { return now }}
+	loading := &catalog.Error{Kind: catalog.EUNAVAILABLE, Reason: "unavailable", Message: "Loading.", Err: ErrNotLoaded}
+	for i := 0; i < 100; i++ {
+		u.log(context.Background(), log, "/wp-json/shop/v1/catalog", loading)
+		now = now.Add(time.Second) // a probe a second, past unreadyRepeat
+	}
+	if got := buf.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, `level=INFO msg="not ready yet: `) {
+		t.Errorf("100 503s before the first snapshot logged:\n%s\nwant one INFO line saying not ready yet", got)
+	}
+	buf.Reset()
+	u.log(context.Background(), log, "/wp-json/shop/v1/catalog", &catalog.Error{Kind: catalog.EUNAVAILABLE,
+		Reason: "unavailable", Message: "The catalog database is not reachable right now.", Err: errors.New("connection refused")})
+	if got := buf.String(); !strings.Contains(got, "level=WARN ") || !strings.Contains(got, "catalog unavailable") {
+		t.Errorf("a catalog unavailable after the start logged %q, want its warning", got)
 	}
 }

@@ -307,13 +307,13 @@ func IsUnavailable(err error) bool {
 	}
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
-		// 1040 too many connections, 1045 access denied, 1049 unknown
-		// database, 1053 shutdown in progress, 1927 connection killed;
-		// 1142/1143 a table or column the user may not read (an active
-		// plugin's table missing from the grants): the operator's to fix,
-		// not a server bug, and /readyz names it.
+		// 1040 too many connections, 1044 database denied, 1045 and 1698
+		// access denied, 1049 unknown database, 1053 shutdown in progress,
+		// 1927 connection killed; 1142/1143 a table or column the user may
+		// not read (an active plugin's table missing from the grants): the
+		// operator's to fix, not a server bug, and /readyz names it.
 		switch me.Number {
-		case 1040, 1045, 1049, 1053, 1142, 1143, 1927:
+		case 1040, 1044, 1045, 1049, 1053, 1142, 1143, 1698, 1927:
 			return true
 		}
 		return false

@@ -337,6 +337,8 @@ func TestIsUnavailableClassifies(t *testing.T) {
 		{"net error", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}, true},
 		{"too many connections", &mysql.MySQLError{Number: 1040}, true},
 		{"access denied", &mysql.MySQLError{Number: 1045}, true},
+		{"access denied by the account's plugin", &mysql.MySQLError{Number: 1698}, true},
+		{"database denied", &mysql.MySQLError{Number: 1044}, true},
 		{"unknown database", &mysql.MySQLError{Number: 1049}, true},
 		{"table denied", fmt.Errorf("wpdb: x: %w", &mysql.MySQLError{Number: 1142}), true},
 		{"column denied", &mysql.MySQLError{Number: 1143}, true},

@@ -20,8 +20,9 @@ var readTables = []struct {
 
 // Ready checks that the database answers and holds every table catalogd
 // reads under the configured prefix (a wrong prefix is a common mistake).
+// A refused connection is said in the words of what to fix (Refusal).
 func (db *DB) Ready(ctx context.Context) error {
-	return db.View(ctx, func(ctx context.Context, tx *Tx) error {
+	err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
 		for _, t := range readTables {
 			var n []int
 			if err := tx.selectx(ctx, &n, `SELECT 1 FROM {`+t.name+`} LIMIT 0`); err != nil {
@@ -30,4 +31,8 @@ func (db *DB) Ready(ctx context.Context) error {
 		}
 		return nil
 	})
+	if words := Refusal(err); words != "" {
+		return fmt.Errorf("%s: %w", words, err)
+	}
+	return err
 }

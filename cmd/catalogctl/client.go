@@ -142,6 +142,16 @@ func (cl *client) once(ctx context.Context, u string) (*response, error) {
 	req.Header.Set("Accept", "application/json")
 	resp, err := cl.http.Do(req)
 	if err != nil {
+		// The http client's error repeats the method and the URL ("Get
+		// \"http://…\": dial tcp …"); the line names them once.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		var oe *net.OpError
+		if errors.As(err, &oe) && oe.Op == "dial" && !oe.Timeout() {
+			return nil, &unreachableError{url: u, base: cl.base, err: err}
+		}
 		return nil, fmt.Errorf("GET %s: %s: %w", u, cl.describe(err), err)
 	}
 	defer resp.Body.Close()
@@ -168,6 +178,23 @@ func (cl *client) once(ctx context.Context, u string) (*response, error) {
 		}
 	}
 	return nil, ae
+}
+
+// unreachableError is a request no server took: nothing listens at the
+// base URL's address, or its name does not resolve. Most often catalogd
+// runs elsewhere (the demo on another port), so the hint names the two
+// settings that point catalogctl at it.
+type unreachableError struct {
+	url, base string
+	err       error // the dial's
+}
+
+func (e *unreachableError) Error() string { return fmt.Sprintf("GET %s: %v", e.url, e.err) }
+func (e *unreachableError) Unwrap() error { return e.err }
+
+// hint is what the user does about it.
+func (e *unreachableError) hint() string {
+	return "is catalogd running at " + e.base + "? set --base-url or CATALOG_BASE_URL"
 }
 
 // describe says in words why a request failed; the wrapped error keeps

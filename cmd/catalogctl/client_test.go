@@ -192,9 +192,28 @@ func failFirst(status int, header, value string, v any) func(n int, w http.Respo
 	}
 }
 
+// Nothing listening at the base URL (the demo on another port): one line
+// naming the URL once and why, then a hint naming the address tried and
+// both settings that move it, whichever named it.
 func TestUnreachableServer(t *testing.T) {
-	r := ctl(t, nil, "--base-url", "http://"+proctest.FreeAddr(t)+"/wp-json/shop/v1", "catalog")
-	r.expect(t, 2, nil, []string{"catalogctl: GET http://", "the request failed", "connection refused"})
+	base := "http://" + proctest.FreeAddr(t) + "/wp-json/shop/v1"
+	for _, tt := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"--base-url", nil, []string{"--base-url", base, "catalog"}},
+		{"CATALOG_BASE_URL", append(proctest.Environ(), "CATALOG_BASE_URL="+base), []string{"products", "--all"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ctl(t, tt.env, tt.args...)
+			r.expect(t, 2, nil, []string{"catalogctl: GET " + base + "/catalog", "connection refused",
+				"\nhint: is catalogd running at " + base + "? set --base-url or CATALOG_BASE_URL\n"})
+			if n := strings.Count(r.stderr, base); n != 2 {
+				t.Errorf("stderr names the URL %d times, want once in the error and once in the hint:\n%s", n, r.stderr)
+			}
+		})
+	}
 }
 
 func TestRequestHeaders(t *testing.T) {

@@ -147,6 +147,11 @@ func (c *cli) report(err error) int {
 		return exitUsage
 	}
 	fmt.Fprintf(c.stderr, "catalogctl: %v\n", err)
+	var unreachable *unreachableError
+	if errors.As(err, &unreachable) {
+		fmt.Fprintf(c.stderr, "hint: %s\n", unreachable.hint())
+		return exitFailed
+	}
 	var ae *APIError
 	if errors.As(err, &ae) {
 		// The error's message names the first offending parameter only; a

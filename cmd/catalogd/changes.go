@@ -231,30 +231,22 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 // run follows the shop until ctx ends. It returns only a *LanguageError
 // (the configured language is not the shop's: nothing to serve).
 func (f *follower) run(ctx context.Context) error {
-	wait := func() bool {
+	waitFor := func(d time.Duration) bool {
 		select {
 		case <-ctx.Done():
 			return false
-		case <-time.After(retryStart):
+		case <-time.After(d):
 			return true
 		}
 	}
-	warned := false
+	wait := func() bool { return waitFor(retryStart) }
+	retry := &dbRetry{log: f.log}
 	var blind *wpdb.BlindError
-	away := func(what string, err error) {
-		if !warned {
-			f.log.Warn(what+"; trying again every second", "err", err)
-			warned = true
-			return
-		}
-		f.log.Debug(what, "err", err)
-	}
 	for ctx.Err() == nil {
 		// The database must answer before the source is chosen: auto
 		// would otherwise settle for polling a server that is only away.
 		if err := f.db.Ping(ctx); err != nil {
-			away("the database does not answer; no change source chosen yet", err)
-			if !wait() {
+			if !waitFor(retry.failed("the database does not answer; no change source chosen yet", err)) {
 				return nil
 			}
 			continue
@@ -277,12 +269,11 @@ func (f *follower) run(ctx context.Context) error {
 			if err == nil {
 				break
 			}
-			away("the change source "+feed.Name()+" cannot start yet", err)
-			if !wait() {
+			if !waitFor(retry.failed("the change source "+feed.Name()+" cannot start yet", err)) {
 				return nil
 			}
 		}
-		warned = false
+		retry.succeeded()
 		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen, lost: &f.lost}, f.applied)
 		var badLanguage *catalog.LanguageError
 		switch {

@@ -151,11 +151,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	registerDBMetrics(reg, db)
 	defer db.Close()
-	// A database that is down at start is no reason not to start: requests
-	// answer 503 until it returns, and /readyz says so.
-	if err := db.Ping(ctx); err != nil {
-		log.Warn("database not reachable yet; serving 503 until it is", "err", err)
-	} else {
+	// A database that is down at start, or refuses catalogd, is no reason
+	// not to start: requests answer 503 until it lets catalogd in, /readyz
+	// says why, and the follower logs it (once per cause) as it tries again.
+	if err := db.Ping(ctx); err == nil {
 		checkReadOnly(ctx, log, db, cfg.AllowWritableUser)
 	}
 
@@ -227,7 +226,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			if err := cat.LoadError(); err != nil {
 				return fmt.Errorf("the catalog cannot be read: %w", err)
 			}
-			return errors.New("the first snapshot of the catalog is not in yet")
+			return httpapi.ErrNotLoaded
 		}
 		return nil
 	}
@@ -362,7 +361,7 @@ type loading struct{}
 func (loading) err() error {
 	return &catalog.Error{Kind: catalog.EUNAVAILABLE, Reason: "unavailable",
 		Message: "The catalog is loading or its database is not reachable yet.",
-		Hint:    "Retry after the number of seconds in the Retry-After header."}
+		Hint:    "Retry after the number of seconds in the Retry-After header.", Err: httpapi.ErrNotLoaded}
 }
 func (l loading) Index(context.Context) (*catalog.Index, error) { return nil, l.err() }
 func (l loading) Categories(context.Context) (*catalog.CategoryList, error) {

@@ -5,10 +5,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
 
 	"catalogd/deploy/seed"
+	"catalogd/internal/faultproxy"
 	"catalogd/internal/testdb"
 )
 
@@ -82,5 +84,80 @@ func TestWritableUserIsWarned(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A start behind a proxy's health probe (the shipped Varnish VCL's HEAD of
+// the index, once a second): the probes before the first snapshot is in
+// answer 503 and are said once at INFO as not ready yet, never warned
+// about as a catalog unavailable; the access log writes a probe's line
+// only when its status changes (the first 503, the first 200), while every
+// other request keeps its line.
+func TestStartBehindAProbeIsQuiet(t *testing.T) {
+	dsn, _ := testdb.Load(t, jobsShop())
+	proxy := faultproxy.Start(t, dbAddr(t, dsn))
+	proxy.SetDown(true) // the first load waits for it: the probes come first
+	r := start(t, throughProxy(t, dsn, proxy.Addr()), "CATALOG_SITE_URL="+faultSite)
+	send := func(method, path, ua string) int {
+		t.Helper()
+		req, err := http.NewRequest(method, r.API+path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("User-Agent", ua)
+		resp, err := r.Client.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	probe := func() int { return send(http.MethodHead, "/catalog", "varnish-probe") }
+	const n = 20
+	for i := 0; i < n; i++ {
+		if got := probe(); got != http.StatusServiceUnavailable {
+			t.Fatalf("probe %d before the first load: %d, want 503", i+1, got)
+		}
+	}
+	if got := send(http.MethodGet, "/catalog/products", "agent/1"); got != http.StatusServiceUnavailable {
+		t.Errorf("GET before the first load: %d, want 503", got)
+	}
+	proxy.SetDown(false)
+	r.poll(t, 15*time.Second, "the probe never answered 200", func() bool { return probe() == http.StatusOK })
+	for i := 0; i < n; i++ {
+		if got := probe(); got != http.StatusOK {
+			t.Fatalf("probe %d after the first load: %d, want 200", i+1, got)
+		}
+	}
+	if got := send(http.MethodGet, "/catalog/products", "agent/2"); got != http.StatusOK {
+		t.Errorf("GET after the first load: %d, want 200", got)
+	}
+	// The lines are written by catalogd's batching writer: wait for the last.
+	r.poll(t, 5*time.Second, "the last request's line", func() bool { return strings.Contains(r.Stderr.String(), "ua=agent/2") })
+	log := r.Stderr.String()
+	var probes []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, "ua=varnish-probe") {
+			probes = append(probes, l)
+		}
+	}
+	if len(probes) != 2 || !strings.Contains(probes[0], "status=503") || !strings.Contains(probes[1], "status=200") {
+		t.Errorf("%d+ probes wrote the access-log lines:\n%s\nwant two: the first 503, the first 200", 2*n, strings.Join(probes, "\n"))
+	}
+	for _, ua := range []string{"ua=agent/1", "ua=agent/2"} {
+		if strings.Count(log, ua) != 1 {
+			t.Errorf("the request with %s is not logged once:\n%s", ua, log)
+		}
+	}
+	if got := regexp.MustCompile(`(?m)^.*level=INFO msg="not ready yet: .*$`).FindAllString(log, -1); len(got) != 1 {
+		t.Errorf("not ready yet said %d times, want once:\n%s", len(got), log)
+	}
+	// The database away at start is warned about (by the follower, and the
+	// driver's word on the proxy's closed connections); the 503s it caused
+	// are not.
+	for _, l := range loudLine.FindAllString(log, -1) {
+		if strings.Contains(l, "unavailable") || strings.Contains(l, "503") {
+			t.Errorf("a start behind a probe warned about its 503s: %s", l)
+		}
 	}
 }

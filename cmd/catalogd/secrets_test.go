@@ -105,3 +105,64 @@ func TestPasswordAndHashNeverShow(t *testing.T) {
 	noSecret(t, "stdout", r.Stdout.String(), u.Password, u.Hash)
 	noSecret(t, "the responses", strings.Join(seen, "\n"), u.Password, u.Hash)
 }
+
+// A wrong password at start is said once, at ERROR, as the login refused
+// with what to fix — never as a database not reachable — while catalogd
+// answers 503 and tries again after growing pauses (each repeat at DEBUG);
+// when the database's password is put right to the one catalogd has (a
+// secret rotated in the database last), catalogd gets in by itself. The
+// password is in no line.
+func TestWrongPasswordIsSaidOnce(t *testing.T) {
+	dsn, raw := testdb.Load(t, jobsShop())
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := testdb.NewUser(t, dsn, "SELECT ON `"+cfg.DBName+"`.*")
+	ucfg, err := mysql.ParseDSN(u.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const wrong = "Wr0ng-Pa55-9f3e"
+	ucfg.Passwd = wrong
+	r := start(t, ucfg.FormatDSN(), "CATALOG_LOG_LEVEL=debug", "CATALOG_ACCESS_LOG=false")
+	const said = "the database refuses catalogd: access denied: check the user and password in the DSN"
+	// Three attempts: at once, after 1 s, after 2 s more.
+	r.poll(t, 30*time.Second, "three attempts not logged", func() bool {
+		return strings.Count(r.Stderr.String(), said) >= 3
+	})
+	if a := r.fetch(r.API + "/catalog"); a.err != nil || a.status != http.StatusServiceUnavailable {
+		t.Errorf("GET /catalog with the login refused: %d %v, want 503", a.status, a.err)
+	}
+	if status, body, err := r.Readyz(); err != nil || status != http.StatusServiceUnavailable ||
+		!strings.Contains(body, "access denied: check the user and password in the DSN") {
+		t.Errorf("/readyz with the login refused: %d %v %q, want 503 saying what to fix", status, err, body)
+	}
+	log := r.Stderr.String()
+	lines := strings.Split(log, "\n")
+	var loud, repeats []string
+	for _, l := range lines {
+		switch {
+		case loudLine.MatchString(l):
+			loud = append(loud, l)
+		case strings.Contains(l, said):
+			repeats = append(repeats, l)
+		}
+	}
+	if len(loud) != 1 || !strings.Contains(loud[0], "level=ERROR") || !strings.Contains(loud[0], said) {
+		t.Errorf("WARN and ERROR lines:\n%s\nwant the one ERROR %q", strings.Join(loud, "\n"), said)
+	}
+	if len(repeats) < 2 || !strings.Contains(repeats[0], "level=DEBUG") || !strings.Contains(repeats[0], "retry_in=2s") ||
+		!strings.Contains(repeats[1], "retry_in=4s") {
+		t.Errorf("the repeats:\n%s\nwant DEBUG lines, the pause doubling: retry_in=2s, then 4s", strings.Join(repeats, "\n"))
+	}
+	if strings.Contains(log, "not reachable") || strings.Contains(log, "does not answer") {
+		t.Errorf("a refused login said as a database away:\n%s", log)
+	}
+	if _, err := raw.Exec("ALTER USER '" + ucfg.User + "'@'%' IDENTIFIED BY '" + wrong + "'"); err != nil {
+		t.Fatal(err)
+	}
+	r.waitReadyz(t, http.StatusOK, 40*time.Second)
+	noSecret(t, "stderr", r.Stderr.String(), wrong, u.Password, u.Hash)
+	noSecret(t, "stdout", r.Stdout.String(), wrong, u.Password, u.Hash)
+}

@@ -363,3 +363,44 @@ func TestVarnishStaleIfError(t *testing.T) {
 		t.Errorf("a URL never cached, catalogd down: %d %s, want the JSON 503", a.status, a.body)
 	}
 }
+
+// TestVarnishProbeKeepsTheLogQuiet: the shipped VCL's probe, a HEAD of the
+// index (sent every 100 ms here instead of every second), writes an access-log
+// line at catalogd only when its answer changes, from the start on (the
+// probe may meet the 503 before the first snapshot, which is no warning),
+// while a visitor's request through Varnish has its line.
+func TestVarnishProbeKeepsTheLogQuiet(t *testing.T) {
+	s := wpfixture.New("wp_", "https://shop.example")
+	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
+	dsn, _ := testdb.Load(t, s)
+	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
+	cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: []string{
+		"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge}})
+	// Not waiting for /readyz: Varnish starts probing as a shop's does.
+	v := startVarnish(t, listen, purge, cd.Public, ".interval = 1s;", ".interval = 100ms;")
+	const probes = 30
+	poll(t, "catalogd answered the probe", 30*time.Second, func() bool {
+		return metric(t, cd, "catalogd_http_requests_total") >= probes
+	})
+	if a := v.get(t, api+"/products?per_page=1"); a.status != 200 {
+		t.Fatalf("a visitor's list through Varnish: %d %s", a.status, a.body)
+	}
+	poll(t, "the visitor's line in catalogd's log", 10*time.Second, func() bool {
+		return strings.Contains(cd.Stderr.String(), `query="per_page=1"`)
+	})
+	log := cd.Stderr.String()
+	var lines []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, "ua=varnish-probe") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 || len(lines) > 2 || !strings.Contains(lines[len(lines)-1], "method=HEAD path=/wp-json/shop/v1/catalog query=\"\" status=200") ||
+		(len(lines) == 2 && !strings.Contains(lines[0], "status=503")) {
+		t.Errorf("%d or more probes wrote these access-log lines:\n%s\nwant the first 200's, after the first 503's if the probe met one",
+			probes, strings.Join(lines, "\n"))
+	}
+	if strings.Contains(log, "catalog unavailable") {
+		t.Errorf("the probes before the first snapshot were warned about:\n%s", log)
+	}
+}
