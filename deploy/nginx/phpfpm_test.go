@@ -109,6 +109,26 @@ func TestNginxPHPFPMSite(t *testing.T) {
 			t.Errorf("%s reached php-fpm: %q", file, log)
 		}
 	})
+	t.Run("only scripts that exist reach php-fpm, for every client", func(t *testing.T) {
+		// A file uploaded as an image, asked for as a script, and a
+		// script that is not there: nginx's 404 for every client, as for
+		// a browser; php-fpm never sees them.
+		paths := []string{"/wp-includes/js/jquery/jquery.min.js/x.php", "/no-such-script.php"}
+		for _, p := range paths {
+			for _, client := range []map[string]string{proxytest.Browser, proxytest.JSONClient, proxytest.Agent} {
+				if a := get(t, p, client); a.Status != 404 {
+					t.Errorf("%s (%v): %d %.200s, want 404", p, client, a.Status, a.Body)
+				}
+			}
+		}
+		for _, r := range answered(t) {
+			for _, p := range paths {
+				if strings.Contains(r, p) {
+					t.Errorf("%s reached php-fpm: %q", p, r)
+				}
+			}
+		}
+	})
 	t.Run("missing page: JSON for JSON clients and AI agents, WordPress's page for browsers", func(t *testing.T) {
 		for _, c := range []struct {
 			name string
