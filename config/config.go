@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/netip"
 	"net/url"
 	"regexp"
@@ -162,6 +161,12 @@ func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 // flag.ErrHelp; --version returns ErrVersion; a mistake returns a
 // *UsageError. Nothing else is written: the caller prints the error.
 func Load(args []string, getenv func(string) string, help io.Writer) (*Config, error) {
+	return load(args, getenv, help, false)
+}
+
+// load is Load; listenersOnly checks the listen addresses alone
+// (LoadListeners).
+func load(args []string, getenv func(string) string, help io.Writer, listenersOnly bool) (*Config, error) {
 	c := &Config{}
 	fs := flag.NewFlagSet("catalogd", flag.ContinueOnError)
 	// The flag package would print each error, then the whole usage, to
@@ -273,6 +278,9 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 	})
 	if len(refused) > 0 {
 		return nil, usageErr(refused...)
+	}
+	if listenersOnly {
+		return c, c.listenersProblems()
 	}
 	var perr error
 	if c.TrustedProxies, perr = parsePrefixes(trusted); perr != nil {
@@ -398,16 +406,7 @@ func (c *Config) validate() []string {
 	if !wpdb.ValidPrefix(c.TablePrefix) {
 		bad("table-prefix", "want letters, digits and underscores (like wp_), got %q", c.TablePrefix)
 	}
-	for _, l := range []struct{ flag, v string }{
-		{"listen", c.Listen}, {"admin-listen", c.AdminListen},
-	} {
-		if _, port, err := net.SplitHostPort(l.v); err != nil || !validPort(port) {
-			bad(l.flag, "want host:port (like :8080 or 127.0.0.1:9090), got %q", l.v)
-		}
-	}
-	if c.Listen == c.AdminListen {
-		bad("admin-listen", "must differ from --listen: the admin endpoints are never public")
-	}
+	c.validateListeners(bad)
 	for _, u := range []struct{ flag, v string }{
 		{"site-url", c.SiteURL}, {"uploads-url", c.UploadsURL}, {"developers-url", c.DevelopersURL},
 	} {

@@ -393,3 +393,27 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("--version wrote %q", help.String())
 	}
 }
+
+// The admin listener never shares a port with the public one, spelt
+// however: the public port would serve the admin endpoints, or one of
+// the two would fail to start.
+func TestListenersOverlap(t *testing.T) {
+	tests := []struct {
+		public, admin string
+		overlap       bool
+	}{
+		{":8080", "127.0.0.1:9090", false},
+		{"127.0.0.1:8080", "127.0.0.1:8080", true},
+		{":9090", "127.0.0.1:9090", true},
+		{"0.0.0.0:9090", "127.0.0.1:9090", true},
+		{"[::]:9090", "127.0.0.1:9090", true},
+		{"127.0.0.1:9090", "10.0.0.5:9090", false},
+		{"127.0.0.1:8080", "127.0.0.1:9090", false},
+	}
+	for _, tt := range tests {
+		_, err := Load(nil, env("CATALOG_DSN", goodDSN, "CATALOG_LISTEN", tt.public, "CATALOG_ADMIN_LISTEN", tt.admin), io.Discard)
+		if got := err != nil && strings.Contains(err.Error(), "shares its port with --listen"); got != tt.overlap {
+			t.Errorf("--listen %s, --admin-listen %s: %v; want refused %v", tt.public, tt.admin, err, tt.overlap)
+		}
+	}
+}

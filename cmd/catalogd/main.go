@@ -83,13 +83,13 @@ func checkReadOnly(ctx context.Context, log *slog.Logger, db *wpdb.DB, allowWrit
 // run starts catalogd and serves until ctx is done. --help and --version
 // print to stdout and return flag.ErrHelp or nil at once.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	var sub func(context.Context, *config.Config, io.Writer) error
+	load, sub := config.Load, subcommand{}
 	if len(args) > 0 {
-		if f, ok := subcommands[args[0]]; ok {
-			sub, args = f, args[1:]
+		if s, ok := subcommands[args[0]]; ok {
+			sub, load, args = s, s.load, args[1:]
 		}
 	}
-	cfg, err := config.Load(args, getenv, stdout)
+	cfg, err := load(args, getenv, stdout)
 	if errors.Is(err, config.ErrVersion) {
 		_, err := fmt.Fprintln(stdout, buildinfo.String("catalogd"))
 		return err
@@ -97,8 +97,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	if sub != nil {
-		return sub(ctx, cfg, stdout)
+	if sub.run != nil {
+		return sub.run(ctx, cfg, stdout)
 	}
 	// The access log's lines reach stderr through a batching writer, so
 	// that they do not serialize requests on a write call each; every other

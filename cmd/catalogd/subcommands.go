@@ -15,12 +15,19 @@ import (
 	"catalogd/config"
 )
 
-// subcommands are the words catalogd takes before its flags: each reads the
-// same settings as the server (flags and CATALOG_* variables), does one
-// thing and exits.
-var subcommands = map[string]func(ctx context.Context, cfg *config.Config, stdout io.Writer) error{
-	"check":       check,
-	"healthcheck": healthcheck,
+// subcommand is a word catalogd takes before its flags: it reads the same
+// settings as the server (flags and CATALOG_* variables) with load, does
+// one thing and exits.
+type subcommand struct {
+	load func(args []string, getenv func(string) string, help io.Writer) (*config.Config, error)
+	run  func(ctx context.Context, cfg *config.Config, stdout io.Writer) error
+}
+
+var subcommands = map[string]subcommand{
+	"check": {config.Load, check},
+	// Only the listen addresses: a health check runs without the
+	// entrypoint's flags, and needs no more to find the admin listener.
+	"healthcheck": {config.LoadListeners, healthcheck},
 }
 
 // check says whether catalogd could start with these settings: they are
@@ -28,12 +35,13 @@ var subcommands = map[string]func(ctx context.Context, cfg *config.Config, stdou
 // read from the database. make demo runs it before it loads anything, so
 // that a taken port fails first, with nothing dropped.
 func check(_ context.Context, cfg *config.Config, stdout io.Writer) error {
+	// Both held at once, as the server holds them.
 	for _, l := range []struct{ addr, flag string }{{cfg.Listen, "listen"}, {cfg.AdminListen, "admin-listen"}} {
 		ln, err := listen(l.addr, l.flag)
 		if err != nil {
 			return err
 		}
-		ln.Close()
+		defer ln.Close()
 	}
 	_, err := fmt.Fprintf(stdout, "catalogd check: the settings are valid; %s and %s are free\n", cfg.Listen, cfg.AdminListen)
 	return err

@@ -59,6 +59,11 @@ func TestHealthcheck(t *testing.T) {
 		{"not ready", loading.Admin, 1, "", "catalogd: not ready: "},
 		{"nothing listens", nothing, 1, "", "catalogd: no answer from http://" + nothing + "/readyz"},
 	}
+	// A container's health check gets the image's variables, not the
+	// entrypoint's flags: no DSN is needed to find the admin listener.
+	if code, stdout, stderr := runSub(t, []string{"CATALOG_ADMIN_LISTEN=:" + port}, "healthcheck"); code != 0 || stdout != "ready\n" {
+		t.Errorf("healthcheck without a DSN = %d, %q, %q; want 0, ready", code, stdout, stderr)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := runSub(t, []string{"CATALOG_DSN=" + dsn, "CATALOG_ADMIN_LISTEN=" + tt.admin}, "healthcheck")
@@ -81,6 +86,7 @@ func TestCheck(t *testing.T) {
 	}
 	defer held.Close()
 	dsn := "catalog@tcp(127.0.0.1:3306)/wordpress" // never dialled
+	_, port, _ := net.SplitHostPort(proctest.FreeAddr(t))
 	tests := []struct {
 		name           string
 		listen, admin  string
@@ -92,6 +98,9 @@ func TestCheck(t *testing.T) {
 			"--admin-listen (CATALOG_ADMIN_LISTEN): listen tcp " + held.Addr().String() + ": bind: address already in use: another process holds it"},
 		{"public port taken", held.Addr().String(), proctest.FreeAddr(t), 1, "", "--listen (CATALOG_LISTEN)"},
 		{"not an address", "nowhere", proctest.FreeAddr(t), 2, "", "--listen (CATALOG_LISTEN): want host:port"},
+		// make demo DEMO_LISTEN=:9090 beside the default admin listener.
+		{"one port for both", ":" + port, "127.0.0.1:" + port, 2, "",
+			"--admin-listen (CATALOG_ADMIN_LISTEN): 127.0.0.1:" + port + " shares its port with --listen :" + port},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
