@@ -156,3 +156,43 @@ func TestFlushBounded(t *testing.T) {
 		t.Errorf("the log does not say tags were left:\n%s", f.logs.String())
 	}
 }
+
+// After a refusal the kinds are owed (every response the lost purge
+// named): a stop sends them too once the target's pause is over, and
+// says they are left when it is not, rather than losing them unsaid.
+func TestFlushSendsOwedKinds(t *testing.T) {
+	api := newStandIn(t, func(n int, r recorded, w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/json")
+		if n == 0 {
+			w.WriteHeader(http.StatusForbidden)
+			fmt.Fprint(w, `{"success":false,"errors":[{"code":10000,"message":"Authentication error"}]}`)
+			return
+		}
+		fmt.Fprint(w, `{"success":true,"errors":[]}`)
+	})
+	clock := newFakeClock()
+	f := newFlushing(t, clock, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
+	f.Add([]string{"shop-product-1"}, clock.Now())
+	step(t, clock, CloudflareInterval)
+	eventually(t, "the refusal", func() bool { return api.count() == 1 && clock.waiting() > 0 })
+	f.stop()
+	// Within the refusal's pause (a minute): left, and said.
+	if left := f.flush(10 * time.Second); left != 2 || api.count() != 1 {
+		t.Errorf("Flush within the pause left %d tags after %d requests, want the 2 kinds after 1", left, api.count())
+	}
+	if !strings.Contains(f.logs.String(), "tags left unsent at exit") {
+		t.Errorf("the log does not say the owed kinds were left:\n%s", f.logs.String())
+	}
+	// Past it: sent.
+	clock.Advance(time.Minute)
+	if left := f.flush(10 * time.Second); left != 0 {
+		t.Errorf("Flush past the pause left %d tags", left)
+	}
+	reqs := api.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want the refused one and the flush", len(reqs))
+	}
+	if tags := decode[map[string][]string](t, reqs[1].Body)["tags"]; !slices.Equal(tags, []string{"shop-index", "shop-list"}) {
+		t.Errorf("the flush purged %v, want the owed kinds", tags)
+	}
+}

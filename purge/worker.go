@@ -187,10 +187,20 @@ func (w *worker) flush(ctx context.Context) int {
 	}
 }
 
+// pendingCount is how many tags the next round sends: those pending, and
+// the kinds owed after a refusal.
 func (w *worker) pendingCount() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return len(w.pending)
+	n := len(w.pending)
+	if w.owed {
+		for _, k := range w.kinds {
+			if !w.pending[k] {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // attempt sends one round of what is pending and deals with its outcome.

@@ -274,7 +274,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		defer close(purging)
 		purger.Run(followCtx)
 	}()
+	following := make(chan struct{}) // closed when the follower has returned
 	go func() {
+		defer close(following)
 		if err := f.run(followCtx); err != nil {
 			errc <- err
 		}
@@ -319,11 +321,16 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	flushed := make(chan struct{})
 	go func() {
 		defer close(flushed)
-		select {
-		case <-purging:
-			purger.Flush(shutdownCtx)
-		case <-shutdownCtx.Done():
+		// A change the follower was applying adds its tags before it
+		// returns: the flush comes after both have stopped.
+		for _, stopped := range []chan struct{}{purging, following} {
+			select {
+			case <-stopped:
+			case <-shutdownCtx.Done():
+				return
+			}
 		}
+		purger.Flush(shutdownCtx)
 	}()
 	serr := errors.Join(public.Shutdown(shutdownCtx), admin.Shutdown(shutdownCtx))
 	<-flushed
