@@ -259,8 +259,12 @@ demo-embedded:
 	@rm -f $(BIN)/embedded.log; \
 	$(BIN)/embedded-mysql -addr $(EMBEDDED_ADDR) -db $(DEMO_DB) -seed deploy/seed/demo.sql $(EMBEDDED_FLAGS) > $(BIN)/embedded.log 2>&1 & pid=$$!; \
 	trap 'kill $$pid 2>/dev/null' EXIT INT TERM; \
-	for i in $$(seq 1 120); do grep -q 'serving' $(BIN)/embedded.log && break; \
-	  kill -0 $$pid 2>/dev/null || { cat $(BIN)/embedded.log; exit 1; }; sleep 0.5; done; \
+	end=$$(( $$(date +%s) + $(DEMO_WAIT) )); \
+	until grep -q 'serving' $(BIN)/embedded.log; do \
+	  kill -0 $$pid 2>/dev/null || { cat $(BIN)/embedded.log; exit 1; }; \
+	  [ $$(date +%s) -lt $$end ] || { cat $(BIN)/embedded.log; \
+	    echo "make demo: the embedded server did not load the demo shop within $(DEMO_WAIT) s (DEMO_WAIT)"; exit 1; }; \
+	  sleep 0.5; done; \
 	$(MAKE) --no-print-directory demo-serve DEMO_SERVE_DSN='root@tcp($(EMBEDDED_ADDR))/$(DEMO_DB)'
 
 # Starts catalogd on the demo shop, waits until it is ready (catalogd

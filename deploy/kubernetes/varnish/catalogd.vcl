@@ -2,8 +2,9 @@ vcl 4.1;
 # Kubernetes copy of deploy/varnish/catalogd.vcl: the backend is the Service
 # catalogd; purgers are the pods' networks, and the NetworkPolicy lets only
 # catalogd's pods reach the purge listener.
-# Varnish 7 in front of catalogd, purged by catalogd itself
-# (CATALOG_PURGE_VARNISH=http://127.0.0.1:6091, the purge listener). Needs the xkey vmod
+# Varnish 7 in front of catalogd, purged by catalogd itself on each pod's
+# purge listener (CATALOG_PURGE_VARNISH=http://catalogd-varnish-0.catalogd-varnish-peers:6091,…,
+# set by kustomization.yaml beside this file). Needs the xkey vmod
 # (Debian: varnish-modules). See statefulset.yaml beside this file for the
 # start parameters and docs/cdn-and-proxies.md for the whole setup.
 #
@@ -44,10 +45,10 @@ backend catalogd {
 }
 
 # Who may purge: catalogd (its purger), and an operator's purge job, from
-# these addresses, on the listener named purge (varnishd -a
-# purge=127.0.0.1:6091), which only they reach. The public listener never
-# purges: a proxy in front (nginx on this host) would make every visitor's
-# PURGE come from 127.0.0.1.
+# the cluster's private addresses, on the listener named purge (varnishd -a
+# purge=:6091, statefulset.yaml), which the NetworkPolicy lets only
+# catalogd's pods reach. The public listener never purges: every visitor's
+# request comes to it through the cluster's ingress, from a private address.
 acl purgers {
     "10.0.0.0"/8;
     "172.16.0.0"/12;
