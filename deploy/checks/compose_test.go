@@ -30,7 +30,7 @@ func loadCompose(t *testing.T, path string) (*types.Project, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cli.ProjectFromOptions(context.Background(), opts)
+	return opts.LoadProject(context.Background())
 }
 
 // The compose file loads and validates, every file it mounts or builds

@@ -159,8 +159,13 @@ var Rows = []Row{
 // datasource is the dashboard's Prometheus, chosen by its variable.
 var datasource = common.DataSourceRef{Type: cog.ToPtr("prometheus"), Uid: cog.ToPtr("${datasource}")}
 
-// Dashboard builds the dashboard.
+// Dashboard builds the dashboard. It is the classic dashboard model (the
+// SDK's dashboard package), which every Grafana from 9 on imports as JSON;
+// the SDK prefers dashboardv2, which only Grafana 12's v2 API takes.
+//
+//lint:ignore SA1019 the classic model, on purpose (above)
 func Dashboard() (dashboard.Dashboard, error) {
+	//lint:ignore SA1019 the classic model, on purpose (Dashboard's comment)
 	b := dashboard.NewDashboardBuilder("catalogd").
 		Uid("catalogd").
 		Description("catalogd's traffic, origin cache, change feed, edge purges, snapshot and database (deploy/monitoring).").

@@ -63,7 +63,7 @@ func expressions(t *testing.T) []expression {
 		t.Fatal(err)
 	}
 	plugins.RegisterDefaultPlugins()
-	var d dashboard.Dashboard
+	var d dashboard.Dashboard //lint:ignore SA1019 the classic model, as Dashboard builds it
 	if err := json.Unmarshal(b, &d); err != nil {
 		t.Fatalf("%s: %v", DashboardFile, err)
 	}
