@@ -34,7 +34,7 @@ DEMO_SITEMAP_URL  ?= none
 DEMO_BASE         := http://127.0.0.1:$(DEMO_HTTP_PORT)/wp-json/shop/v1
 DEMO_WAIT         ?= 120
 
-.PHONY: help build install demo-build demo-serve test test-busy test-mysql8 test-embedded fuzz soak soak-ci lint lint-openapi vet fmt-check bench bench-1m bench-append bench-deps demo demo-mariadb demo-embedded demo-load seed clean
+.PHONY: help build install demo-build demo-serve test test-busy test-mysql8 test-embedded test-checks monitoring fuzz soak soak-ci lint lint-openapi vet fmt-check bench bench-1m bench-append bench-deps demo demo-mariadb demo-embedded demo-load seed clean
 
 help:
 	@echo "make build   build catalogd and catalogctl into $(BIN)/"
@@ -50,6 +50,7 @@ help:
 	@echo "make seed    regenerate deploy/seed/demo.sql from deploy/seed/demo.go"
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default 30s) each"
 	@echo "make soak    loopback load with database faults for SOAK_DURATION (default 3m)"
+	@echo "make monitoring  regenerate deploy/monitoring's dashboard and PrometheusRule from their sources"
 	@echo "make lint    staticcheck"
 	@echo "make lint-openapi  httpapi/openapi.json through Redocly's and Spectral's recommended rules (needs npm)"
 
@@ -79,7 +80,7 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-test: vet fmt-check test-embedded
+test: vet fmt-check test-embedded test-checks
 	$(GO) test -race -vet=off -count=1 ./...
 	$(MAKE) --no-print-directory test-mysql8
 
@@ -108,6 +109,21 @@ test-busy:
 # dependency graph): vet and test it on its own, vet once.
 test-embedded:
 	cd deploy/embedded && $(GO) vet ./... && $(GO) test -vet=off -count=1 ./...
+
+# The deploy files read by the libraries that read them (compose-go,
+# Kubernetes' strict decoder, kustomize), the dashboard and the
+# PrometheusRule built from their sources, every PromQL expression parsed
+# by Prometheus's parser: a module of its own (deploy/checks), so that
+# none of these libraries enters catalogd's dependencies. The rules' own
+# tests (promtool) and the alert fired on a real Prometheus are
+# deploy/monitoring's, in the go test ./... above.
+test-checks:
+	cd deploy/checks && $(GO) vet ./... && $(GO) test -vet=off -count=1 ./...
+
+# Writes deploy/monitoring's dashboard and PrometheusRule from their
+# sources (deploy/checks/monitoring's rows, catalogd.rules.yml).
+monitoring:
+	cd deploy/checks && $(GO) run ./cmd/monitoring-gen -dir ../monitoring
 
 # Loads the demo shop and seeds the two reference shops once (wpseed reuses
 # them when present), measures catalogd against the three (BENCH_SIZES), and

@@ -50,6 +50,8 @@ var notRunHere = []struct{ prefix, why string }{
 	{"make bench-1m", "seeds a million-product shop (7 GB, about 20 minutes) and measures for many more: run by hand, once"},
 	{"go test -bench", "a benchmark: a figure to read, not a test to pass; make bench runs it"},
 	{"go test -run '^$' -bench", "a benchmark: a figure to read, not a test to pass; make bench runs it"},
+	{"make soak", "loads catalogd for minutes with database faults; CI runs its one-minute run, make soak-ci"},
+	{"make monitoring", "deploy/checks' TestGeneratedFilesAreCurrent builds what it writes and compares it with the checked-in files"},
 }
 
 // runners run the commands that start with one of their prefixes.

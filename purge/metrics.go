@@ -11,7 +11,7 @@ type Metrics struct {
 	requests, tags, failures *prometheus.CounterVec
 	kinds                    *prometheus.CounterVec
 	lag                      *prometheus.HistogramVec
-	pending                  *prometheus.GaugeVec
+	pending, failing         *prometheus.GaugeVec
 }
 
 // NewMetrics registers the purger's metrics with reg.
@@ -31,8 +31,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300}}, []string{"target"}),
 		pending: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "catalogd_edge_purge_pending_tags",
 			Help: "Purge tags waiting to be sent, by target."}, []string{"target"}),
+		failing: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "catalogd_edge_purge_failing",
+			Help: "1 while a target's last purge round failed (as /readyz says \"failing\"), 0 once one works again, by target."},
+			[]string{"target"}),
 	}
-	reg.MustRegister(m.requests, m.tags, m.failures, m.kinds, m.lag, m.pending)
+	reg.MustRegister(m.requests, m.tags, m.failures, m.kinds, m.lag, m.pending, m.failing)
 	return m
 }
 
@@ -44,11 +47,14 @@ type targetMetrics struct {
 
 func (m *Metrics) target(name string) *targetMetrics {
 	// Every series exists from the start, at zero: a dashboard sees the
-	// target before its first purge.
+	// target before its first purge, and an alert's increase() counts the
+	// first overflow (a series born at 1 has no increase to show).
 	m.requests.WithLabelValues(name)
 	m.tags.WithLabelValues(name)
 	m.failures.WithLabelValues(name)
 	m.pending.WithLabelValues(name)
+	m.failing.WithLabelValues(name)
+	m.kinds.WithLabelValues(name, whyOverflow)
 	return &targetMetrics{m: m, name: name}
 }
 
@@ -61,6 +67,18 @@ func (t *targetMetrics) request(tags int, err error) {
 	if err != nil {
 		t.m.failures.WithLabelValues(t.name).Inc()
 	}
+}
+
+// roundDone says whether the target's last round failed.
+func (t *targetMetrics) roundDone(failed bool) {
+	if t == nil {
+		return
+	}
+	v := 0.0
+	if failed {
+		v = 1
+	}
+	t.m.failing.WithLabelValues(t.name).Set(v)
 }
 
 func (t *targetMetrics) kindPurge(why string) {

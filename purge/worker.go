@@ -51,7 +51,7 @@ func (w *worker) add(tags []string, applied time.Time, why string) {
 	case w.collapsed:
 		// The kinds pending purge every response already.
 	case len(w.pending)+len(tags) > w.o.MaxPending:
-		w.collapse("overflow")
+		w.collapse(whyOverflow)
 	default:
 		w.merge(tags)
 	}
@@ -72,6 +72,11 @@ func (w *worker) merge(tags []string) {
 		}
 	}
 }
+
+// whyOverflow is why the pending tags collapsed to the kinds: more waited
+// than MaxPending (the metrics' why label; the caller's PurgeKinds names
+// its own).
+const whyOverflow = "overflow"
 
 // collapse replaces what is pending with the kind tags; w.mu is held.
 func (w *worker) collapse(why string) {
@@ -122,7 +127,7 @@ func (w *worker) putBack(tags []string, since time.Time, collapsed bool) {
 		w.merge(w.kinds)
 		w.collapsed = true
 	case len(w.pending)+len(tags) > w.o.MaxPending:
-		w.collapse("overflow")
+		w.collapse(whyOverflow)
 	default:
 		// The unsent first: they are the older.
 		old := w.order
@@ -230,12 +235,14 @@ func (w *worker) attempt(ctx context.Context) bool {
 		}
 		w.lastOK, w.lastErr = now, nil
 		w.mu.Unlock()
+		w.m.roundDone(false)
 		return true
 	}
 	w.mu.Lock()
 	first := w.lastErr == nil
 	w.lastErr, w.errAt = err, now
 	w.mu.Unlock()
+	w.m.roundDone(true)
 	var pause time.Duration
 	if retryable(err) {
 		// Unsent tags wait, with what arrives meanwhile, for the next

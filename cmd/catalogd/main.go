@@ -164,12 +164,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Help: "Published products in the last whole snapshot (of the language served)."})
 	snapVersion := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_version",
 		Help: "Version of the snapshot served; it rises at every change applied."})
-	reg.MustRegister(buildSeconds, snapProducts, snapVersion)
+	// Its age is what an alert watches: the whole shop is read again every
+	// 10 minutes when polling, every hour under the binary log, so a much
+	// older one means whole reads fail.
+	snapBuilt := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_built_timestamp_seconds",
+		Help: "When the rows of the last whole snapshot of the shop were read (Unix time); 0 before the first."})
+	reg.MustRegister(buildSeconds, snapProducts, snapVersion, snapBuilt)
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
 		DevelopersURL: cfg.DevelopersURL, Language: cfg.Language,
 		SitemapURL: cfg.SitemapURL, OnLoad: gcLoading, OnBuild: func(s *catalog.Snapshot, took time.Duration) {
 			buildSeconds.Set(took.Seconds())
 			snapProducts.Set(float64(s.Products()))
+			snapBuilt.Set(float64(s.Built.UnixNano()) / 1e9)
 			level := slog.LevelDebug // a reload at every change in the shop
 			if s.Version == 1 {
 				level = slog.LevelInfo

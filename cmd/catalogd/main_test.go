@@ -16,6 +16,7 @@ import (
 func TestServesAndStopsOnSIGTERM(t *testing.T) {
 	dsn, raw := testdb.Load(t, jobsShop())
 	const site = "https://shop.example"
+	started := time.Now()
 	r := start(t, dsn, "CATALOG_SITE_URL="+site, "CATALOG_S_MAXAGE=5m", "CATALOG_POLL_INTERVAL=200ms",
 		"CATALOG_POLL_BUDGET=1")
 	r.waitReadyz(t, http.StatusOK, 10*time.Second)
@@ -88,6 +89,12 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 		}
 		if v := before["catalogd_snapshot_version"]; v < 1 {
 			t.Errorf("catalogd_snapshot_version = %v, want 1 or more once serving", v)
+		}
+		// The snapshot's age, which an alert watches, is counted from
+		// when its rows were read: after the start, not in the future.
+		if b := before["catalogd_snapshot_built_timestamp_seconds"]; b < float64(started.Unix()) || b > float64(time.Now().Unix()+1) {
+			t.Errorf("catalogd_snapshot_built_timestamp_seconds = %v, want between the start (%d) and now",
+				b, started.Unix())
 		}
 		getJSON(t, client, api+"/catalog/products/police-radar") // cached by the subtest above: a hit
 		getJSON(t, client, api+"/catalog/products?per_page=1")   // a miss, computed from memory

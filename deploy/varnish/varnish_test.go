@@ -26,16 +26,8 @@ import (
 var catalogdBin string
 
 func TestMain(m *testing.M) {
-	bins, remove, err := proctest.BuildTemp(map[string]string{"catalogd": "catalogd/cmd/catalogd"})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	catalogdBin = bins["catalogd"]
-	code := testdb.Run(m)
-	testdb.StopServers()
-	remove()
-	os.Exit(code)
+	os.Exit(testdb.RunBuilt(m, map[string]string{"catalogd": "catalogd/cmd/catalogd"},
+		func(bins map[string]string) { catalogdBin = bins["catalogd"] }))
 }
 
 // varnish is a running varnishd with the shipped VCL and start

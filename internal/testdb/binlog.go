@@ -274,3 +274,20 @@ func tail(b []byte) []byte {
 	}
 	return b
 }
+
+// RunBuilt is a TestMain's whole work for the packages whose tests run
+// binaries of this module: it builds pkgs (name → import path) into a
+// temporary directory, hands their paths to built, runs the tests (Run),
+// stops the servers BinlogServer started and removes the binaries. The
+// caller exits with the code it returns.
+func RunBuilt(m *testing.M, pkgs map[string]string, built func(bins map[string]string)) int {
+	bins, remove, err := proctest.BuildTemp(pkgs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer remove()
+	built(bins)
+	defer StopServers()
+	return Run(m)
+}
