@@ -199,8 +199,12 @@ func (db *DB) view(ctx context.Context, timeout time.Duration, fn func(ctx conte
 	// REPEATABLE READ whatever the server's default: at READ COMMITTED
 	// each statement would see the commits before it, and the reads of
 	// one view would not be one snapshot.
+	start := time.Now()
 	stx, err := db.db.BeginTxx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead})
 	if err != nil {
+		// Observed as an errored statement: with the database away, every
+		// read fails here, and /metrics would show only successes.
+		db.observe(time.Since(start), err)
 		return db.redact(fmt.Errorf("wpdb: begin read-only transaction: %w", err))
 	}
 	// Rollback: there is nothing to commit, and it releases the snapshot.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -287,6 +288,33 @@ func TestIsUnavailableConnectionRefused(t *testing.T) {
 				t.Errorf("IsUnavailable(%v) = false for a refused connection", err)
 			}
 		})
+	}
+}
+
+// A read that cannot begin (the database away) is observed as an errored
+// statement, as catalogd_db_query_duration_seconds{outcome="error"}
+// counts them: with the binary-log feed, whole reads are an hour apart
+// and nothing else would show the outage.
+func TestFailedBeginIsObserved(t *testing.T) {
+	t.Parallel()
+	var errs atomic.Int64
+	dsn := fmt.Sprintf("root@tcp(127.0.0.1:%d)/wp?timeout=1s", closedPort(t))
+	db, err := Open(dsn, Options{Prefix: "wp_", Observe: func(_ time.Duration, err error) {
+		if err != nil {
+			errs.Add(1)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for range 3 {
+		if err := db.View(context.Background(), func(context.Context, *Tx) error { return nil }); err == nil {
+			t.Fatal("a read began without a database")
+		}
+	}
+	if n := errs.Load(); n != 3 {
+		t.Errorf("%d errored statements observed for 3 reads that could not begin, want 3", n)
 	}
 }
 
