@@ -22,6 +22,7 @@ type pollRig struct {
 	// scans cost in real time over the budget: a busy machine lengthens it.
 	scans           int
 	period, longest time.Duration
+	afterRound      func() // run once, after the next cheap round
 }
 
 // newPollRig starts the rig's poller on a DB opened with o (its prefix the
@@ -42,6 +43,10 @@ func (r *pollRig) onPoll(s PollStats) {
 	r.period, r.longest = s.Period, max(r.longest, s.Period)
 	if s.Scan {
 		r.scans++
+	}
+	if f := r.afterRound; f != nil && !s.Scan && !s.Gate {
+		r.afterRound = nil
+		f()
 	}
 }
 
@@ -140,6 +145,34 @@ func (r *pollRig) reportedWithin(id int64, open time.Duration) bool {
 		}
 	}
 	return false
+}
+
+// slowScan makes the next scan, after the next cheap round, wait for the
+// pool's one connection (Options.MaxOpen 1) before its read, while the
+// poller's clock moves by d: a server slow to answer.
+func (r *pollRig) slowScan(t *testing.T, d time.Duration) {
+	t.Helper()
+	pool := r.p.db.db
+	r.afterRound = func() {
+		conn, err := pool.Conn(context.Background())
+		if err != nil {
+			t.Errorf("take the pool's connection: %v", err)
+			return
+		}
+		waits := pool.Stats().WaitCount
+		go func() {
+			defer conn.Close()
+			deadline := time.Now().Add(10 * time.Second)
+			for pool.Stats().WaitCount == waits {
+				if time.Now().After(deadline) {
+					t.Error("no scan waited for the connection")
+					return
+				}
+				time.Sleep(time.Millisecond) // polling a condition (the scan waiting), with a deadline
+			}
+			r.clock.Add(d)
+		}()
+	}
 }
 
 // sameStamp begins a transaction that writes post a, and commits a write
@@ -334,5 +367,31 @@ func TestPollLateCommitWaitIsBounded(t *testing.T) {
 	t.Logf("the wait ran %d scans, the longest scan period %v", r.scans-scans, r.longest)
 	if n := r.scans - scans; n > 7 {
 		t.Errorf("the wait ran %d scans, want one at each doubling (2, 4, 8, 16, 32, 64 s) and the gate's second's at most", n)
+	}
+}
+
+// A scan whose read of the gate waits (here for the pool's one connection,
+// while the poller's clock moves 30 s: a server slow to answer) places
+// the second of the UPDATE_TIME it read by the time of its read, not of its
+// start: the wait that follows still covers T1, begun in that second and
+// committed 44 s after the read. Placed by the scan's start, the second
+// came 30 s early, and so did the wait's end: T1 showed at the scan
+// MaxScan brings.
+func TestPollLateCommitAfterASlowRead(t *testing.T) {
+	t.Parallel()
+	r := newPollRig(t, Options{MaxOpen: 1})
+	r.quiet(t)
+	t1, s := r.sameStamp(t, r.ps.radar, r.ps.cuffs)
+	defer t1.Rollback()
+	r.slowScan(t, 30*time.Second)
+	ids, earliest := r.stampRound(t, s)
+	if !slices.Contains(ids, r.ps.cuffs) {
+		t.Fatalf("the round after T2: products %v, want %d", ids, r.ps.cuffs)
+	}
+	read := r.clock.Now()
+	r.waitDB(t, s.Add(3*time.Second))
+	r.commitAfter(t, t1, read, 44*time.Second)
+	if open := r.clock.Now().Sub(earliest); !r.reportedWithin(r.ps.radar, open) {
+		t.Errorf("T1, committed at most %v after the second of the slow scan's UPDATE_TIME (poller's clock), was not reported", open)
 	}
 }
