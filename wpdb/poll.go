@@ -582,6 +582,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	rows := make(map[int64]scanState, len(p.rows)+len(p.rows)/16)
 	var dbNow, updated, localNow string
 	var gate bool
+	var read time.Time // on Now's clock, once the gate's value was read (noteStamp)
 	start := time.Now()
 	// The whole scan is one consistent read, under the load deadline; each
 	// of its statements reads a slice of the primary key.
@@ -592,6 +593,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 		if updated, localNow, gate, err = tx.postsUpdated(ctx); err != nil {
 			return err
 		}
+		read = p.o.Now()
 		maxID, err := tx.maxPostID(ctx, &dbNow)
 		if err != nil {
 			return err
@@ -614,7 +616,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	}
 	p.period = scanPeriod(cost, p.scanBudget(), p.o.Interval, p.o.MaxScan)
 	p.nextScan = at.Add(p.period)
-	p.noteStamp(updated, localNow, at)
+	p.noteStamp(updated, localNow, read)
 	p.gateWorks, p.scanUpdated, p.roundUpdated = gate, updated, updated
 	p.scanUnsure = unsureUpdate(updated, localNow)
 	p.accrue(at)

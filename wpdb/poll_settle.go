@@ -77,7 +77,13 @@ type pendingRow struct {
 // noteStamp records, for settleDue, when on the poller's clock the second
 // of the UPDATE_TIME a scan (or a load) read began: at, less how old the
 // database's clock (localNow, in UPDATE_TIME's zone) said it was. A stamp
-// read again keeps the time of its first reading.
+// read again keeps the time of its first reading. at is a time after the
+// read (a scan's once its gate read returned, a load's when its baseline is
+// adopted), never the scan's start: a read that waited (for a connection,
+// a lock, a busy server) would place the second that much too early, and
+// end the wait that much too soon. So placed, the second is late by up to
+// the read's duration and one second (localNow counts whole seconds): the
+// wait errs long.
 func (p *Poller) noteStamp(updated, localNow string, at time.Time) {
 	if updated != "" && updated == p.scanUpdated && !p.stampAt.IsZero() {
 		return

@@ -16,17 +16,38 @@ type pollRig struct {
 	p     *Poller
 	raw   *sql.DB
 	clock *testClock
-	stats []PollStats
+	stats []PollStats // the last round's
+	// scans counts the scans run; period is the scan period in force
+	// (PollStats.Period), longest the longest yet. The period is what the
+	// scans cost in real time over the budget: a busy machine lengthens it.
+	scans           int
+	period, longest time.Duration
+	afterRound      func() // run once, after the next cheap round
 }
 
-func newPollRig(t *testing.T) *pollRig {
+// newPollRig starts the rig's poller on a DB opened with o (its prefix the
+// shop's).
+func newPollRig(t *testing.T, o Options) *pollRig {
 	t.Helper()
 	r := &pollRig{ps: newPollShop(false), clock: &testClock{t: testNow}}
-	r.p, r.raw = startPoller(t, r.ps.shop, r.clock, func(s PollStats) { r.stats = append(r.stats, s) })
+	o.Prefix = r.ps.shop.Prefix
+	r.p, r.raw = startPollerWith(t, r.ps.shop, r.clock, r.onPoll, o)
 	if !r.p.gateWorks {
 		t.Fatal("the server shows no UPDATE_TIME for wp_posts: no gate")
 	}
 	return r
+}
+
+func (r *pollRig) onPoll(s PollStats) {
+	r.stats = append(r.stats, s)
+	r.period, r.longest = s.Period, max(r.longest, s.Period)
+	if s.Scan {
+		r.scans++
+	}
+	if f := r.afterRound; f != nil && !s.Scan && !s.Gate {
+		r.afterRound = nil
+		f()
+	}
 }
 
 // round moves the clock by an interval and runs a cheap round (and the
@@ -99,17 +120,59 @@ func (r *pollRig) postsUpdateTime(t *testing.T) time.Time {
 	return at
 }
 
-// reportedWithin runs rounds until one reports id, at most the rounds
-// the poller clock needs to pass twice open (and one more), and says
+// stampRound runs the round whose scan first reads the UPDATE_TIME s, and
+// returns its products and the earliest the poller may place the second s
+// at on its clock: the round's time, less how far the database's clock was
+// past s when the scan read it (no further than it is now). A commit begun
+// in s is open, on the poller's clock, at most the time since.
+func (r *pollRig) stampRound(t *testing.T, s time.Time) (ids []int64, earliest time.Time) {
+	t.Helper()
+	ids, _ = r.round()
+	return ids, r.clock.Now().Add(-r.dbSecond(t).Sub(s))
+}
+
+// reportedWithin runs rounds until one reports id, for as long as the
+// wait may take to scan after a transaction open for open (on the
+// poller's clock) commits: the next step of the doubling comes twice as
+// far from its second as the last, and no sooner than the scan period in
+// force after it (docs/change-feed.md, case 2); a round more. It says
 // whether one did.
 func (r *pollRig) reportedWithin(id int64, open time.Duration) bool {
-	limit := int(2*open/r.p.o.Interval) + 1
-	for range limit {
+	until := r.clock.Now().Add(open + max(open, r.period) + r.p.o.Interval)
+	for r.clock.Now().Before(until) {
 		if ids, _ := r.round(); slices.Contains(ids, id) {
 			return true
 		}
 	}
 	return false
+}
+
+// slowScan makes the next scan, after the next cheap round, wait for the
+// pool's one connection (Options.MaxOpen 1) before its read, while the
+// poller's clock moves by d: a server slow to answer.
+func (r *pollRig) slowScan(t *testing.T, d time.Duration) {
+	t.Helper()
+	pool := r.p.db.db
+	r.afterRound = func() {
+		conn, err := pool.Conn(context.Background())
+		if err != nil {
+			t.Errorf("take the pool's connection: %v", err)
+			return
+		}
+		waits := pool.Stats().WaitCount
+		go func() {
+			defer conn.Close()
+			deadline := time.Now().Add(10 * time.Second)
+			for pool.Stats().WaitCount == waits {
+				if time.Now().After(deadline) {
+					t.Error("no scan waited for the connection")
+					return
+				}
+				time.Sleep(time.Millisecond) // polling a condition (the scan waiting), with a deadline
+			}
+			r.clock.Add(d)
+		}()
+	}
 }
 
 // sameStamp begins a transaction that writes post a, and commits a write
@@ -144,36 +207,47 @@ func (r *pollRig) sameStamp(t *testing.T, a, b int64) (*sql.Tx, time.Time) {
 	return nil, time.Time{}
 }
 
+// commitAfter runs rounds until the poller's clock is d past from, none
+// of them reporting T1's product (T1 is open), then commits T1.
+func (r *pollRig) commitAfter(t *testing.T, t1 *sql.Tx, from time.Time, d time.Duration) {
+	t.Helper()
+	for r.clock.Now().Sub(from) < d {
+		if ids, _ := r.round(); slices.Contains(ids, r.ps.radar) {
+			t.Fatalf("a round reported %d while T1 was open", r.ps.radar)
+		}
+	}
+	if err := t1.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // The third review's reproduction: on MariaDB, UPDATE_TIME becomes visible
 // at commit but holds the transaction's start. T1 writes a product in
 // second S and stays open; T2 writes another in S and commits; a scan
 // sees T2 (UPDATE_TIME S). T1 commits seconds later: UPDATE_TIME is still
 // S, so the gate alone would take the table for unchanged since that scan.
-// T1's change is reported within twice as long as it was open.
+// T1's change is reported within twice as long as it was open (or a scan
+// period after it).
 func TestPollLateCommitWithTheScansStamp(t *testing.T) {
 	t.Parallel()
-	r := newPollRig(t)
+	r := newPollRig(t, Options{})
 	r.quiet(t)
 	t1, s := r.sameStamp(t, r.ps.radar, r.ps.cuffs)
 	defer t1.Rollback()
-	if ids, _ := r.round(); !slices.Contains(ids, r.ps.cuffs) || slices.Contains(ids, r.ps.radar) {
+	ids, earliest := r.stampRound(t, s)
+	if !slices.Contains(ids, r.ps.cuffs) || slices.Contains(ids, r.ps.radar) {
 		t.Fatalf("the round after T2: products %v, want %d (T2) and not %d (T1, open)", ids, r.ps.cuffs, r.ps.radar)
 	}
 	// The database's clock leaves S behind (a scan reading the gate in S
 	// or the second after keeps it open), a round runs, and T1 commits.
 	r.waitDB(t, s.Add(3*time.Second))
-	if ids, _ := r.round(); slices.Contains(ids, r.ps.radar) {
-		t.Fatalf("a round reported %d while T1 was open", r.ps.radar)
-	}
-	if err := t1.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	r.commitAfter(t, t1, r.clock.Now(), r.p.o.Interval)
 	if got := r.postsUpdateTime(t); !got.Equal(s) {
 		t.Fatalf("UPDATE_TIME after T1's commit is %v, want its start %v: the server stamps commits otherwise", got, s)
 	}
-	open := r.dbSecond(t).Sub(s) + time.Second
+	open := r.clock.Now().Sub(earliest)
 	if !r.reportedWithin(r.ps.radar, open) {
-		t.Errorf("T1's change (product %d), committed %v after it began in the second of the scan's UPDATE_TIME, was not reported", r.ps.radar, open)
+		t.Errorf("T1's change (product %d), committed at most %v after the second of the scan's UPDATE_TIME (poller's clock), was not reported", r.ps.radar, open)
 	}
 }
 
@@ -200,7 +274,7 @@ func TestPollSecondSaveUnderClockSkew(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := newPollRig(t)
+			r := newPollRig(t, Options{})
 			r.quiet(t)
 			radar := fmt.Sprint(r.ps.radar)
 			price := func(v string) string {
@@ -213,8 +287,10 @@ func TestPollSecondSaveUnderClockSkew(t *testing.T) {
 			saved := r.postsUpdateTime(t)
 			var modified string
 			rawScalar(t, r.raw, &modified, `SELECT CAST(post_modified_gmt AS CHAR) FROM wp_posts WHERE ID = `+radar)
-			if ids, scanned := r.round(); !scanned || !slices.Contains(ids, r.ps.radar) {
-				t.Fatalf("the scan after the first save: products %v (scanned %v), want %d", ids, scanned, r.ps.radar)
+			scans := r.scans
+			ids, earliest := r.stampRound(t, saved)
+			if r.scans == scans || !slices.Contains(ids, r.ps.radar) {
+				t.Fatalf("the round after the first save: products %v (scans %d), want %d", ids, r.scans-scans, r.ps.radar)
 			}
 			second := []string{`UPDATE wp_posts SET post_modified = '` + modified + `', post_modified_gmt = '` + modified +
 				`' WHERE ID = ` + radar, price("26")}
@@ -241,17 +317,15 @@ func TestPollSecondSaveUnderClockSkew(t *testing.T) {
 			default:
 				exec(t, r.raw, "second save", second...)
 			}
-			late := time.Duration(0)
 			if commit != nil {
 				r.waitDB(t, saved.Add(3*time.Second))
 				r.round()
 				commit()
-				late = r.dbSecond(t).Sub(saved) + time.Second
 			}
 			if got := r.postsUpdateTime(t); !got.Equal(saved) {
 				t.Fatalf("UPDATE_TIME %v after the second save, want the first's %v: the second moved the posts row", got, saved)
 			}
-			if !r.reportedWithin(r.ps.radar, max(late, r.p.o.Interval)) {
+			if !r.reportedWithin(r.ps.radar, r.clock.Now().Sub(earliest)) {
 				t.Errorf("the second save (post_modified_gmt %s kept) was not reported after it committed", modified)
 			}
 		})
@@ -259,49 +333,65 @@ func TestPollSecondSaveUnderClockSkew(t *testing.T) {
 }
 
 // The wait for a transaction begun in the second of the scan's
-// UPDATE_TIME lasts maxOpenTxn on the poller's clock, at doubling
-// intervals: T1, open 40 s, is reported once it commits, at the scan 64 s
-// after that second began; after it the poller scans no more (until
-// MaxScan), and the wait cost a scan at each doubling alone.
+// UPDATE_TIME is bounded: T1, open 40 s, is reported once it commits; the
+// wait costs a scan at each doubling at most (2, 4, 8, 16, 32 and 64 s
+// after that second, and the gate's second's); and once a scan ran
+// maxOpenTxn after that second the poller scans no more (until MaxScan).
+// Each step also waits for the scan period, which follows what the scans
+// cost in real time: on a busy machine the steps come fewer and later, and
+// the last of them up to a period after maxOpenTxn.
 func TestPollLateCommitWaitIsBounded(t *testing.T) {
 	t.Parallel()
-	r := newPollRig(t)
+	r := newPollRig(t, Options{})
 	r.quiet(t)
 	t1, s := r.sameStamp(t, r.ps.radar, r.ps.cuffs)
 	defer t1.Rollback()
-	start := r.clock.Now()
-	if ids, _ := r.round(); !slices.Contains(ids, r.ps.cuffs) {
+	ids, earliest := r.stampRound(t, s)
+	if !slices.Contains(ids, r.ps.cuffs) {
 		t.Fatalf("the round after T2: products %v, want %d", ids, r.ps.cuffs)
 	}
-	r.waitDB(t, s.Add(3*time.Second)) // the gate's own second is over
-	scans := 0
-	round := func() []int64 {
-		ids, scanned := r.round()
-		if scanned {
-			scans++
-		}
-		return ids
+	first, scans := r.clock.Now(), r.scans // the poller places S no later than this scan
+	r.waitDB(t, s.Add(3*time.Second))      // the gate's own second is over
+	r.commitAfter(t, t1, first, 40*time.Second)
+	if open := r.clock.Now().Sub(earliest); !r.reportedWithin(r.ps.radar, open) {
+		t.Fatalf("T1, committed at most %v after the second of the scan's UPDATE_TIME (poller's clock), was not reported", open)
 	}
-	for r.clock.Now().Sub(start) < 40*time.Second {
-		if ids := round(); slices.Contains(ids, r.ps.radar) {
-			t.Fatalf("a round reported %d while T1 was open", r.ps.radar)
-		}
-	}
-	if err := t1.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	for !slices.Contains(round(), r.ps.radar) {
-		if r.clock.Now().Sub(start) > 64*time.Second+2*r.p.o.Interval {
-			t.Fatalf("T1, committed 40 s after it began, not reported 64 s after")
+	// The step after a scan less than maxOpenTxn after S comes twice as far
+	// from S, or a period after that scan: the wait's last.
+	for r.clock.Now().Sub(first) < 4*time.Minute {
+		end := first.Add(max(2*maxOpenTxn, maxOpenTxn+r.longest) + r.p.o.Interval)
+		if _, scanned := r.round(); scanned && r.clock.Now().After(end) {
+			t.Fatalf("a scan %v after T2's, once the wait was over (the longest scan period %v)", r.clock.Now().Sub(first), r.longest)
 		}
 	}
-	t.Logf("the wait ran %d scans", scans)
-	if scans > 7 {
-		t.Errorf("the wait ran %d scans, want one at each doubling (2, 4, 8, 16, 32, 64 s) and the gate's second's", scans)
+	t.Logf("the wait ran %d scans, the longest scan period %v", r.scans-scans, r.longest)
+	if n := r.scans - scans; n > 7 {
+		t.Errorf("the wait ran %d scans, want one at each doubling (2, 4, 8, 16, 32, 64 s) and the gate's second's at most", n)
 	}
-	for r.clock.Now().Sub(start) < 4*time.Minute {
-		if _, scanned := r.round(); scanned {
-			t.Fatalf("a scan %v after T2's, once the wait was over", r.clock.Now().Sub(start))
-		}
+}
+
+// A scan whose read of the gate waits (here for the pool's one connection,
+// while the poller's clock moves 30 s: a server slow to answer) places
+// the second of the UPDATE_TIME it read by the time of its read, not of its
+// start: the wait that follows still covers T1, begun in that second and
+// committed 44 s after the read. Placed by the scan's start, the second
+// came 30 s early, and so did the wait's end: T1 showed at the scan
+// MaxScan brings.
+func TestPollLateCommitAfterASlowRead(t *testing.T) {
+	t.Parallel()
+	r := newPollRig(t, Options{MaxOpen: 1})
+	r.quiet(t)
+	t1, s := r.sameStamp(t, r.ps.radar, r.ps.cuffs)
+	defer t1.Rollback()
+	r.slowScan(t, 30*time.Second)
+	ids, earliest := r.stampRound(t, s)
+	if !slices.Contains(ids, r.ps.cuffs) {
+		t.Fatalf("the round after T2: products %v, want %d", ids, r.ps.cuffs)
+	}
+	read := r.clock.Now()
+	r.waitDB(t, s.Add(3*time.Second))
+	r.commitAfter(t, t1, read, 44*time.Second)
+	if open := r.clock.Now().Sub(earliest); !r.reportedWithin(r.ps.radar, open) {
+		t.Errorf("T1, committed at most %v after the second of the slow scan's UPDATE_TIME (poller's clock), was not reported", open)
 	}
 }

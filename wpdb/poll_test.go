@@ -67,7 +67,13 @@ func newPollShop(withTransientVersion bool) *pollShop {
 // delivers the scan's baseline, adopted here as the first round would.
 func startPoller(t *testing.T, shop *wpfixture.Shop, clock *testClock, onPoll func(PollStats)) (*Poller, *sql.DB) {
 	t.Helper()
-	db, raw := openShop(t, shop)
+	return startPollerWith(t, shop, clock, onPoll, Options{Prefix: shop.Prefix})
+}
+
+// startPollerWith is startPoller on a DB opened with o.
+func startPollerWith(t *testing.T, shop *wpfixture.Shop, clock *testClock, onPoll func(PollStats), o Options) (*Poller, *sql.DB) {
+	t.Helper()
+	db, raw := openShopWith(t, shop, o)
 	p := NewPoller(db, catalog.ShopReads, PollOptions{Now: clock.Now, OnPoll: onPoll})
 	if err := p.Start(context.Background()); err != nil {
 		t.Fatalf("Start: %v", err)
