@@ -30,7 +30,8 @@ import (
 //
 //   - The scan that read an UPDATE_TIME less than maxOpenTxn old is
 //     followed by more (settleDue), each when the time since that second
-//     has doubled since the last (2, 4, 8, 16, 32 and 64 s after it), no
+//     has doubled since the last (2, 4, 8, 16, 32 and 64 s after it on a
+//     period of one interval; a longer period spaces them further), no
 //     sooner than the scan period and only while the bucket still holds a
 //     scan for the next edit: a transaction begun in that second and open
 //     for d shows within about d more. One open longer than maxOpenTxn
