@@ -44,7 +44,7 @@ func run(addr, name, seed, logTo string) error {
 	}
 	srv, err := newServer(addr, name, log)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w (-addr; make demo sets it from EMBEDDED_ADDR: choose a free address)", err)
 	}
 	go func() { _ = srv.Start() }()
 	defer srv.Close()
