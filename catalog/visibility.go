@@ -1,5 +1,7 @@
 package catalog
 
+import "strings"
+
 // Which products an anonymous visitor of the storefront sees, in one place.
 //
 //   - A product is served when it is published (post_status publish, type
@@ -15,7 +17,7 @@ package catalog
 //     are empty (item).
 //   - A variable product is priced from its enabled variations with a price,
 //     without the out-of-stock ones while the shop hides them; a grouped one
-//     from its published children (product.go).
+//     from its published children (visible, below; prepare, builditem.go).
 
 // serves reports whether the storefront shows the product in the language
 // served: every product on a shop without a translation plugin, with
@@ -96,4 +98,12 @@ func (s *Snapshot) visible() bitset { return s.aggs().visible }
 // computeVisible computes the set of catalog-visible products.
 func (s *Snapshot) computeVisible() bitset {
 	return s.every.andNot(s.union(s.t.catalogExclusions(s.sh.hideOutOfStock)))
+}
+
+// visible is whether the storefront prices a variable product from the
+// variation (get_visible_children): an enabled one, not out of stock when
+// the shop hides those, with a price.
+func (v *kid) visible(hideOutOfStock bool) bool {
+	return v.published && (!hideOutOfStock || v.stockStatus != "outofstock") &&
+		len(v.price) > 0 && strings.TrimSpace(v.price[0]) != ""
 }
