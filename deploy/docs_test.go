@@ -35,8 +35,8 @@ import (
 	"catalogd/catalog"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
-	"catalogd/wpdb/wpfixture"
 )
 
 // notRunHere names the commands this machine cannot run, and why.

@@ -53,7 +53,7 @@ func TestDockerignore(t *testing.T) {
 		}
 	}
 	// What the Dockerfile copies and builds: go.mod, go.sum and the sources.
-	need := []string{"go.mod", "go.sum", "wpdb/wpfixture/schema.sql"}
+	need := []string{"go.mod", "go.sum", "internal/wpfixture/schema.sql"}
 	for _, f := range trackedFiles(t) {
 		if strings.HasSuffix(f, ".go") && !strings.HasPrefix(f, "deploy/embedded/") {
 			need = append(need, f)

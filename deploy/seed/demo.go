@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // Sale windows, relative to the shop's fixed save time (2026-11-01).
