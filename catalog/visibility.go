@@ -72,13 +72,18 @@ func (tax *terms) tracked() map[int64]bool {
 
 // union is the set of served products carrying any of the terms.
 func (s *Snapshot) union(ttids []int64) bitset {
-	out := newBitset(len(s.served))
+	return s.unionInto(newBitset(len(s.served)), ttids)
+}
+
+// unionInto adds to dst, a set of the served products' size, those
+// carrying any of the terms, and returns it.
+func (s *Snapshot) unionInto(dst bitset, ttids []int64) bitset {
 	for _, tt := range ttids {
 		if b := s.members[tt]; b != nil {
-			out.orInto(b)
+			dst.orInto(b)
 		}
 	}
-	return out
+	return dst
 }
 
 // memberSets are the sets of served products carrying each term, for a
@@ -93,7 +98,7 @@ func (s *Snapshot) memberSets(ttids []int64) []bitset {
 
 // visible is the set of catalog-visible products, computed with the
 // snapshot (aggregates); it is shared: never modify it.
-func (s *Snapshot) visible() bitset { return s.aggs().visible }
+func (s *Snapshot) visible() bitset { return s.agg.visible }
 
 // computeVisible computes the set of catalog-visible products.
 func (s *Snapshot) computeVisible() bitset {
