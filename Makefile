@@ -47,7 +47,7 @@ help:
 	@echo "             an embedded in-memory server holds the shop instead)"
 	@echo "make bench   load the demo shop, seed 10k and 100k shops, measure catalogd, write docs/benchmarks.md"
 	@echo "make bench-1m  opt-in: seed a 1 000 000-product shop (wp_bench_1m) once and measure catalogd on it"
-	@echo "make seed    regenerate deploy/seed/demo.sql from deploy/seed/demo.go"
+	@echo "make seed    regenerate deploy/seed/demo.sql from internal/demoshop"
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default 30s) each"
 	@echo "make soak    loopback load with database faults for SOAK_DURATION (default 3m)"
 	@echo "make monitoring  regenerate deploy/monitoring's dashboard and PrometheusRule from their sources"

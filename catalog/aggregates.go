@@ -17,13 +17,9 @@ type aggregates struct {
 	wire []api.Category
 }
 
-// aggregate derives s's aggregates from its lookups; Build and With call
-// it last, when the snapshot is complete.
+// aggregate derives s's aggregates from its lookups; Build and With, the
+// only makers of a snapshot, call it last, when the snapshot is complete.
 func (s *Snapshot) aggregate() {
-	s.agg = s.computeAggregates()
-}
-
-func (s *Snapshot) computeAggregates() *aggregates {
 	a := &aggregates{visible: s.computeVisible()}
 	a.visibleCount = a.visible.count()
 	a.categories = s.computeCategories(a.visible)
@@ -31,16 +27,7 @@ func (s *Snapshot) computeAggregates() *aggregates {
 	for i, c := range a.categories {
 		a.wire[i] = c.Category
 	}
-	return a
-}
-
-// aggs are the snapshot's aggregates; a snapshot made otherwise than by
-// Build or With (a test's) has them computed on demand.
-func (s *Snapshot) aggs() *aggregates {
-	if s.agg != nil {
-		return s.agg
-	}
-	return s.computeAggregates()
+	s.agg = a
 }
 
 // computeCategories counts the catalog-visible products of every category
@@ -53,12 +40,7 @@ func (s *Snapshot) computeCategories(visible bitset) []Category {
 	scratch := newBitset(len(s.served))
 	for _, cat := range s.t.categories {
 		clear(scratch)
-		for _, tt := range cat.subtree {
-			if b := s.members[tt]; b != nil {
-				scratch.orInto(b)
-			}
-		}
-		n := scratch.andCount(visible)
+		n := s.unionInto(scratch, cat.subtree).andCount(visible)
 		if n < 1 {
 			continue
 		}

@@ -141,7 +141,7 @@ func TestBuildConsumesRowsAlike(t *testing.T) {
 				}
 			}
 		}
-		a := s.aggs() // its fields are unexported: encoded one by one
+		a := s.agg // its fields are unexported: encoded one by one
 		if err := enc.Encode(struct {
 			Visible    string
 			Count      int

@@ -9,7 +9,7 @@ import (
 	"catalogd/api"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // categoryShop has a three-level tree, a product filed under both a parent

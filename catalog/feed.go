@@ -45,6 +45,11 @@ const (
 	KindOption  = "option"  // one of the options the catalog reads
 	KindTable   = "table"   // the attribute table, a translation plugin's table
 	KindResync  = "resync"  // the feed lost its place (binary log purged, failover)
+	// KindReread is the catalog's own whole read (Follow): its first,
+	// and the re-read of a snapshot grown old (wholeReadEvery). Unlike a
+	// resync, it says nothing was lost: the read is diffed against the
+	// snapshot served, and what differs is all that changed.
+	KindReread = "reread"
 )
 
 // Feed is a source of the shop's changes.
@@ -82,7 +87,9 @@ func (a *Change) merge(b Change) {
 	a.Products = append(a.Products, b.Products...)
 	a.All = a.All || b.All
 	a.Confirm = max(a.Confirm, b.Confirm)
-	if a.Kind == "" || b.All {
+	// A whole read's kind wins, but a resync's stays: that the feed lost
+	// its place is what the follower purges the edge by kind for.
+	if a.Kind == "" || b.All && a.Kind != KindResync {
 		a.Kind = b.Kind
 	}
 	if a.Committed.IsZero() || (!b.Committed.IsZero() && b.Committed.Before(a.Committed)) {

@@ -96,7 +96,7 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 	go func() { ended <- feed.Run(ctx, report) }()
 	// The whole shop first: the feed has been started (its place marked),
 	// so whatever changed before is in this read and nothing after is lost.
-	report(Change{All: true, Kind: KindResync})
+	report(Change{All: true, Kind: KindReread})
 
 	every := wholeReadEvery(feed)
 	age := time.NewTimer(every)
@@ -113,7 +113,7 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 		case <-wake:
 		case <-retry:
 		case <-age.C:
-			report(Change{All: true, Kind: KindResync})
+			report(Change{All: true, Kind: KindReread})
 			continue
 		}
 		retry = nil

@@ -294,6 +294,36 @@ func TestMergeKeepsEveryPostAndTheEarliestCommit(t *testing.T) {
 	}
 }
 
+// TestMergeKeepsAResync: a resync (the feed lost its place, which the
+// follower answers by purging the edge by kind) keeps its kind whatever
+// is merged into it, the catalog's own whole read included; any other
+// whole read's kind wins.
+func TestMergeKeepsAResync(t *testing.T) {
+	product := Change{Posts: []int64{1}, Kind: KindProduct}
+	resync := Change{All: true, Kind: KindResync}
+	reread := Change{All: true, Kind: KindReread}
+	option := Change{All: true, Kind: KindOption}
+	for _, tt := range []struct {
+		name string
+		a, b Change
+		want string
+	}{
+		{"a resync, then the catalog's reread", resync, reread, KindResync},
+		{"the catalog's reread, then a resync", reread, resync, KindResync},
+		{"a resync, then an option", resync, option, KindResync},
+		{"a resync, then a product", resync, product, KindResync},
+		{"a product, then a resync", product, resync, KindResync},
+		{"an option, then the catalog's reread", option, reread, KindReread},
+		{"a product, then an option", product, option, KindOption},
+	} {
+		a := tt.a
+		a.merge(tt.b)
+		if a.Kind != tt.want {
+			t.Errorf("%s: kind %q, want %q", tt.name, a.Kind, tt.want)
+		}
+	}
+}
+
 // BenchmarkApplyOneProduct is what one product's change costs the catalog
 // on a large shop: the read (from memory here) and the new snapshot that
 // shares every other product. It sets the CPU a stream of changes takes.

@@ -12,7 +12,7 @@ import (
 	"catalogd/api"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // urlsOf are the URLs of the Police Radar product and the Police category

@@ -9,7 +9,7 @@ import (
 	"catalogd/api"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // A resource's Modified is the newest change of what it shows: the

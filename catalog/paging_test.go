@@ -12,7 +12,7 @@ import (
 	"catalogd/api"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 func TestPaging(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"catalogd/api"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // TestListedAndServed checks who is listed, who is served by slug, and the

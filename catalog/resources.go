@@ -18,7 +18,7 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 		return nil, err
 	}
 	sh := snap.sh
-	visible := snap.aggs().visibleCount
+	visible := snap.agg.visibleCount
 	now := c.cfg.Now()
 	_, shopSeen := c.lastSeen(now)
 	return &Index{Index: api.Index{
@@ -44,7 +44,7 @@ func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 	_, shopSeen := c.lastSeen(now)
 	// The lists are the snapshot's, shared by every request and read
 	// only (CategoryList); capped, so that an append copies them.
-	agg := snap.aggs()
+	agg := snap.agg
 	list := &CategoryList{CategoryList: api.CategoryList{Categories: slices.Clip(agg.wire)},
 		Items: slices.Clip(agg.categories), Modified: notAfter(shopSeen, now), Version: snap.Version}
 	return list, nil
@@ -52,7 +52,7 @@ func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 
 // categories are the categories holding a catalog-visible product, with
 // their counts, computed with the snapshot (aggregates); shared read-only.
-func (s *Snapshot) categories() []Category { return s.aggs().categories }
+func (s *Snapshot) categories() []Category { return s.agg.categories }
 
 // Products returns one page of the catalog-visible products. The query's
 // problems (api.ParseListQuery's) are reported together with an unknown

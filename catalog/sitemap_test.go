@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // TestIndexLinksTheSitemapTheShopServes: the index's sitemap is the one

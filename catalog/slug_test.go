@@ -9,7 +9,7 @@ import (
 
 	"catalogd/api"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // Slugs WordPress stored percent-encoded: "радар" and "полиция".

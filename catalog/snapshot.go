@@ -151,10 +151,17 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 		}
 	}
 	n.Warnings = append(slices.Clip(s.Warnings), b.warnings...)
-	if !n.patch(s, ids) {
+	switch placed, moved := n.patch(s, ids); {
+	case !placed:
 		n.index()
+		n.aggregate()
+	case moved:
+		n.aggregate()
 	}
-	n.aggregate()
+	// Else no product changed place and no term its members: a price, a
+	// text, a date moved. The aggregates, derived from the served
+	// population and the terms' members alone, are s's, which n shares:
+	// at 100 000 products they cost milliseconds a change.
 	return &n
 }
 
@@ -165,9 +172,10 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 // pointers and the term bitsets their terms moved in are copied; every
 // other lookup is shared with s. A stock or price change takes this path:
 // on a shop of 100 000 products it costs a few milliseconds where index
-// costs a hundred. It reports false, changing nothing, when some product
-// changes place: index rebuilds everything then.
-func (n *Snapshot) patch(s *Snapshot, ids []int64) bool {
+// costs a hundred. placed is false, nothing changed, when some product
+// changes place: index rebuilds everything then. moved says a term's
+// members changed (a category, a visibility or stock term).
+func (n *Snapshot) patch(s *Snapshot, ids []int64) (placed, moved bool) {
 	type swap struct {
 		pos     int // in served; -1 when not served
 		was, is *item
@@ -181,13 +189,13 @@ func (n *Snapshot) patch(s *Snapshot, ids []int64) bool {
 		case was == nil || is == nil, was.slug() != is.slug(), was.wpml != is.wpml,
 			!slices.Equal(was.childIDs, is.childIDs), !slices.Equal(was.varIDs, is.varIDs), was.thumb != is.thumb,
 			s.sh.serves(was) != n.sh.serves(is):
-			return false
+			return false, false
 		}
 		pos := -1
 		if n.sh.serves(is) {
 			p, found := slices.BinarySearchFunc(s.served, id, func(it *item, id int64) int { return cmpID(it.id, id) })
 			if !found {
-				return false
+				return false, false
 			}
 			pos = p
 		}
@@ -233,7 +241,7 @@ func (n *Snapshot) patch(s *Snapshot, ids []int64) bool {
 			}
 		}
 	}
-	return true
+	return true, len(copied) > 0
 }
 
 // Affected returns the products whose resources a change to the posts with

@@ -1,5 +1,7 @@
 package catalog
 
+import "strings"
+
 // Which products an anonymous visitor of the storefront sees, in one place.
 //
 //   - A product is served when it is published (post_status publish, type
@@ -15,7 +17,7 @@ package catalog
 //     are empty (item).
 //   - A variable product is priced from its enabled variations with a price,
 //     without the out-of-stock ones while the shop hides them; a grouped one
-//     from its published children (product.go).
+//     from its published children (visible, below; prepare, builditem.go).
 
 // serves reports whether the storefront shows the product in the language
 // served: every product on a shop without a translation plugin, with
@@ -70,13 +72,18 @@ func (tax *terms) tracked() map[int64]bool {
 
 // union is the set of served products carrying any of the terms.
 func (s *Snapshot) union(ttids []int64) bitset {
-	out := newBitset(len(s.served))
+	return s.unionInto(newBitset(len(s.served)), ttids)
+}
+
+// unionInto adds to dst, a set of the served products' size, those
+// carrying any of the terms, and returns it.
+func (s *Snapshot) unionInto(dst bitset, ttids []int64) bitset {
 	for _, tt := range ttids {
 		if b := s.members[tt]; b != nil {
-			out.orInto(b)
+			dst.orInto(b)
 		}
 	}
-	return out
+	return dst
 }
 
 // memberSets are the sets of served products carrying each term, for a
@@ -91,9 +98,17 @@ func (s *Snapshot) memberSets(ttids []int64) []bitset {
 
 // visible is the set of catalog-visible products, computed with the
 // snapshot (aggregates); it is shared: never modify it.
-func (s *Snapshot) visible() bitset { return s.aggs().visible }
+func (s *Snapshot) visible() bitset { return s.agg.visible }
 
 // computeVisible computes the set of catalog-visible products.
 func (s *Snapshot) computeVisible() bitset {
 	return s.every.andNot(s.union(s.t.catalogExclusions(s.sh.hideOutOfStock)))
+}
+
+// visible is whether the storefront prices a variable product from the
+// variation (get_visible_children): an enabled one, not out of stock when
+// the shop hides those, with a price.
+func (v *kid) visible(hideOutOfStock bool) bool {
+	return v.published && (!hideOutOfStock || v.stockStatus != "outofstock") &&
+		len(v.price) > 0 && strings.TrimSpace(v.price[0]) != ""
 }

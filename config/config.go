@@ -194,11 +194,11 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 	fs.StringVar(&varnish, "purge-varnish", "", "comma-separated base URLs of Varnish servers (with xkey) to purge when the shop changes: their purge listeners, e.g. http://127.0.0.1:6091 with deploy/varnish")
 	fs.StringVar(&c.PurgeFastlyService, "purge-fastly-service", "", "Fastly service ID to purge by surrogate key when the shop changes; the token comes from CATALOG_PURGE_FASTLY_TOKEN or --purge-fastly-token-file")
 	fs.StringVar(&c.PurgeFastlyTokenFile, "purge-fastly-token-file", "", "file holding the Fastly API token (purge_select scope), read again when it changes; or set CATALOG_PURGE_FASTLY_TOKEN")
-	fs.StringVar(&c.PurgeFastlyAPI, "purge-fastly-api", "https://api.fastly.com", "Fastly's API base URL (a stand-in's in tests)")
+	fs.StringVar(&c.PurgeFastlyAPI, "purge-fastly-api", purge.FastlyAPI, "Fastly's API base URL (a stand-in's in tests)")
 	fs.BoolVar(&c.PurgeFastlySoft, "purge-fastly-soft", false, "soft-purge on Fastly (Fastly-Soft-Purge: 1): mark responses stale instead of evicting them, so stale-while-revalidate and stale-if-error still serve them")
 	fs.StringVar(&c.PurgeCloudflareZone, "purge-cloudflare-zone", "", "Cloudflare zone ID to purge by Cache-Tag when the shop changes; the token comes from CATALOG_PURGE_CLOUDFLARE_TOKEN or --purge-cloudflare-token-file")
 	fs.StringVar(&c.PurgeCloudflareTokenFile, "purge-cloudflare-token-file", "", "file holding the Cloudflare API token (Zone / Cache Purge permission), read again when it changes; or set CATALOG_PURGE_CLOUDFLARE_TOKEN")
-	fs.StringVar(&c.PurgeCloudflareAPI, "purge-cloudflare-api", "https://api.cloudflare.com/client/v4", "Cloudflare's API base URL (a stand-in's in tests)")
+	fs.StringVar(&c.PurgeCloudflareAPI, "purge-cloudflare-api", purge.CloudflareAPI, "Cloudflare's API base URL (a stand-in's in tests)")
 	fs.IntVar(&c.PurgeCloudflareBatch, "purge-cloudflare-batch", purge.CloudflareMaxTags, "tags per Cloudflare purge request (Cloudflare allows 100 on every plan)")
 	fs.DurationVar(&c.PurgeCloudflareInterval, "purge-cloudflare-interval", purge.CloudflareInterval, "least time between two Cloudflare purge rounds; raise it to 12s on the Free plan (5 purge requests a minute)")
 	trusted := "127.0.0.1/32,::1/128"
@@ -477,11 +477,11 @@ func (c *Config) validatePurge(bad func(flagName, format string, args ...any)) {
 			bad("purge-varnish", "comma-separated: %v", err)
 		}
 	}
-	for _, api := range []struct{ flag, v string }{
-		{"purge-fastly-api", c.PurgeFastlyAPI}, {"purge-cloudflare-api", c.PurgeCloudflareAPI},
+	for _, api := range []struct{ flag, v, like string }{
+		{"purge-fastly-api", c.PurgeFastlyAPI, purge.FastlyAPI}, {"purge-cloudflare-api", c.PurgeCloudflareAPI, purge.CloudflareAPI},
 	} {
-		if !absoluteHTTP(api.v) {
-			bad(api.flag, "want an absolute http(s) URL, got %q", api.v)
+		if _, err := purge.EndpointURL(api.v, api.like); err != nil {
+			bad(api.flag, "%v", err)
 		}
 	}
 	for _, t := range []struct {
@@ -509,9 +509,4 @@ func (c *Config) validatePurge(bad func(flagName, format string, args ...any)) {
 	if c.PurgeCloudflareInterval < 100*time.Millisecond || c.PurgeCloudflareInterval > 10*time.Minute {
 		bad("purge-cloudflare-interval", "want a duration from 100ms to 10m (like 1s, or 12s on the Free plan), got %s", c.PurgeCloudflareInterval)
 	}
-}
-
-func absoluteHTTP(v string) bool {
-	p, err := url.Parse(v)
-	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != "" && p.User == nil
 }

@@ -114,6 +114,10 @@ func TestPurgeSettingsRejected(t *testing.T) {
 		{"zone with a slash", nil, []string{"CATALOG_PURGE_CLOUDFLARE_ZONE", "../z", "CATALOG_PURGE_CLOUDFLARE_TOKEN", purgeToken},
 			[]string{"CATALOG_PURGE_CLOUDFLARE_ZONE"}},
 		{"API not a URL", []string{"--purge-fastly-api", "api.fastly.com"}, nil, []string{"--purge-fastly-api"}},
+		// Refused as a Varnish URL with one is (purge.EndpointURL), and the
+		// password, here the token, is not quoted back.
+		{"API with a password", []string{"--purge-cloudflare-api", "https://cf:" + purgeToken + "@api.cloudflare.com/client/v4"}, nil,
+			[]string{"--purge-cloudflare-api", "without user:password@"}},
 		{"Cloudflare batch 0", nil, []string{"CATALOG_PURGE_CLOUDFLARE_BATCH", "0"}, []string{"CATALOG_PURGE_CLOUDFLARE_BATCH"}},
 		{"Cloudflare interval 1ms", []string{"--purge-cloudflare-interval", "1ms"}, nil, []string{"--purge-cloudflare-interval"}},
 	}

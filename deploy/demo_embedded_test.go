@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"catalogd/internal/proctest"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // runDemoEmbedded runs the README's `make demo` (c) where no database

@@ -35,8 +35,8 @@ import (
 	"catalogd/catalog"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
-	"catalogd/wpdb/wpfixture"
 )
 
 // notRunHere names the commands this machine cannot run, and why.
@@ -699,17 +699,15 @@ func runHelp(t *testing.T, cmds []shown) {
 
 // waitFor polls url until it answers 200 or ctx ends.
 func waitFor(ctx context.Context, url string) bool {
-	for ctx.Err() == nil {
-		if resp, err := http.Get(url); err == nil {
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return true
-			}
+	return pollFor(ctx, func() bool {
+		resp, err := http.Get(url)
+		if err != nil {
+			return false
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	return false
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
 }
 
 // runGenerators runs each generator as printed in a copy of the repository

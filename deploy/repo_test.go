@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestDockerignore(t *testing.T) {
 		}
 	}
 	// What the Dockerfile copies and builds: go.mod, go.sum and the sources.
-	need := []string{"go.mod", "go.sum", "wpdb/wpfixture/schema.sql"}
+	need := []string{"go.mod", "go.sum", "internal/wpfixture/schema.sql"}
 	for _, f := range trackedFiles(t) {
 		if strings.HasSuffix(f, ".go") && !strings.HasPrefix(f, "deploy/embedded/") {
 			need = append(need, f)
@@ -100,4 +101,63 @@ func trackedFiles(t *testing.T) []string {
 		}
 	}
 	return files
+}
+
+// TestGroundFloorImportsNothingAbove: internal/ is the ground floor, the
+// support every room shares (test databases, shop fixtures, the demo shop,
+// the process harness); a package there, or its tests, importing one of
+// the rooms above (catalog, wpdb, httpapi, deploy/…) would tie that
+// support to one room's code and, through it, to every room it imports.
+func TestGroundFloorImportsNothingAbove(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		testdb.Lacking(t, "go is not installed: cannot list the imports")
+	}
+	cmd := exec.Command("go", "list", "-test", "-f", `{{.ImportPath}}|{{join .Imports ","}}`, "./internal/...")
+	cmd.Dir = ".."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, up := range aboveGroundFloor(string(out)) {
+		t.Error(up)
+	}
+}
+
+// aboveGroundFloor reads go list's lines (a package, its imports) and names
+// each import of the module's that lies outside internal/, once (a package
+// and its test variant import alike).
+func aboveGroundFloor(list string) []string {
+	const module, ground = "catalogd/", "catalogd/internal/"
+	var ups []string
+	for line := range strings.Lines(list) {
+		pkg, imports, _ := strings.Cut(strings.TrimSpace(line), "|")
+		pkg, _, _ = strings.Cut(pkg, " ") // a test's variant: "p [p.test]"
+		for imp := range strings.SplitSeq(imports, ",") {
+			imp, _, _ = strings.Cut(imp, " ")
+			if strings.HasPrefix(imp, module) && !strings.HasPrefix(imp, ground) {
+				ups = append(ups, pkg+" imports "+imp+", a room above internal/")
+			}
+		}
+	}
+	slices.Sort(ups)
+	return slices.Compact(ups)
+}
+
+// TestGroundFloorCheckCatches: the check names an import up from internal/,
+// its tests' included, and lets the ground floor's own imports pass.
+func TestGroundFloorCheckCatches(t *testing.T) {
+	for _, c := range []struct {
+		list string
+		want int
+	}{
+		{"catalogd/internal/testdb|catalogd/internal/proctest,context,github.com/go-sql-driver/mysql\n", 0},
+		{"catalogd/internal/testdb [catalogd/internal/testdb.test]|catalogd/wpdb/wpfixture [catalogd/internal/testdb.test],fmt\n", 1},
+		{"catalogd/internal/soak/cmd/soak|catalogd/deploy/seed,catalogd/internal/soak\ncatalogd/internal/x|catalogd/catalog\n", 2},
+		{"catalogd/internal/x|catalogdextra/y,catalogd/internalx\n", 1}, // another module's path passes; a lookalike of internal/ does not
+		{"catalogd/internal/t|catalogd/wpdb\ncatalogd/internal/t [catalogd/internal/t.test]|catalogd/wpdb [catalogd/internal/t.test]\n", 1},
+	} {
+		if got := aboveGroundFloor(c.list); len(got) != c.want {
+			t.Errorf("%q: named %q, want %d", c.list, got, c.want)
+		}
+	}
 }

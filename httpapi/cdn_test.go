@@ -19,7 +19,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/httpapi"
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // directives parses a Cache-Control value into seconds per directive.

@@ -16,7 +16,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/httpapi"
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 func TestAPICatalog(t *testing.T) {

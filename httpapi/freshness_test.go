@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // A product scheduled for the future carries a post_modified_gmt in the

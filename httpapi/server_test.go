@@ -18,8 +18,8 @@ import (
 	"catalogd/catalog"
 	"catalogd/httpapi"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
-	"catalogd/wpdb/wpfixture"
 )
 
 // now is the instant sales are evaluated at.

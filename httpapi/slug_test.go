@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // Slugs WordPress stored percent-encoded (sanitize_title_with_dashes:

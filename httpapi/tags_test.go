@@ -17,7 +17,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/httpapi"
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // rawHeader sends a GET and returns the response's status line and header

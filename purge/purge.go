@@ -107,7 +107,8 @@ func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) 
 // Options configure a Purger.
 type Options struct {
 	// Kinds are the kind tags: one per kind of response, together they
-	// purge every response catalogd serves.
+	// purge every response catalogd serves. New keeps a copy, which the
+	// workers share through their Options.
 	Kinds []string
 	// MaxPending bounds the tags waiting for one target; past it they
 	// collapse to Kinds. Zero is DefaultMaxPending.
@@ -139,7 +140,6 @@ const maxRefused = time.Hour
 // Purger sends tags to its targets; one worker each.
 type Purger struct {
 	workers []*worker
-	kinds   []string
 }
 
 // New makes a purger for the targets; Run starts it.
@@ -170,9 +170,10 @@ func New(targets []Target, o Options) *Purger {
 			return d/2 + rand.N(d/2+1)
 		}
 	}
-	p := &Purger{kinds: slices.Clone(o.Kinds)}
+	o.Kinds = slices.Clone(o.Kinds)
+	p := &Purger{}
 	for _, t := range targets {
-		w := &worker{t: t, lim: t.Limits(), o: o, kinds: p.kinds, wake: make(chan struct{}, 1),
+		w := &worker{t: t, lim: t.Limits(), o: o, wake: make(chan struct{}, 1),
 			pending: map[string]bool{}}
 		if w.lim.MaxTags <= 0 {
 			w.lim.MaxTags = 100
@@ -247,7 +248,7 @@ func (p *Purger) Add(tags []string, applied time.Time) {
 // "resync").
 func (p *Purger) PurgeKinds(why string, applied time.Time) {
 	for _, w := range p.workers {
-		w.add(p.kinds, applied, why)
+		w.add(w.o.Kinds, applied, why)
 	}
 }
 

@@ -46,6 +46,12 @@ const (
 	CloudflareInterval = time.Second
 )
 
+// The CDNs' APIs, which a stand-in replaces in tests.
+const (
+	FastlyAPI     = "https://api.fastly.com"
+	CloudflareAPI = "https://api.cloudflare.com/client/v4"
+)
+
 // DefaultClient is the HTTP client targets use unless given one: a purge
 // that hangs holds back the next, so it has a deadline.
 var DefaultClient = &http.Client{Timeout: 10 * time.Second}
@@ -67,20 +73,25 @@ func noRedirects(client *http.Client) *http.Client {
 // messageMax is how much of what a target said a StatusError keeps.
 const messageMax = 200
 
-// VarnishURL parses a Varnish purge listener's base URL: http or https,
-// a host, and no user:password@ (the VCL lets purges in by address, and a
-// password in the URL would show wherever the URL does). The configuration
-// checks --purge-varnish with it, so that what it accepts NewVarnish takes.
-func VarnishURL(base string) (*url.URL, error) {
+// EndpointURL parses a purge endpoint's base URL, a Varnish purge
+// listener's or a CDN's API: http or https, a host, and no user:password@
+// (the VCL lets purges in by address, the CDNs by token, and a password in
+// the URL would show wherever the URL does, so an error never quotes it).
+// like is an example of the URL, for the error. The configuration checks
+// its URLs with it, so that what it accepts the targets take.
+func EndpointURL(base, like string) (*url.URL, error) {
 	u, err := url.Parse(base)
 	switch {
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return nil, fmt.Errorf("want an http(s) URL like http://127.0.0.1:6081, got %q", base)
+		return nil, fmt.Errorf("want an http(s) URL like %s, got %q", like, base)
 	case u.User != nil:
-		return nil, fmt.Errorf("want an http(s) URL like http://127.0.0.1:6081 without user:password@, got %q", u.Redacted())
+		return nil, fmt.Errorf("want an http(s) URL like %s without user:password@, got %q", like, u.Redacted())
 	}
 	return u, nil
 }
+
+// VarnishURL is EndpointURL for a Varnish purge listener (--purge-varnish).
+func VarnishURL(base string) (*url.URL, error) { return EndpointURL(base, "http://127.0.0.1:6081") }
 
 // Varnish purges one Varnish (with the xkey vmod) by its HTTP address:
 // PURGE / with the tags, space-separated, in an xkey header, as the VCL in
@@ -130,8 +141,8 @@ type Fastly struct {
 	client  *http.Client
 }
 
-// NewFastly makes the target for a Fastly service; api is
-// https://api.fastly.com but for a stand-in.
+// NewFastly makes the target for a Fastly service; api is FastlyAPI but
+// for a stand-in.
 func NewFastly(api, service string, token *Token, soft bool, client *http.Client) *Fastly {
 	return &Fastly{api: strings.TrimRight(api, "/"), service: service, token: token, soft: soft, client: noRedirects(client)}
 }
@@ -170,7 +181,7 @@ type Cloudflare struct {
 }
 
 // NewCloudflare makes the target for a Cloudflare zone; api is
-// https://api.cloudflare.com/client/v4 but for a stand-in. maxTags and
+// CloudflareAPI but for a stand-in. maxTags and
 // interval of 0 are the defaults.
 func NewCloudflare(api, zone string, token *Token, maxTags int, interval time.Duration, client *http.Client) *Cloudflare {
 	if maxTags <= 0 {

@@ -9,12 +9,11 @@ import (
 
 // worker sends one target's purges.
 type worker struct {
-	t     Target
-	lim   Limits
-	o     Options
-	kinds []string
-	m     *targetMetrics
-	wake  chan struct{}
+	t    Target
+	lim  Limits
+	o    Options // o.Kinds: the kind tags
+	m    *targetMetrics
+	wake chan struct{}
 
 	mu sync.Mutex
 	// pending are the tags waiting, collapsed when they are Kinds after an
@@ -85,7 +84,7 @@ func (w *worker) collapse(why string) {
 	w.m.kindPurge(why)
 	w.pending = map[string]bool{}
 	w.order = w.order[:0]
-	w.merge(w.kinds)
+	w.merge(w.o.Kinds)
 	w.collapsed = true
 }
 
@@ -95,7 +94,7 @@ func (w *worker) take() ([]string, time.Time, bool) {
 	tags, since, collapsed := w.order, w.since, w.collapsed
 	if w.owed {
 		seen := w.pending
-		for _, k := range w.kinds {
+		for _, k := range w.o.Kinds {
 			if !seen[k] {
 				tags = append(tags, k)
 			}
@@ -124,7 +123,7 @@ func (w *worker) putBack(tags []string, since time.Time, collapsed bool) {
 		// The kinds pending cover these.
 	case collapsed:
 		w.pending, w.order = map[string]bool{}, nil
-		w.merge(w.kinds)
+		w.merge(w.o.Kinds)
 		w.collapsed = true
 	case len(w.pending)+len(tags) > w.o.MaxPending:
 		w.collapse(whyOverflow)
@@ -199,7 +198,7 @@ func (w *worker) pendingCount() int {
 	defer w.mu.Unlock()
 	n := len(w.pending)
 	if w.owed {
-		for _, k := range w.kinds {
+		for _, k := range w.o.Kinds {
 			if !w.pending[k] {
 				n++
 			}

@@ -16,7 +16,7 @@ import (
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // testNow is when the fixture shops are "saved".

@@ -14,8 +14,8 @@ import (
 	"catalogd/api"
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
-	"catalogd/wpdb/wpfixture"
 )
 
 // The operations of issue 12 ("The operations that must show"), each

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // rawPost adds a posts row of any type, as WordPress core stores pages and

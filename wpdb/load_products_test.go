@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // deletePost deletes a post as wp_delete_post does: its row, its meta and

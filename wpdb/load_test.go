@@ -17,7 +17,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // loadShop is a shop with a product of every kind and what must not be

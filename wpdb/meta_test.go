@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 func TestMeta(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // The cheap reads of the posts return products and variations only: the

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // testClock is a clock the test moves by hand.

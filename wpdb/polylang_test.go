@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // polylangShop is a Polylang shop in English and German: two products

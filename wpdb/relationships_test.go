@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 func TestRelationships(t *testing.T) {

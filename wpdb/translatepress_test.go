@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 func TestTranslatedSlugs(t *testing.T) {

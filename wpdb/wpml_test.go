@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"catalogd/catalog"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 	"catalogd/wpopt"
 )
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"catalogd/api"
 )
@@ -39,38 +38,17 @@ func (c *cli) categoriesCmd(ctx context.Context, g *globals, args []string) erro
 // subcategories' included, as the API counts them) and its parent's slug.
 // The name column gives way when the table would pass width columns.
 func renderCategories(w io.Writer, cats []api.Category) error {
-	rows := [][4]string{{"SLUG", "NAME", "PRODUCTS", "PARENT"}}
+	cols := columns("SLUG", "NAME", "PRODUCTS", "PARENT")
+	cols[2].right = true
 	for _, c := range cats {
 		parent := "-"
 		if c.Parent != nil {
 			parent = oneLine(*c.Parent)
 		}
-		rows = append(rows, [4]string{oneLine(c.Slug), oneLine(c.Name), strconv.Itoa(c.Count), parent})
-	}
-	var widths [4]int
-	for _, r := range rows {
-		for i, cell := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
-		}
-	}
-	if total := widths[0] + widths[1] + widths[2] + widths[3] + 3*len(gap); total > width {
-		widths[1] = max(widths[1]-(total-width), 4)
+		addRow(cols, oneLine(c.Slug), oneLine(c.Name), strconv.Itoa(c.Count), parent)
 	}
 	var b strings.Builder
-	for _, r := range rows {
-		var l strings.Builder
-		for i, cell := range r {
-			if i > 0 {
-				l.WriteString(gap)
-			}
-			if i == 2 && cell != "PRODUCTS" {
-				fmt.Fprintf(&l, "%*s", widths[i], cell) // counts align right
-				continue
-			}
-			l.WriteString(pad(fit(cell, widths[i]), widths[i]))
-		}
-		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
-	}
+	writeTable(&b, cols, []shrink{{1, 4}}) // the name alone gives way
 	switch len(cats) {
 	case 0:
 		b.WriteString("no categories\n")

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"catalogd/api"
-	"catalogd/deploy/seed"
+	"catalogd/internal/demoshop"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
 )
@@ -102,7 +102,7 @@ func (r result) expect(t *testing.T, code int, stdout, stderr []string) {
 // on it and returns the API's base URL once /readyz answers 200.
 func startDemo(t *testing.T) string {
 	t.Helper()
-	dsn, _ := testdb.Load(t, seed.Demo())
+	dsn, _ := testdb.Load(t, demoshop.Shop())
 	// A high advisory limit: the suite makes more requests in a minute
 	// than the default 60, and --all would then wait out the window.
 	c := proctest.MustStart(t, serverBinary, proctest.Options{DSN: dsn,

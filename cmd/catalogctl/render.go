@@ -90,19 +90,24 @@ func writeFields(b *strings.Builder, fields [][2]string) {
 	}
 }
 
-// column of the product table. Columns shrink in shrinkOrder when the
-// table is wider than the terminal, each down to a floor, cut with "…".
+// column of a table. Columns shrink in the table's shrink order when it
+// is wider than the terminal, each down to a floor, cut with "…".
 type column struct {
 	title string
 	cells []string
 	width int
+	right bool // cells aligned right, uncut (counts); the title stays left
 }
 
-// shrinkOrder: an over-long slug goes first (the slug is the cell a
-// reader copies, so it keeps 25 runes, enough for nearly all), then the
-// frameworks, which the name outranks for a reader, then the name, then
-// all of them further.
-var shrinkOrder = []struct{ col, floor int }{
+// shrink is a step of a table's shrink order: column col down to floor
+// runes.
+type shrink struct{ col, floor int }
+
+// shrinkOrder is the product table's: an over-long slug goes first (the
+// slug is the cell a reader copies, so it keeps 25 runes, enough for
+// nearly all), then the frameworks, which the name outranks for a reader,
+// then the name, then all of them further.
+var shrinkOrder = []shrink{
 	{colSlug, 25}, {colFrameworks, 11}, {colName, 14},
 	{colFrameworks, 8}, {colName, 10}, {colSlug, 14}, {colName, 4}, {colFrameworks, 4},
 }
@@ -120,13 +125,9 @@ const (
 // gap is the space between columns.
 const gap = "  "
 
-// renderTable prints the products as a table that fits width columns;
-// widths count runes, not bytes, so "Café" and "東京" line up.
+// renderTable prints the products as a table that fits width columns.
 func renderTable(w io.Writer, products []api.Product) error {
-	cols := make([]column, numCols)
-	for i, t := range []string{"SLUG", "NAME", "PRICE", "STOCK", "BUY", "FRAMEWORKS"} {
-		cols[i] = column{title: t, width: utf8.RuneCountInString(t)}
-	}
+	cols := columns("SLUG", "NAME", "PRICE", "STOCK", "BUY", "FRAMEWORKS")
 	for _, p := range products {
 		cells := [numCols]string{
 			colSlug:       oneLine(p.Slug),
@@ -136,16 +137,40 @@ func renderTable(w io.Writer, products []api.Product) error {
 			colBuy:        yesNo(p.Purchasable),
 			colFrameworks: oneLine(strings.Join(p.Frameworks, ",")),
 		}
-		for i, c := range cells {
-			cols[i].cells = append(cols[i].cells, c)
-			cols[i].width = max(cols[i].width, utf8.RuneCountInString(c))
-		}
+		addRow(cols, cells[:]...)
 	}
-	total := len(gap) * (numCols - 1)
+	var b strings.Builder
+	writeTable(&b, cols, shrinkOrder)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// columns are a table's columns, titled, without rows yet.
+func columns(titles ...string) []column {
+	cols := make([]column, len(titles))
+	for i, t := range titles {
+		cols[i] = column{title: t, width: utf8.RuneCountInString(t)}
+	}
+	return cols
+}
+
+// addRow adds a row, a cell to each column.
+func addRow(cols []column, cells ...string) {
+	for i, c := range cells {
+		cols[i].cells = append(cols[i].cells, c)
+		cols[i].width = max(cols[i].width, utf8.RuneCountInString(c))
+	}
+}
+
+// writeTable writes the columns as a table that fits width columns,
+// shrinking them in order when it is wider; widths count runes, not
+// bytes, so "Café" and "東京" line up.
+func writeTable(b *strings.Builder, cols []column, order []shrink) {
+	total := len(gap) * (len(cols) - 1)
 	for _, c := range cols {
 		total += c.width
 	}
-	for _, s := range shrinkOrder {
+	for _, s := range order {
 		if total <= width {
 			break
 		}
@@ -154,23 +179,27 @@ func renderTable(w io.Writer, products []api.Product) error {
 		c.width -= cut
 		total -= cut
 	}
-	var b strings.Builder
-	line := func(cell func(c column) string) {
+	line := func(title bool, row int) {
 		var l strings.Builder
 		for i, c := range cols {
 			if i > 0 {
 				l.WriteString(gap)
 			}
-			l.WriteString(pad(fit(cell(c), c.width), c.width))
+			switch {
+			case title:
+				l.WriteString(pad(fit(c.title, c.width), c.width))
+			case c.right:
+				fmt.Fprintf(&l, "%*s", c.width, c.cells[row])
+			default:
+				l.WriteString(pad(fit(c.cells[row], c.width), c.width))
+			}
 		}
 		b.WriteString(strings.TrimRight(l.String(), " ") + "\n")
 	}
-	line(func(c column) string { return c.title })
-	for i := range products {
-		line(func(c column) string { return c.cells[i] })
+	line(true, 0)
+	for row := range len(cols[0].cells) {
+		line(false, row)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // pagingLine is the line under one page of the table.

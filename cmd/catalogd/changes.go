@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -39,7 +38,7 @@ func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
 			Help:    "Time from a change's commit (the binary log's event time, to the second) to its snapshot being swapped in; binlog source only.",
 			Buckets: []float64{.1, .25, .5, 1, 2, 5, 10, 30}}),
 		rebuilds: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_snapshot_rebuilds_total",
-			Help: "Whole reads of the shop, by the kind of change that asked for one (resync: the first, a lost position, the safety re-read)."},
+			Help: "Whole reads of the shop, by the kind of change that asked for one (reread: the first and the safety re-read; resync: the feed lost its position)."},
 			[]string{"kind"}),
 		polls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_polls_total",
 			Help: "Poll source rounds, by round (cheap: every --poll-interval; gate: wp_posts' update time read alone between two; scan: every product) and outcome (error: the shop could not be read)."},
@@ -76,12 +75,10 @@ func (m *changeMetrics) onPoll(s wpdb.PollStats) {
 	m.pollDB.WithLabelValues(round).Add(s.DBTime.Seconds())
 }
 
-// counted is a feed whose every change is counted by source and kind. A
-// resync the feed itself reports (it lost its place) is marked in lost.
+// counted is a feed whose every change is counted by source and kind.
 type counted struct {
 	catalog.Feed
 	seen *prometheus.CounterVec
-	lost *atomic.Bool
 }
 
 // SeesEverything passes on whether the feed counted sees every change
@@ -95,9 +92,6 @@ func (f counted) Run(ctx context.Context, report func(catalog.Change)) error {
 	name := f.Name()
 	return f.Feed.Run(ctx, func(ch catalog.Change) {
 		f.seen.WithLabelValues(name, ch.Kind).Inc()
-		if ch.Kind == catalog.KindResync {
-			f.lost.Store(true)
-		}
 		report(ch)
 	})
 }
@@ -143,10 +137,6 @@ type follower struct {
 	firstOnce sync.Once
 	// purger sends the tags each change named to the edge caches.
 	purger *purge.Purger
-	// lost is set when the change feed lost its place (it reported a
-	// resync, or stopped and was chosen again): the whole read that
-	// follows purges the edge by kind.
-	lost atomic.Bool
 }
 
 // binlogRecheck is how often a follower that polls where it could follow
@@ -242,6 +232,8 @@ func (f *follower) run(ctx context.Context) error {
 	wait := func() bool { return waitFor(retryStart) }
 	retry := &dbRetry{log: f.log}
 	var blind *wpdb.BlindError
+	// restarted: the last source stopped, and where it stood is lost.
+	restarted := false
 	for ctx.Err() == nil {
 		// The database must answer before the source is chosen: auto
 		// would otherwise settle for polling a server that is only away.
@@ -274,7 +266,8 @@ func (f *follower) run(ctx context.Context) error {
 			}
 		}
 		retry.succeeded()
-		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen, lost: &f.lost}, f.applied)
+		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen}, f.follows(restarted))
+		restarted = false
 		var badLanguage *catalog.LanguageError
 		switch {
 		case ctx.Err() != nil:
@@ -298,7 +291,7 @@ func (f *follower) run(ctx context.Context) error {
 		}
 		// The feed gave up (the binary log went away): choose again; the
 		// next Follow begins with a whole read, so nothing is missed.
-		f.lost.Store(true)
+		restarted = true
 		f.log.Warn("the change source stopped; choosing again", "source", feed.Name(), "err", err)
 		if !wait() {
 			return nil
@@ -312,17 +305,32 @@ func (f *follower) run(ctx context.Context) error {
 // at most a second between its return and the first snapshot.
 const retryStart = time.Second
 
+// follows is what one Follow hands each change it applied to: applied,
+// told whether the feed lost its place — it reported a resync, or, when
+// restarted, the source before it stopped, which this Follow's first whole
+// read stands for.
+func (f *follower) follows(restarted bool) func(catalog.Applied) {
+	return func(a catalog.Applied) {
+		lost := a.Change.Kind == catalog.KindResync || restarted && a.Change.All
+		if a.Change.All {
+			restarted = false
+		}
+		f.applied(a, lost)
+	}
+}
+
 // applied drops what a change touched from the cache, hands the purge tags
-// it named to the edge purger, and counts it.
-func (f *follower) applied(a catalog.Applied) {
+// it named to the edge purger, and counts it. lost says the feed lost its
+// place before the whole read a carries.
+func (f *follower) applied(a catalog.Applied, lost bool) {
 	now := time.Now()
 	select {
 	case <-f.first:
 		tags := f.cache.Apply(a)
-		if a.Change.All && f.lost.Swap(false) {
-			// The feed lost its place: the whole read just made is diffed
-			// against the snapshot served, but the edge may hold what an
-			// earlier, failed purge left; purge every response by kind.
+		if lost {
+			// The whole read just made is diffed against the snapshot
+			// served, but the edge may hold what an earlier, failed purge
+			// left; purge every response by kind.
 			f.purger.PurgeKinds("resync", now)
 		} else {
 			f.purger.Add(tags, now)
@@ -334,7 +342,6 @@ func (f *follower) applied(a catalog.Applied) {
 		// known to no one: every target purges by kind, now that catalogd
 		// can answer the requests that follow (not before: the edge would
 		// get 503s for the purged responses meanwhile).
-		f.lost.Store(false)
 		f.purger.PurgeKinds("start", now)
 	}
 	if a.Snapshot != nil {

@@ -15,7 +15,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"catalogd/api"
-	"catalogd/deploy/seed"
+	"catalogd/internal/demoshop"
 	"catalogd/internal/faultproxy"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
@@ -433,7 +433,7 @@ func TestFaultSlowDatabase(t *testing.T) {
 // of a poll round or two come before the read's in both, so the points
 // land at the same place give or take one of those.
 func TestFaultResetMidResultSet(t *testing.T) {
-	dsn, raw := testdb.Load(t, seed.Demo())
+	dsn, raw := testdb.Load(t, demoshop.Shop())
 	proxy := faultproxy.Start(t, dbAddr(t, dsn))
 	// No origin cache: every answer is computed from the snapshot of the
 	// moment.

@@ -13,7 +13,7 @@ import (
 
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // What the process tests share: the binary, the small shop, a running

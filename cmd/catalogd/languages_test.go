@@ -8,7 +8,7 @@ import (
 
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // /readyz means the catalog can be read, not just that its tables exist; a

@@ -27,9 +27,10 @@ func (resyncFeed) Run(_ context.Context, report func(catalog.Change)) error {
 }
 
 // What the follower hands the purger for each change applied: the kinds at
-// the first snapshot and after the feed lost its place (catalogd cannot
-// know what the edge holds then), a change's own tags otherwise, and
-// nothing for the periodic whole read that found nothing new.
+// the first snapshot and after the feed lost its place (a resync, or the
+// source stopped and another chosen: catalogd cannot know what the edge
+// holds then), a change's own tags otherwise, and nothing for the periodic
+// whole read that found nothing new.
 func TestFollowerPurges(t *testing.T) {
 	varnish := newPurgeRecorder(t)
 	target, err := purge.NewVarnish(varnish.URL, nil)
@@ -76,14 +77,21 @@ func TestFollowerPurges(t *testing.T) {
 		return tags
 	}
 	kinds := httpapi.KindTags("shop")
+	whole := func(kind string) catalog.Applied {
+		return catalog.Applied{Snapshot: snap, Change: catalog.Change{All: true, Kind: kind}}
+	}
+	product := func(id int64) catalog.Applied {
+		return catalog.Applied{Snapshot: snap, Products: []int64{id}, Change: catalog.Change{Products: []int64{id}, Kind: catalog.KindProduct}}
+	}
+	apply := f.follows(false)
 
-	f.applied(catalog.Applied{Snapshot: snap, Change: catalog.Change{All: true, Kind: catalog.KindResync}})
+	apply(whole(catalog.KindReread))
 	if got := wait("the first snapshot", 0); !slices.Equal(got, kinds) {
 		t.Errorf("first snapshot: purged %v, want the kinds %v", got, kinds)
 	}
 
 	n := varnish.count()
-	f.applied(catalog.Applied{Snapshot: snap, Products: []int64{7}, Change: catalog.Change{Products: []int64{7}, Kind: catalog.KindProduct}})
+	apply(product(7))
 	// Its own tag, and the overflow tag of the pages whose product tags
 	// did not fit their header (any product may be on them).
 	if got := wait("a product's change", n); !slices.Equal(got, []string{"shop-product-7", "shop-overflow"}) {
@@ -92,15 +100,27 @@ func TestFollowerPurges(t *testing.T) {
 
 	// The periodic whole read, nothing changed: no purge.
 	n = varnish.count()
-	f.applied(catalog.Applied{Snapshot: snap, Change: catalog.Change{All: true, Kind: catalog.KindResync}})
+	apply(whole(catalog.KindReread))
 	// The feed reports it lost its place; the whole read that follows
 	// purges by kind, even though it found nothing that differs.
-	if err := (counted{Feed: resyncFeed{}, seen: f.m.seen, lost: &f.lost}).Run(ctx, func(catalog.Change) {}); err != nil {
-		t.Fatal(err)
-	}
-	f.applied(catalog.Applied{Snapshot: snap, Change: catalog.Change{All: true, Kind: catalog.KindResync}})
+	apply(whole(catalog.KindResync))
 	if got := wait("the resync", n); !slices.Equal(got, kinds) {
 		t.Errorf("after the periodic read and the feed's resync: purged %v, want the kinds once", got)
+	}
+
+	// The source stopped and another was chosen: the next Follow's first
+	// whole read purges by kind, as a resync does; its later ones do not.
+	apply = f.follows(true)
+	n = varnish.count()
+	apply(whole(catalog.KindReread))
+	if got := wait("the first read after the source stopped", n); !slices.Equal(got, kinds) {
+		t.Errorf("the first read after the source stopped: purged %v, want the kinds", got)
+	}
+	n = varnish.count()
+	apply(whole(catalog.KindReread))
+	apply(product(8))
+	if got := wait("a periodic read and a product's change", n); !slices.Equal(got, []string{"shop-product-8", "shop-overflow"}) {
+		t.Errorf("a periodic read and a product's change after the restart: purged %v, want shop-product-8 shop-overflow", got)
 	}
 }
 

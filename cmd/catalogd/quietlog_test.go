@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"catalogd/deploy/seed"
+	"catalogd/internal/demoshop"
 	"catalogd/internal/faultproxy"
 	"catalogd/internal/testdb"
 )
@@ -25,7 +25,7 @@ var loudLine = regexp.MustCompile(`(?m)^.*(level=(WARN|ERROR)|"level":"(WARN|ERR
 // said at INFO, and no statement counts as errored: every errored query
 // would have its log line.
 func TestDemoStartIsQuiet(t *testing.T) {
-	dsn, _ := testdb.Load(t, seed.Demo())
+	dsn, _ := testdb.Load(t, demoshop.Shop())
 	r := start(t, dsn, "CATALOG_ALLOW_WRITABLE_USER=true", "CATALOG_SITE_URL=http://localhost:8080")
 	r.waitBaseline(t)
 	for path, want := range map[string]int{

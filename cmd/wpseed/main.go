@@ -19,7 +19,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 func main() {

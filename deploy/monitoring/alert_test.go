@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"catalogd/deploy/proxytest"
-	"catalogd/deploy/seed"
+	"catalogd/internal/demoshop"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
 )
@@ -30,7 +30,7 @@ var update = flag.Bool("update", false, "rewrite metrics.txt with the series the
 func TestBlindAlertFiresForReal(t *testing.T) {
 	private := testdb.BinlogServer(t)
 	admin := testdb.Open(t, private)
-	dsn, _ := testdb.LoadOn(t, private, seed.Demo())
+	dsn, _ := testdb.LoadOn(t, private, demoshop.Shop())
 	varnishBin := proxytest.Binary(t, "varnish", "/usr/sbin/varnishd", "varnishd")
 	if matches, _ := filepath.Glob("/usr/lib/*/varnish/vmods/libvmod_xkey.so"); len(matches) == 0 {
 		testdb.Lacking(t, "the xkey vmod is not installed (.ci/run installs Debian's varnish-modules)")

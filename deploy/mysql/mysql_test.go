@@ -17,8 +17,8 @@ import (
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
-	"catalogd/wpdb/wpfixture"
 )
 
 func TestReadOnlyUser(t *testing.T) {

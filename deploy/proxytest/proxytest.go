@@ -26,8 +26,8 @@ import (
 	"catalogd/catalog"
 	"catalogd/httpapi"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
-	"catalogd/wpdb/wpfixture"
 )
 
 // Binary finds a proxy's executable among candidates (absolute paths or
@@ -72,8 +72,9 @@ type Backends struct {
 	Catalogd, WordPress string
 
 	mu        sync.Mutex
-	xff       []string // X-Forwarded-For at catalogd
-	wordpress []string // "METHOD URI" at WordPress
+	large     http.Handler // the large shop's catalogd, while a test uses it (useLargeShop)
+	xff       []string     // X-Forwarded-For at catalogd
+	wordpress []string     // "METHOD URI" at WordPress
 }
 
 // Start runs catalogd's handler (over a one-product shop, trusting the
@@ -93,9 +94,15 @@ func Start(t *testing.T) *Backends {
 		Catalog: catalog.New(db, catalog.Config{}), SiteURL: "http://shop.test", RateLimit: 60,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")},
 		Logger:         slog.New(slog.NewTextHandler(io.Discard, nil))})
-	large := LargeShop(t)
 	catalogd := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get(LargeShopHeader) != "" {
+			b.mu.Lock()
+			large := b.large
+			b.mu.Unlock()
+			if large == nil {
+				http.Error(w, "proxytest: the large shop is not loaded (useLargeShop)", http.StatusInternalServerError)
+				return
+			}
 			large.ServeHTTP(w, r)
 			return
 		}
@@ -149,7 +156,8 @@ func Shop() *wpfixture.Shop {
 
 // LargeShopHeader, sent through the proxy, has catalogd answer from the
 // large shop (LargeShop) rather than the one-product shop: the proxies have
-// no cache, so one backend serves both.
+// no cache, so one backend serves both. The test that sends it loads the
+// large shop first (useLargeShop).
 const LargeShopHeader = "X-Proxytest-Shop"
 
 // LargeShop is catalogd's handler over a shop of 1 000 categories and 250
@@ -166,6 +174,22 @@ func LargeShop(t *testing.T) http.Handler {
 	t.Cleanup(func() { db.Close() })
 	return httpapi.NewServer(httpapi.Deps{Catalog: catalog.New(db, catalog.Config{}), SiteURL: "http://shop.test",
 		RateLimit: 1 << 20, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+}
+
+// useLargeShop loads the large shop for t, the one test that asks for it:
+// seeding its 1 000 categories is most of a proxy test's database work.
+// It is dropped when t ends.
+func (b *Backends) useLargeShop(t *testing.T) {
+	t.Helper()
+	h := LargeShop(t)
+	b.mu.Lock()
+	b.large = h
+	b.mu.Unlock()
+	t.Cleanup(func() {
+		b.mu.Lock()
+		b.large = nil
+		b.mu.Unlock()
+	})
 }
 
 // LargePaths are the large shop's answers with the largest headers, one
@@ -298,6 +322,7 @@ func Run(t *testing.T, site string, b *Backends, o Options) {
 		}
 	})
 	t.Run("the largest answers of a 1 000-category shop pass whole", func(t *testing.T) {
+		b.useLargeShop(t)
 		for _, p := range LargePaths {
 			hdr := map[string]string{LargeShopHeader: "1", "Accept": "application/json", "Accept-Encoding": "gzip"}
 			code, h, _ := get(t, p, hdr)

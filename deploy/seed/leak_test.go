@@ -18,8 +18,8 @@ import (
 
 	"catalogd/api"
 	"catalogd/catalog"
-	"catalogd/deploy/seed"
 	"catalogd/httpapi"
+	"catalogd/internal/demoshop"
 	"catalogd/internal/testdb"
 	"catalogd/wpdb"
 )
@@ -34,7 +34,7 @@ import (
 func TestNothingHiddenLeaks(t *testing.T) {
 	// The shop demo.sql holds (TestDemoSQLIsCurrent keeps them equal),
 	// loaded with a pool to read what is hidden.
-	dsn, raw := testdb.Load(t, seed.Demo())
+	dsn, raw := testdb.Load(t, demoshop.Shop())
 	db, err := wpdb.Open(dsn, wpdb.Options{Prefix: "wp_"})
 	if err != nil {
 		t.Fatal(err)

@@ -13,16 +13,16 @@ import (
 	"catalogd/api"
 
 	"catalogd/catalog"
-	"catalogd/deploy/seed"
+	"catalogd/internal/demoshop"
 	"catalogd/internal/testdb"
 	"catalogd/wpdb"
 )
 
-// TestDemoSQLIsCurrent fails when demo.sql no longer matches demo.go:
-// run `make seed`.
+// TestDemoSQLIsCurrent fails when demo.sql no longer matches the demo shop
+// (internal/demoshop): run `make seed`.
 func TestDemoSQLIsCurrent(t *testing.T) {
 	var buf bytes.Buffer
-	if err := seed.Demo().WriteSQL(&buf); err != nil {
+	if err := demoshop.Shop().WriteSQL(&buf); err != nil {
 		t.Fatal(err)
 	}
 	committed, err := os.ReadFile("demo.sql")

@@ -19,7 +19,7 @@ import (
 	"catalogd/deploy/proxytest"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // catalogdBin is the catalogd built for these tests, by TestMain.

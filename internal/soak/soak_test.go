@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"catalogd/deploy/seed"
+	"catalogd/internal/demoshop"
 	"catalogd/internal/testdb"
 )
 
@@ -26,7 +26,7 @@ func TestSoak(t *testing.T) {
 	if testing.Verbose() && os.Getenv("CATALOG_SOAK_LOG") != "" {
 		o.Log = os.Stderr
 	}
-	dsn, _ := testdb.Load(t, seed.Demo())
+	dsn, _ := testdb.Load(t, demoshop.Shop())
 	o.DSN = dsn
 	bin, err := Build(t.TempDir())
 	if err != nil {

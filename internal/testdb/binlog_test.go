@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 func TestMain(m *testing.M) {

@@ -22,7 +22,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // DefaultDSN is the server tests use when CATALOG_TEST_DSN is not set.

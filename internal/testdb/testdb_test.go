@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // With CATALOG_TEST_SQL_MODE the code under test reads in that session

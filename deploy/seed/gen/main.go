@@ -1,4 +1,4 @@
-// Command gen writes the demo shop (seed.Demo) as an SQL script that loads
+// Command gen writes the demo shop (demoshop.Shop) as an SQL script that loads
 // into MariaDB or MySQL 8 with the mysql client.
 //
 //	go run ./deploy/seed/gen [path]    (default deploy/seed/demo.sql)
@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 
-	"catalogd/deploy/seed"
+	"catalogd/internal/demoshop"
 )
 
 func main() {
@@ -29,7 +29,7 @@ func write(path string) error {
 		return err
 	}
 	w := bufio.NewWriter(f)
-	if err := seed.Demo().WriteSQL(w); err != nil {
+	if err := demoshop.Shop().WriteSQL(w); err != nil {
 		f.Close()
 		return err
 	}

@@ -21,7 +21,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 
-	"catalogd/deploy/seed"
+	"catalogd/internal/demoshop"
 	"catalogd/internal/soak"
 )
 
@@ -86,7 +86,7 @@ func run(ctx context.Context, o soak.Options, serverDSN string) (int, error) {
 		return 1, err
 	}
 	defer db.Close()
-	shop := seed.Demo()
+	shop := demoshop.Shop()
 	if err := shop.CreateSchema(ctx, db); err != nil {
 		return 1, fmt.Errorf("schema: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"catalogd/internal/testdb"
-	"catalogd/wpdb/wpfixture"
+	"catalogd/internal/wpfixture"
 )
 
 // These tests pin what the operations leave in the database: the rows

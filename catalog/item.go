@@ -1,0 +1,78 @@
+package catalog
+
+import "time"
+
+// item is one product as a snapshot keeps it: what the storefront shows
+// of it that does not move with the clock, computed once, and the prices
+// and sale dates its price rules read at every request.
+type item struct {
+	id int64
+	// text holds the short texts end to end, each ending at its ends
+	// entry (texts: slug, name, url, image, summary), and the list's
+	// summary after them when it is a truncation of the summary; the
+	// accessors (slug, name, …) cut them out. A string per text was a
+	// pointer each to the same object, and the collector marks every
+	// pointer word of every item at every cycle.
+	text string
+	ends [textCount]uint32
+	// image is also a substring of text, kept as a field of its own: the
+	// wire's Image points at it (product). "": none (the wire's null).
+	image    string
+	thumb    int64   // image's attachment: an edit of its file (the media library's) changes image
+	ttids    []int64 // every term it carries, for the filters
+	cats     []string
+	catIDs   []int64
+	fws      []string
+	inStock  bool
+	typ      productType // beside inStock: in the padding a lone bool leaves
+	modified time.Time   // its own and every variation's or child's post_modified_gmt
+	// description is the plain text of the content (the summaries are in
+	// text); like them, it is empty for a protected product.
+	description string
+	childIDs    []int64 // a grouped product's _children list
+	// Computed by prepare: what the clock does not move.
+	price, regular *string
+	purchasable    bool
+	windows        []window
+	varIDs         []int64 // a variable product's variations, enabled or not
+	wpml           WPMLElement
+}
+
+// The short texts of an item, in the order they are packed in its text.
+const (
+	textSlug = iota
+	textName
+	textURL
+	textImage
+	textSummary
+	textCount
+)
+
+// cut is the i-th of the item's short texts.
+func (it *item) cut(i int) string {
+	from := uint32(0)
+	if i > 0 {
+		from = it.ends[i-1]
+	}
+	return it.text[from:it.ends[i]]
+}
+
+func (it *item) slug() string { return it.cut(textSlug) }
+
+// name is plain text.
+func (it *item) name() string { return it.cut(textName) }
+
+func (it *item) url() string { return it.cut(textURL) }
+
+// summary is the whole plain-text excerpt.
+func (it *item) summary() string { return it.cut(textSummary) }
+
+// listSummary is the list's truncation of the summary: what text holds
+// after the summary, or the summary itself when short enough (Truncate
+// never makes a truncation empty: it ends in an ellipsis).
+func (it *item) listSummary() string {
+	if end := it.ends[textSummary]; int(end) < len(it.text) {
+		return it.text[end:]
+	}
+	return it.summary()
+}
