@@ -2,7 +2,9 @@ package wpdb
 
 import (
 	"context"
+	"log/slog"
 	"sync"
+	"time"
 
 	"catalogd/catalog"
 )
@@ -189,4 +191,66 @@ func (br *baselineRead) deliver(db *DB) {
 	if br != nil && br.b.rows != nil {
 		db.deliverBaseline(br.b)
 	}
+}
+
+// baseline reads the cheap round's state and asks the next whole load for
+// the scan's; it reports nothing.
+func (p *Poller) baseline(ctx context.Context) error {
+	if _, err := p.round(ctx, true); err != nil {
+		return err
+	}
+	p.rows, p.pending, p.stampAt, p.measured = nil, nil, time.Time{}, false
+	p.request, p.asked, p.awaiting = p.db.askBaseline(), p.o.Now(), true
+	p.started = true
+	return nil
+}
+
+// scanBaselined says whether the scan has its baseline, adopting the one
+// a whole load delivered for the request. Without one the scan waits; the
+// cheap rounds go on. A poller that no load serves for MaxScan (the loads
+// keep failing, or nobody loads) takes its own by a scan, as before the
+// loads delivered one, and still adopts the load's when it comes: a
+// baseline older than the poller's own only reports more.
+func (p *Poller) scanBaselined(ctx context.Context) bool {
+	if !p.awaiting {
+		return true
+	}
+	if b := p.db.takeBaseline(p.request); b != nil {
+		p.adopt(b)
+		return true
+	}
+	if p.rows == nil && p.o.Now().Sub(p.asked) >= p.o.MaxScan {
+		slog.DebugContext(ctx, "poll: no whole load delivered the scan's baseline; scanning for it", "asked", p.asked)
+		_, _ = p.scan(ctx) // failed: tried again at the next round
+		return false
+	}
+	return p.rows != nil
+}
+
+// adopt makes a load's baseline the scan's, as if a scan had read it at
+// the load's instant, except for what it cost: not a scan's (the load's
+// seconds would put the next scan minutes away), so the cost is taken as
+// unknown: the period is Interval, the bucket holds the budget's share of
+// MaxScan, and the first scan measures the cost, banks as a first scan
+// does and sets the period.
+func (p *Poller) adopt(b *scanBaseline) {
+	at := p.o.Now()
+	p.awaiting = false
+	p.rows = b.rows
+	p.addPending(b.rows, nil, true, b.dbNow, at)
+	p.noteStamp(b.updated, b.localNow, at)
+	p.gateWorks, p.scanUpdated = b.gate, b.updated
+	// A round may have read a newer UPDATE_TIME than the load's; an older
+	// one says nothing the load's does not.
+	if packTime(b.updated) >= packTime(p.roundUpdated) {
+		p.roundUpdated = b.updated
+	}
+	p.scanUnsure = unsureUpdate(b.updated, b.localNow)
+	p.scanCost, p.measured = 0, false
+	p.period = p.o.Interval
+	p.nextScan = at.Add(p.period)
+	p.accrue(at)
+	p.tokens = p.bucketCap(0)
+	p.lastScan = at
+	slog.Debug("poll: the scan's baseline is the whole load's", "posts", len(b.rows))
 }

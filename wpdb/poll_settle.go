@@ -1,7 +1,6 @@
 package wpdb
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -195,16 +194,6 @@ func (p *Poller) recheck(now time.Time) []catalog.Change {
 	return []catalog.Change{{Products: slices.Compact(ids), Kind: catalog.KindProduct}}
 }
 
-// reported appends to ids what a change of post id shows on: the post,
-// and a variation's product.
-func (s scanState) reported(ids []int64, id int64) []int64 {
-	ids = append(ids, id)
-	if s.variation && s.parent > 0 {
-		ids = append(ids, s.parent)
-	}
-	return ids
-}
-
 // unsureUpdate says whether the gate's reading updated, read when the
 // server's clock said localNow, leaves it open for one more scan at once.
 // UPDATE_TIME counts seconds: a commit later in the second it was read in
@@ -213,25 +202,4 @@ func (s scanState) reported(ids []int64, id int64) []int64 {
 // moves with any commit after the read but those settleDue waits for.
 func unsureUpdate(updated, localNow string) bool {
 	return updated == "" || packTime(updated) >= packTime(addSeconds(localNow, -1))
-}
-
-// unpackTime is packTime's number as a time (UTC); zero for 0.
-func unpackTime(n int64) time.Time {
-	if n <= 0 {
-		return time.Time{}
-	}
-	t, err := time.Parse("20060102150405", fmt.Sprint(n))
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
-// addSeconds adds seconds to a MySQL DATETIME text; "" when it is not one.
-func addSeconds(s string, sec int) string {
-	t, err := time.Parse(time.DateTime, s)
-	if err != nil {
-		return ""
-	}
-	return t.Add(time.Duration(sec) * time.Second).Format(time.DateTime)
 }
