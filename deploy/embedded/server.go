@@ -30,7 +30,7 @@ func newServer(addr, name string, log *statementLog) (*server.Server, error) {
 // keeps no UPDATE_TIME (NULL), which is the truth: go-mysql-server
 // v0.20.0 answers a constant 2000-01-01 for every table. catalogd's poll
 // feed reads wp_posts' UPDATE_TIME to know whether to scan the products
-// (wpdb/poll_scan.go): a time that never moves would tell it nothing was
+// (wpdb/poll_gate.go): a time that never moves would tell it nothing was
 // ever saved, and a demo edit would wait for the scan forced every five
 // minutes. NULL is what a server without the time answers, and catalogd
 // then scans on a period (a few milliseconds each, on the demo shop).
