@@ -76,21 +76,34 @@ type binlogSettings struct {
 	logBin        bool
 	format, image string
 	version       string
+	// Whether the log holds the shop's changes (binlog_replica.go): the
+	// schema read, the log's schema filters, log_slave_updates, and the
+	// primary a replica applies the changes of ("" when none).
+	schema, doDB, ignoreDB string
+	replicaUpdates         bool
+	replicaOf              string
 }
 
 // queryer is a *sql.DB or a *sql.Conn.
 type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// binlogSettings reads the global binary log settings: they need no
-// privilege, and a session that changed its own shows in its events.
+// binlogSettings reads the global binary log settings, and whether the
+// log holds the shop's changes: variables need no privilege (a session
+// that changed its own shows in its events); the filters and a replica's
+// source need what the feed's grants give, and are taken as absent where
+// the user may not read them.
 func (db *DB) binlogSettings(ctx context.Context, q queryer) (binlogSettings, error) {
 	var st binlogSettings
 	db.queries.Add(1)
 	if err := q.QueryRowContext(ctx, `SELECT @@GLOBAL.log_bin, @@GLOBAL.binlog_format, @@GLOBAL.binlog_row_image, VERSION()`).
 		Scan(&st.logBin, &st.format, &st.image, &st.version); err != nil {
 		return st, db.redact(fmt.Errorf("wpdb: binary log settings: %w", err))
+	}
+	if err := db.logHolds(ctx, q, &st); err != nil {
+		return st, db.redact(err)
 	}
 	return st, nil
 }
@@ -109,6 +122,15 @@ func (st binlogSettings) blind() *BlindError {
 		// NOBLOB leaves out only the text columns the feed does not read.
 		return &BlindError{Reason: BlindImage,
 			Detail: fmt.Sprintf("the binary log's binlog_row_image is %s, not FULL (row images would lack the IDs)", st.image)}
+	case st.replicaOf != "" && !st.replicaUpdates:
+		return &BlindError{Reason: BlindReplica,
+			Detail: fmt.Sprintf("the server is a replica (of %s) that does not log what it applies "+
+				"(log_slave_updates is OFF): its binary log holds none of the shop's changes; "+
+				"turn log_slave_updates on, or let catalogd follow the primary's log", st.replicaOf)}
+	case filteredOut(st.schema, st.doDB, st.ignoreDB):
+		return &BlindError{Reason: BlindFilter,
+			Detail: fmt.Sprintf("the binary log leaves the shop's schema %s out (binlog_do_db %q, binlog_ignore_db %q)",
+				st.schema, st.doDB, st.ignoreDB)}
 	}
 	return nil
 }
@@ -135,6 +157,8 @@ const (
 	BlindImage     = "binlog_row_image" // binlog_row_image is not FULL
 	BlindStatement = "statement"        // a change to a watched table logged as a statement
 	BlindPartial   = "partial_image"    // a row event without the columns the feed reads
+	BlindReplica   = "replica"          // a replica that does not log what it applies
+	BlindFilter    = "binlog_filter"    // binlog_do_db or binlog_ignore_db leaves the shop out
 )
 
 // BinlogBlind reads the server's binary log settings now: a *BlindError

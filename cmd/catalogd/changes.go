@@ -51,7 +51,7 @@ func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
 		source: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "catalogd_change_source",
 			Help: "The change source in use: 1 for it, 0 for the other."}, []string{"source"}),
 		blind: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_feed_blind_total",
-			Help: "Times the binary log was found unable to show every change, and polling took over, by reason (log_bin, binlog_format, binlog_row_image, statement, partial_image)."},
+			Help: "Times the binary log was found unable to show every change, and polling took over, by reason (log_bin, binlog_format, binlog_row_image, statement, partial_image, replica, binlog_filter)."},
 			[]string{"reason"}),
 	}
 	reg.MustRegister(m.seen, m.lag, m.rebuilds, m.polls, m.pollDB, m.period, m.source, m.blind)
@@ -203,6 +203,14 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 		return poll("--changes=" + f.cfg.Changes + ": the binary log stopped showing every change: " + blind.Detail)
 	}
 	ok, why := f.db.BinlogStatus(ctx, f.cfg.DSN)
+	// A log that is on but cannot show every change (its format, a
+	// replica that does not log what it applies, a filter) is counted as
+	// the feed going blind, as when it goes blind while followed; a
+	// server without a log, most shops' host, is not.
+	var now *wpdb.BlindError
+	if !ok && errors.As(f.db.BinlogBlind(ctx), &now) && now.Reason != wpdb.BlindNoLog {
+		f.m.blind.WithLabelValues(now.Reason).Inc()
+	}
 	switch {
 	case ok:
 		feed, err := wpdb.NewBinlog(f.db, f.cfg.DSN, catalog.ShopReads, wpdb.BinlogOptions{Logger: f.log})

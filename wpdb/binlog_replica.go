@@ -1,0 +1,206 @@
+package wpdb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// Whether the server's binary log holds the shop's changes at all. A
+// server can write a binary log in ROW format and still leave the shop out
+// of it:
+//
+//   - A replica (a fleet reading a replica to spare the primary) writes the
+//     changes it applies to its own log only with log_slave_updates
+//     (log_replica_updates on MySQL), which is off by default: its log
+//     holds its own writes, and none of the shop's, which come from the
+//     primary. Maxwell refuses to start on such a server for this reason.
+//   - binlog_do_db and binlog_ignore_db filter the log by schema: a shop
+//     left out of it never shows there.
+//
+// Either way the feed would follow a log that never names the shop, and
+// report nothing: catalogd polls instead and says why.
+
+// logHolds reads what decides whether the log holds the shop's changes
+// into st: the schema read, the filters, log_slave_updates, and whether
+// the server applies another's changes (replicaOf).
+func (db *DB) logHolds(ctx context.Context, q queryer, st *binlogSettings) error {
+	if !st.logBin {
+		return nil
+	}
+	var schema sql.NullString
+	db.queries.Add(1)
+	if err := q.QueryRowContext(ctx, `SELECT DATABASE()`).Scan(&schema); err != nil {
+		return fmt.Errorf("wpdb: the schema read: %w", err)
+	}
+	st.schema = schema.String
+	var err error
+	if st.doDB, st.ignoreDB, err = db.binlogFilters(ctx, q); err != nil {
+		return err
+	}
+	// MySQL 8.4 knows the variable by its new name alone.
+	for _, stmt := range []string{`SELECT @@log_slave_updates`, `SELECT @@log_replica_updates`} {
+		db.queries.Add(1)
+		if err = q.QueryRowContext(ctx, stmt).Scan(&st.replicaUpdates); !unknownVariable(err) {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("wpdb: log_slave_updates: %w", err)
+	}
+	if st.replicaUpdates {
+		return nil // a replica's log holds what it applies: nothing more to know
+	}
+	st.replicaOf, err = db.replicaOf(ctx, q, strings.Contains(strings.ToLower(st.version), "mariadb"))
+	return err
+}
+
+// binlogFilters reads SHOW MASTER STATUS's Binlog_Do_DB and
+// Binlog_Ignore_DB (REPLICATION CLIENT, which the feed needs anyway; ""
+// when the user lacks it: the filters are then not known).
+func (db *DB) binlogFilters(ctx context.Context, q queryer) (doDB, ignoreDB string, err error) {
+	for _, stmt := range []string{`SHOW MASTER STATUS`, `SHOW BINARY LOG STATUS`} {
+		row, err := db.showRow(ctx, q, stmt)
+		if syntaxError(err) { // gone from MySQL 8.4
+			continue
+		}
+		if needsPrivilege(err) {
+			return "", "", nil
+		}
+		if err != nil {
+			return "", "", err
+		}
+		return row["Binlog_Do_DB"], row["Binlog_Ignore_DB"], nil
+	}
+	return "", "", nil
+}
+
+// replicaOf says whose changes the server applies as a replica ("" when
+// none, or when it cannot be known). SHOW SLAVE STATUS says where the
+// user may ask it (MySQL's REPLICATION CLIENT; MariaDB 10.5.9+ wants
+// SLAVE MONITOR, which catalogd's grants need not hold). On MariaDB
+// without it, the GTIDs tell, from variables anyone may read: a
+// transaction the server applied as a replica (@@gtid_slave_pos) that its
+// own binary log (@@gtid_binlog_pos) has not reached, in its replication
+// domain, was not logged. A server promoted from replica logs its own
+// writes past it, and is not taken for one.
+func (db *DB) replicaOf(ctx context.Context, q queryer, mariadb bool) (string, error) {
+	stmts := []string{`SHOW REPLICA STATUS`, `SHOW SLAVE STATUS`}
+	if mariadb {
+		stmts = []string{`SHOW SLAVE STATUS`}
+	}
+	for _, stmt := range stmts {
+		row, err := db.showRow(ctx, q, stmt)
+		if syntaxError(err) { // SHOW REPLICA STATUS before MySQL 8.0.22
+			continue
+		}
+		if needsPrivilege(err) {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+		if row == nil {
+			return "", nil // not a replica
+		}
+		host := row["Source_Host"] + row["Master_Host"]
+		return fmt.Sprintf("%s:%s", host, row["Source_Port"]+row["Master_Port"]), nil
+	}
+	if !mariadb {
+		return "", nil
+	}
+	var slave, logged sql.NullString
+	db.queries.Add(1)
+	if err := q.QueryRowContext(ctx, `SELECT @@gtid_slave_pos, @@gtid_binlog_pos`).Scan(&slave, &logged); err != nil {
+		return "", db.redact(fmt.Errorf("wpdb: the server's GTID positions: %w", err))
+	}
+	if gtid := unlogged(slave.String, logged.String); gtid != "" {
+		return "the primary whose transaction " + gtid + " it applied", nil
+	}
+	return "", nil
+}
+
+// unlogged returns a GTID of applied (domain-server-seq, comma-separated)
+// whose domain logged has not reached, or "".
+func unlogged(applied, logged string) string {
+	reached := map[string]uint64{}
+	for _, g := range strings.Split(logged, ",") {
+		if d, seq, ok := gtidParts(g); ok {
+			reached[d] = max(reached[d], seq)
+		}
+	}
+	for _, g := range strings.Split(applied, ",") {
+		if d, seq, ok := gtidParts(g); ok && reached[d] < seq {
+			return strings.TrimSpace(g)
+		}
+	}
+	return ""
+}
+
+// gtidParts reads a MariaDB GTID, domain-server-seq.
+func gtidParts(g string) (domain string, seq uint64, ok bool) {
+	parts := strings.Split(strings.TrimSpace(g), "-")
+	if len(parts) != 3 {
+		return "", 0, false
+	}
+	seq, err := strconv.ParseUint(parts[2], 10, 64)
+	return parts[0], seq, err == nil
+}
+
+// showRow runs a SHOW statement and returns its first row by column name
+// (nil when it has none).
+func (db *DB) showRow(ctx context.Context, q queryer, stmt string) (map[string]string, error) {
+	db.queries.Add(1)
+	rows, err := q.QueryContext(ctx, stmt)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	if !rows.Next() {
+		return nil, rows.Err()
+	}
+	vals := make([]sql.NullString, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, err
+	}
+	row := make(map[string]string, len(cols))
+	for i, c := range cols {
+		row[c] = vals[i].String
+	}
+	return row, rows.Err()
+}
+
+// filteredOut says whether binlog_do_db or binlog_ignore_db leaves schema
+// out of the log.
+func filteredOut(schema, doDB, ignoreDB string) bool {
+	listed := func(list string) bool {
+		for _, s := range strings.Split(list, ",") {
+			if strings.TrimSpace(s) == schema {
+				return true
+			}
+		}
+		return false
+	}
+	return schema != "" && (doDB != "" && !listed(doDB) || listed(ignoreDB))
+}
+
+// needsPrivilege reports whether err is the server refusing a statement
+// to this user for a privilege it lacks (1227: "Access denied; you need
+// (at least one of) the … privilege").
+func needsPrivilege(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1227
+}
