@@ -21,6 +21,8 @@ type Varnish struct {
 	Purge string // http://host:port of the listener named purge
 	// Output is varnishd's stdout and stderr.
 	Output *SyncBuffer
+	// Options are those it was started with: a restart's.
+	Options VarnishOptions
 
 	cmd  *exec.Cmd
 	done chan struct{}
@@ -126,7 +128,7 @@ func StartVarnish(o VarnishOptions) (*Varnish, error) {
 	// A small shared-memory log (-l): nobody reads it.
 	args := append([]string{"-F", "-j", "none", "-n", filepath.Join(dir, "work"), "-a", o.Listen,
 		"-a", "purge=" + o.PurgeListen, "-T", admin, "-f", path, "-s", "malloc,64m", "-l", "8m"}, params...)
-	v := &Varnish{URL: "http://" + o.Listen, Purge: "http://" + o.PurgeListen, Output: &SyncBuffer{},
+	v := &Varnish{URL: "http://" + o.Listen, Purge: "http://" + o.PurgeListen, Output: &SyncBuffer{}, Options: o,
 		cmd: exec.Command(o.Bin, args...), done: make(chan struct{}), dir: dir}
 	v.cmd.Stdout, v.cmd.Stderr = v.Output, v.Output
 	v.cmd.Env = append(os.Environ(), o.Env...)

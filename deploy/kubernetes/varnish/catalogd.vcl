@@ -69,8 +69,9 @@ sub vcl_recv {
         # compromised pod, in a cluster). catalogd sends it in Purge-Secret
         # (--purge-varnish-secret-file); the file holds it, spaces and line
         # ends around it ignored. Without the file every purge is refused.
-        # Read once per VCL: after a rotation, reload the VCL
-        # (varnishreload; docs/edge-purge.md).
+        # std.fileread keeps what it read while any VCL that read it is
+        # loaded: after a rotation, restart Varnish (a reload is not
+        # enough; docs/edge-purge.md#the-purge-secret).
         if (req.http.Purge-Secret !~ "^\S+$" ||
             !std.file_exists("/etc/catalogd/varnish-purge-secret") ||
             req.http.Purge-Secret != regsuball(std.fileread("/etc/catalogd/varnish-purge-secret"), "^\s+|\s+$", "")) {
