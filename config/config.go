@@ -71,6 +71,8 @@ type Config struct {
 	// The edge caches catalogd purges when the shop changes (package
 	// purge); none set, none purged.
 	PurgeVarnish             []string      // Varnish base URLs, http://host:port
+	PurgeVarnishSecret       Secret        // the shared secret the shipped VCL asks of a purge
+	PurgeVarnishSecretFile   string        // as PurgeFastlyTokenFile
 	PurgeFastlyService       string        // Fastly service ID
 	PurgeFastlyToken         Secret        // Fastly API token (purge_select)
 	PurgeFastlyTokenFile     string        // the file it was read from, read again when it changes; "": the environment's
@@ -192,6 +194,7 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 	fs.BoolVar(&c.EnforceRate, "rate-limit-enforce", false, "answer 429 past the rate limit (the edge usually enforces)")
 	var varnish string
 	fs.StringVar(&varnish, "purge-varnish", "", "comma-separated base URLs of Varnish servers (with xkey) to purge when the shop changes: their purge listeners, e.g. http://127.0.0.1:6091 with deploy/varnish")
+	fs.StringVar(&c.PurgeVarnishSecretFile, "purge-varnish-secret-file", "", "file holding the shared secret Varnish asks of every purge (the shipped VCL reads /etc/catalogd/varnish-purge-secret), read again when it changes; or set CATALOG_PURGE_VARNISH_SECRET")
 	fs.StringVar(&c.PurgeFastlyService, "purge-fastly-service", "", "Fastly service ID to purge by surrogate key when the shop changes; the token comes from CATALOG_PURGE_FASTLY_TOKEN or --purge-fastly-token-file")
 	fs.StringVar(&c.PurgeFastlyTokenFile, "purge-fastly-token-file", "", "file holding the Fastly API token (purge_select scope), read again when it changes; or set CATALOG_PURGE_FASTLY_TOKEN")
 	fs.StringVar(&c.PurgeFastlyAPI, "purge-fastly-api", purge.FastlyAPI, "Fastly's API base URL (a stand-in's in tests)")
@@ -267,6 +270,7 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 		}
 	}
 	var terr []error
+	c.PurgeVarnishSecret, terr = secretSetting(getenv, "purge-varnish-secret", c.PurgeVarnishSecretFile, terr)
 	c.PurgeFastlyToken, terr = secretSetting(getenv, "purge-fastly-token", c.PurgeFastlyTokenFile, terr)
 	c.PurgeCloudflareToken, terr = secretSetting(getenv, "purge-cloudflare-token", c.PurgeCloudflareTokenFile, terr)
 	if len(terr) > 0 {
@@ -476,6 +480,12 @@ func (c *Config) validatePurge(bad func(flagName, format string, args ...any)) {
 		if _, err := purge.VarnishURL(v); err != nil {
 			bad("purge-varnish", "comma-separated: %v", err)
 		}
+	}
+	if len(c.PurgeVarnish) == 0 && c.PurgeVarnishSecret != "" {
+		bad("purge-varnish", "required with %s: the secret alone names nothing to purge", envName("purge-varnish-secret"))
+	}
+	if err := purge.CheckToken(c.PurgeVarnishSecret.Reveal()); err != nil {
+		bad("purge-varnish-secret-file", "the secret in %s (or the file) %v", envName("purge-varnish-secret"), err)
 	}
 	for _, api := range []struct{ flag, v, like string }{
 		{"purge-fastly-api", c.PurgeFastlyAPI, purge.FastlyAPI}, {"purge-cloudflare-api", c.PurgeCloudflareAPI, purge.CloudflareAPI},

@@ -50,6 +50,18 @@ func TestPurgeSettings(t *testing.T) {
 				t.Errorf("PurgeVarnish %q", c.PurgeVarnish)
 			}
 		}},
+		{"Varnish with its secret from a file", []string{"--purge-varnish", "http://127.0.0.1:6091", "--purge-varnish-secret-file", file}, nil,
+			func(t *testing.T, c *Config) {
+				if c.PurgeVarnishSecret.Reveal() != purgeToken || c.PurgeVarnishSecretFile != file {
+					t.Errorf("secret file %q not read (or not trimmed)", c.PurgeVarnishSecretFile)
+				}
+			}},
+		{"Varnish with its secret from the environment", nil, []string{"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6091",
+			"CATALOG_PURGE_VARNISH_SECRET", purgeToken}, func(t *testing.T, c *Config) {
+			if c.PurgeVarnishSecret.Reveal() != purgeToken || c.PurgeVarnishSecretFile != "" {
+				t.Errorf("secret from the environment not read")
+			}
+		}},
 		{"Fastly with its token from the environment", nil, []string{"CATALOG_PURGE_FASTLY_SERVICE", "SU1Z0isxPaozGVKXdv0eY",
 			"CATALOG_PURGE_FASTLY_TOKEN", purgeToken, "CATALOG_PURGE_FASTLY_SOFT", "true", "CATALOG_PURGE_FASTLY_API", "http://127.0.0.1:1"},
 			func(t *testing.T, c *Config) {
@@ -99,6 +111,12 @@ func TestPurgeSettingsRejected(t *testing.T) {
 		want []string
 	}{
 		{"Varnish without scheme", nil, []string{"CATALOG_PURGE_VARNISH", "127.0.0.1:6081"}, []string{"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6081"}},
+		{"Varnish secret without Varnish", nil, []string{"CATALOG_PURGE_VARNISH_SECRET", purgeToken},
+			[]string{"CATALOG_PURGE_VARNISH", "required with CATALOG_PURGE_VARNISH_SECRET"}},
+		{"Varnish secret file empty", []string{"--purge-varnish", "http://127.0.0.1:6091", "--purge-varnish-secret-file", empty}, nil,
+			[]string{"--purge-varnish-secret-file", "is empty"}},
+		{"Varnish secret with a space", nil, []string{"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6091", "CATALOG_PURGE_VARNISH_SECRET", "abc " + purgeToken},
+			[]string{"CATALOG_PURGE_VARNISH_SECRET", "space or control character"}},
 		{"Fastly service without token", []string{"--purge-fastly-service", "abc"}, nil,
 			[]string{"--purge-fastly-service", "CATALOG_PURGE_FASTLY_TOKEN", "--purge-fastly-token-file"}},
 		{"Fastly token without service", nil, []string{"CATALOG_PURGE_FASTLY_TOKEN", purgeToken},
@@ -140,10 +158,12 @@ func TestPurgeSettingsRejected(t *testing.T) {
 	}
 }
 
-// A token shows nowhere a Config is printed: fmt's verbs, JSON, slog.
+// A token (or Varnish's purge secret) shows nowhere a Config is printed:
+// fmt's verbs, JSON, slog.
 func TestSecretsRedactedWhereverPrinted(t *testing.T) {
 	c, err := Load(nil, env("CATALOG_DSN", goodDSN, "CATALOG_PURGE_FASTLY_SERVICE", "svc", "CATALOG_PURGE_FASTLY_TOKEN", purgeToken,
-		"CATALOG_PURGE_CLOUDFLARE_ZONE", "zone", "CATALOG_PURGE_CLOUDFLARE_TOKEN", purgeToken+"-cf"), io.Discard)
+		"CATALOG_PURGE_CLOUDFLARE_ZONE", "zone", "CATALOG_PURGE_CLOUDFLARE_TOKEN", purgeToken+"-cf",
+		"CATALOG_PURGE_VARNISH", "http://127.0.0.1:6091", "CATALOG_PURGE_VARNISH_SECRET", purgeToken+"-varnish"), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,17 @@ var listParamNames = func() []string {
 	return names
 }()
 
+// QueryParams are the query parameters catalogd reads, sorted: WordPress's
+// rest_route (restRoute) and the product list's (listParamNames). It
+// ignores every other, as its cache key does; a cache in front that keys
+// by the query drops the others and sorts the rest (the shipped VCL,
+// which deploy/varnish's test checks against this list).
+var QueryParams = func() []string {
+	names := append([]string{"rest_route"}, listParamNames...)
+	slices.Sort(names)
+	return names
+}()
+
 // cacheKey is what a request means, so that requests meaning the same share
 // one entry and no spelling makes a fresh miss: the path, and, for the one
 // operation that reads the query (readsQuery), each parameter it reads in

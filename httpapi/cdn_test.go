@@ -187,6 +187,12 @@ func TestPurgeTags(t *testing.T) {
 		{"/catalog/products?per_page=2", []string{"shop-list", product("police-radar"), product("gun-shop")}},
 		{"/catalog/products?category=vehicles", []string{"shop-list", product("car-dealer"), product("free-thing")}},
 		{"/catalog/products/police-radar", []string{"shop-product", product("police-radar")}},
+		// The API description names the site's URL: a --site-url change or
+		// an upgrade is purged by kind at start, and a shop-docs purge
+		// reaches it.
+		{"/openapi.json", []string{"shop-docs"}},
+		{"/.well-known/openapi.json", []string{"shop-docs"}},
+		{"/.well-known/api-catalog", []string{"shop-docs"}},
 		{"/llms.txt", []string{"shop-docs", product("police-radar")}}, // its example product,
 		{"/catalog/products/nope", []string{"shop-miss"}},             // a product published purges it
 	}

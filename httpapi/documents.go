@@ -20,6 +20,8 @@ import (
 // whose anchor is the API's base URL; a HEAD gets the Link header RFC 9727
 // describes, and so does a GET.
 func (s *server) serveAPICatalog(w http.ResponseWriter, r *http.Request) error {
+	// The documents' kind, as the OpenAPI document's (serveOpenAPI).
+	describe(r, 0, time.Time{}, time.Time{}, []string{s.tags.kind("docs")})
 	w.Header().Add("Link", "<"+s.site+"/.well-known/api-catalog>; rel=\"api-catalog\"")
 	desc := []link{{Href: s.site + "/openapi.json", Type: "application/openapi+json"},
 		{Href: s.site + "/.well-known/openapi.json", Type: "application/openapi+json"}}

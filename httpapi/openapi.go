@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"catalogd/api"
 )
@@ -366,7 +367,11 @@ func OpenAPI(ns, serverURL string) []byte {
 }
 
 // serveOpenAPI serves the document at both of its addresses, byte-identical.
+// It names the site's URL, which a restart may change (--site-url, an
+// upgrade): tagged with the documents' kind, the start-up purge by kind
+// reaches its copies at the edge.
 func (s *server) serveOpenAPI(w http.ResponseWriter, r *http.Request) error {
+	describe(r, 0, time.Time{}, time.Time{}, []string{s.tags.kind("docs")})
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(http.StatusOK)
 	_, err := w.Write(s.openapi)

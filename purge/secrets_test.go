@@ -14,8 +14,10 @@ import (
 // including across the 200 characters an error keeps, or in part, as an
 // API that shortened its own echo — never gets any 8 characters of it
 // into the status, /readyz's report or the log, at any level. The
-// stand-ins are Fastly's and Cloudflare's, as in cdn_test.go.
+// stand-ins are Fastly's and Cloudflare's, as in cdn_test.go, and a
+// Varnish's, for its purge secret.
 func TestEchoedTokenNeverShows(t *testing.T) {
+	const varnishSecret = "vS3cr3t-purge-0123456789abcdef"
 	pad := func(n int) string { return strings.Repeat("x", n) }
 	echoes := []struct {
 		name string
@@ -42,6 +44,19 @@ func TestEchoedTokenNeverShows(t *testing.T) {
 		{"cloudflare", cloudflareToken, func(t *testing.T, answer status) Target {
 			api, _ := cloudflareStandIn(t, answer)
 			return NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil)
+		}},
+		// A Varnish whose VCL quotes the Purge-Secret it refused (the
+		// shipped one does not).
+		{"varnish", varnishSecret, func(t *testing.T, answer status) Target {
+			s := newStandIn(t, func(n int, _ recorded, w http.ResponseWriter) {
+				code, _, body := answer(n)
+				http.Error(w, body, code)
+			})
+			v, err := NewVarnish(s.URL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v.WithSecret(FixedToken(varnishSecret))
 		}},
 	}
 	for _, cdn := range cdns {

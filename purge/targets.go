@@ -75,7 +75,7 @@ const messageMax = 200
 
 // EndpointURL parses a purge endpoint's base URL, a Varnish purge
 // listener's or a CDN's API: http or https, a host, and no user:password@
-// (the VCL lets purges in by address, the CDNs by token, and a password in
+// (the VCL lets purges in by address and secret, the CDNs by token, and a password in
 // the URL would show wherever the URL does, so an error never quotes it).
 // like is an example of the URL, for the error. The configuration checks
 // its URLs with it, so that what it accepts the targets take.
@@ -94,13 +94,19 @@ func EndpointURL(base, like string) (*url.URL, error) {
 func VarnishURL(base string) (*url.URL, error) { return EndpointURL(base, "http://127.0.0.1:6081") }
 
 // Varnish purges one Varnish (with the xkey vmod) by its HTTP address:
-// PURGE / with the tags, space-separated, in an xkey header, as the VCL in
-// deploy/varnish accepts (xkey.purge of that header).
+// PURGE / with the tags, space-separated, in an xkey header, and the
+// shared secret in VarnishSecretHeader, as the VCL in deploy/varnish
+// accepts (xkey.purge of that header).
 type Varnish struct {
 	base   *url.URL
 	client *http.Client
 	name   string
+	secret *Token // nil: none sent
 }
+
+// VarnishSecretHeader carries the secret the shipped VCL asks of every
+// purge besides the address: an address alone is any process there.
+const VarnishSecretHeader = "Purge-Secret"
 
 // NewVarnish makes the target for a Varnish at base (http://host:port).
 func NewVarnish(base string, client *http.Client) (*Varnish, error) {
@@ -111,6 +117,14 @@ func NewVarnish(base string, client *http.Client) (*Varnish, error) {
 	return &Varnish{base: u, client: noRedirects(client), name: "varnish " + u.Host}, nil
 }
 
+// WithSecret has the target send the secret with every purge: a file's is
+// read again when it changes, and after a 403, as a CDN's token is
+// (withToken).
+func (v *Varnish) WithSecret(secret *Token) *Varnish {
+	v.secret = secret
+	return v
+}
+
 func (v *Varnish) Name() string { return v.name }
 
 func (v *Varnish) Limits() Limits {
@@ -118,6 +132,13 @@ func (v *Varnish) Limits() Limits {
 }
 
 func (v *Varnish) Purge(ctx context.Context, tags []string) error {
+	if v.secret == nil {
+		return v.purge(ctx, tags, "")
+	}
+	return withToken(v.secret, func(secret string) error { return v.purge(ctx, tags, secret) })
+}
+
+func (v *Varnish) purge(ctx context.Context, tags []string, secret string) error {
 	u := *v.base
 	u.Path = "/"
 	u.RawQuery = ""
@@ -126,7 +147,10 @@ func (v *Varnish) Purge(ctx context.Context, tags []string) error {
 		return fmt.Errorf("%s: %w", v.name, err)
 	}
 	req.Header.Set("xkey", strings.Join(tags, " "))
-	return send(v.client, req, v.name, "", nil)
+	if secret != "" {
+		req.Header.Set(VarnishSecretHeader, secret)
+	}
+	return send(v.client, req, v.name, secret, nil)
 }
 
 // Fastly purges a Fastly service by surrogate key: POST

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -122,5 +125,62 @@ func TestVarnishRefusalReported(t *testing.T) {
 	eventually(t, "the purger waits", func() bool { return clock.waiting() == 1 })
 	if n := varnish.count(); n != 1 {
 		t.Errorf("%d requests within the pause, want 1", n)
+	}
+}
+
+// The secret the shipped VCL asks for goes with every purge, in
+// Purge-Secret; a rotated secret file is sent from the next purge on, and
+// a Varnish that refuses the old one (reloaded first) gets the new one at
+// once. Without a secret, no header.
+func TestVarnishSendsTheSecret(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "varnish-purge-secret")
+	if err := os.WriteFile(file, []byte("first-secret-0123456789\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := "first-secret-0123456789"
+	var mu sync.Mutex
+	varnish := newStandIn(t, func(_ int, r recorded, w http.ResponseWriter) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Header.Get(VarnishSecretHeader) != want {
+			http.Error(w, "Forbidden: Purge-Secret is missing or wrong", http.StatusForbidden)
+		}
+	})
+	secret, err := TokenFile(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := NewVarnish(varnish.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target.WithSecret(secret)
+	ctx := context.Background()
+	if err := target.Purge(ctx, []string{"shop-index"}); err != nil {
+		t.Fatalf("with the secret: %v", err)
+	}
+	// Rotated: the file first, then Varnish reloaded (want), unseen by the
+	// file's stat (same size, same modification time).
+	fi, _ := os.Stat(file)
+	if err := os.WriteFile(file, []byte("other-secret-0123456789\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(file, fi.ModTime(), fi.ModTime())
+	mu.Lock()
+	want = "other-secret-0123456789"
+	mu.Unlock()
+	if err := target.Purge(ctx, []string{"shop-index"}); err != nil {
+		t.Fatalf("after the rotation: %v", err)
+	}
+	reqs := varnish.requests()
+	if got := reqs[len(reqs)-1].Header.Get(VarnishSecretHeader); got != want {
+		t.Errorf("the last purge sent %q, want the rotated secret", got)
+	}
+
+	plain, _ := NewVarnish(varnish.URL, nil)
+	err = plain.Purge(ctx, []string{"shop-index"})
+	reqs = varnish.requests()
+	if _, sent := reqs[len(reqs)-1].Header[VarnishSecretHeader]; sent || err == nil || !strings.Contains(err.Error(), "403") {
+		t.Errorf("without a secret: header sent %v, error %v; want none sent and the 403", sent, err)
 	}
 }

@@ -226,7 +226,7 @@ func stream(o options, dsn, mode string, lag, edge bool) (hit float64, lags []ti
 	warm := all[:streamProducts]
 
 	env := []string{"CATALOG_CHANGES=" + mode}
-	var listen, purge string
+	var listen, purge, secret string
 	if edge {
 		if listen, err = proctest.FreeAddress(); err != nil {
 			return 0, nil, 0, err
@@ -234,7 +234,15 @@ func stream(o options, dsn, mode string, lag, edge bool) (hit float64, lags []ti
 		if purge, err = proctest.FreeAddress(); err != nil {
 			return 0, nil, 0, err
 		}
-		env = append(env, "CATALOG_PURGE_VARNISH=http://"+purge)
+		dir, err := os.MkdirTemp("", "catalogbench-secret-")
+		if err != nil {
+			return 0, nil, 0, err
+		}
+		defer os.RemoveAll(dir)
+		if secret, err = proctest.PurgeSecret(dir); err != nil {
+			return 0, nil, 0, err
+		}
+		env = append(env, "CATALOG_PURGE_VARNISH=http://"+purge, "CATALOG_PURGE_VARNISH_SECRET_FILE="+secret)
 	}
 	p, _, err := start(o.bin, dsn, os.Stderr, env...)
 	if err != nil {
@@ -244,7 +252,7 @@ func stream(o options, dsn, mode string, lag, edge bool) (hit float64, lags []ti
 	api := p.API
 	if edge {
 		v, err := proctest.StartVarnish(proctest.VarnishOptions{Bin: o.varnishd, VCL: o.vcl, DropIn: o.varnishDropIn,
-			Listen: listen, PurgeListen: purge, Backend: p.Public})
+			Listen: listen, PurgeListen: purge, Backend: p.Public, PurgeSecretFile: secret})
 		if err != nil {
 			return 0, nil, 0, err
 		}

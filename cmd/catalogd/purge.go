@@ -14,10 +14,23 @@ import (
 // the Fastly service, the Cloudflare zone.
 func purgeTargets(cfg *config.Config, log *slog.Logger) ([]purge.Target, error) {
 	var out []purge.Target
+	var secret *purge.Token // one for every Varnish: a file is watched once
+	if len(cfg.PurgeVarnish) > 0 && cfg.PurgeVarnishSecret != "" {
+		var err error
+		if secret, err = purgeToken(cfg.PurgeVarnishSecret, cfg.PurgeVarnishSecretFile, log); err != nil {
+			return nil, fmt.Errorf("--purge-varnish-secret-file (CATALOG_PURGE_VARNISH_SECRET_FILE): %w", err)
+		}
+	} else if len(cfg.PurgeVarnish) > 0 {
+		log.Warn("edge purge: Varnish is purged without a secret; the shipped VCL refuses such purges (403): " +
+			"set --purge-varnish-secret-file (or CATALOG_PURGE_VARNISH_SECRET), docs/edge-purge.md#the-purge-secret")
+	}
 	for _, u := range cfg.PurgeVarnish {
 		v, err := purge.NewVarnish(u, nil)
 		if err != nil {
 			return nil, fmt.Errorf("--purge-varnish (CATALOG_PURGE_VARNISH): %w", err)
+		}
+		if secret != nil {
+			v.WithSecret(secret)
 		}
 		out = append(out, v)
 	}
@@ -39,7 +52,7 @@ func purgeTargets(cfg *config.Config, log *slog.Logger) ([]purge.Target, error) 
 	return out, nil
 }
 
-// purgeToken is a CDN's token: the environment's, fixed, or the file's,
+// purgeToken is a CDN's token (or Varnish's secret): the environment's, fixed, or the file's,
 // read again when the file changes (a rotated secret, without a restart).
 func purgeToken(value config.Secret, file string, log *slog.Logger) (*purge.Token, error) {
 	if file == "" {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -191,6 +192,64 @@ func TestKustomizeBuilds(t *testing.T) {
 	if !found {
 		t.Errorf("the StatefulSet mounts %v, not the generated VCL ConfigMap among %v", mounted, keys(withVarnish))
 	}
+	// The purge secret: the file the VCL reads is the Secret's, in Varnish's
+	// pods and catalogd's, and catalogd is told where it is.
+	vcl, err := os.ReadFile("../kubernetes/varnish/catalogd.vcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`std\.fileread\("([^"]+)"\)`).FindSubmatch(vcl)
+	if m == nil {
+		t.Fatal("the cluster's VCL reads no purge secret file")
+	}
+	file := string(m[1])
+	if cm != nil && cm.Data["CATALOG_PURGE_VARNISH_SECRET_FILE"] != file {
+		t.Errorf("catalogd's CATALOG_PURGE_VARNISH_SECRET_FILE %q, want the VCL's %s", cm.Data["CATALOG_PURGE_VARNISH_SECRET_FILE"], file)
+	}
+	dep, _ := withVarnish["Deployment/catalogd"].(*appsv1.Deployment)
+	for name, pod := range map[string]*corev1.PodSpec{"StatefulSet/catalogd-varnish": podSpec(ss), "Deployment/catalogd": podSpec(dep)} {
+		if pod == nil || !mountsSecretFile(*pod, "catalogd-varnish-purge", file) {
+			t.Errorf("%s does not mount the Secret catalogd-varnish-purge at %s", name, file)
+		}
+	}
+}
+
+// podSpec is the pod template's spec of a StatefulSet or a Deployment.
+func podSpec(o runtime.Object) *corev1.PodSpec {
+	switch o := o.(type) {
+	case *appsv1.StatefulSet:
+		if o != nil {
+			return &o.Spec.Template.Spec
+		}
+	case *appsv1.Deployment:
+		if o != nil {
+			return &o.Spec.Template.Spec
+		}
+	}
+	return nil
+}
+
+// mountsSecretFile says whether a container of the pod sees the file at
+// path from the Secret named secret.
+func mountsSecretFile(pod corev1.PodSpec, secret, path string) bool {
+	for _, vol := range pod.Volumes {
+		if vol.Secret == nil || vol.Secret.SecretName != secret {
+			continue
+		}
+		for _, c := range pod.Containers {
+			for _, m := range c.VolumeMounts {
+				if m.Name != vol.Name {
+					continue
+				}
+				for _, item := range vol.Secret.Items {
+					if filepath.Join(m.MountPath, item.Path) == path {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 func keys(m map[string]runtime.Object) []string {

@@ -36,8 +36,13 @@ func TestBlindAlertFiresForReal(t *testing.T) {
 		testdb.Lacking(t, "the xkey vmod is not installed (.ci/run installs Debian's varnish-modules)")
 	}
 	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
+	secret, err := proctest.PurgeSecret(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	c := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: []string{"CATALOG_CHANGES=auto",
-		"CATALOG_POLL_INTERVAL=200ms", "CATALOG_PURGE_VARNISH=http://" + purge, "CATALOG_SITE_URL=https://shop.example"}})
+		"CATALOG_POLL_INTERVAL=200ms", "CATALOG_PURGE_VARNISH=http://" + purge, "CATALOG_PURGE_VARNISH_SECRET_FILE=" + secret,
+		"CATALOG_SITE_URL=https://shop.example"}})
 	if _, body, err := c.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
 		t.Fatal(err)
 	} else if !strings.Contains(body, "changes: binlog (") {
@@ -46,7 +51,8 @@ func TestBlindAlertFiresForReal(t *testing.T) {
 	// Varnish starts once catalogd answers (its start checks a request
 	// through); the purges sent before are tried again until it is up.
 	v, err := proctest.StartVarnish(proctest.VarnishOptions{Bin: varnishBin, VCL: "../varnish/catalogd.vcl",
-		DropIn: "../varnish/varnish.service.d/catalogd.conf", Listen: listen, PurgeListen: purge, Backend: c.Public})
+		DropIn: "../varnish/varnish.service.d/catalogd.conf", Listen: listen, PurgeListen: purge, Backend: c.Public,
+		PurgeSecretFile: secret})
 	if err != nil {
 		t.Fatal(err)
 	}

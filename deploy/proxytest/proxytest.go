@@ -53,16 +53,24 @@ func Binary(t *testing.T, pkg string, candidates ...string) string {
 // catalogd's never drift apart.
 func AgentListMatches(t *testing.T, file string, where *regexp.Regexp) {
 	t.Helper()
+	ListMatches(t, file, where, httpapi.AIAgents, "agents")
+}
+
+// ListMatches fails the test unless the alternation a configuration spells
+// out (file, the first submatch of where: a|b|c) is want, in its order:
+// a list of catalogd's (what) that a proxy must copy.
+func ListMatches(t *testing.T, file string, where *regexp.Regexp, want []string, what string) {
+	t.Helper()
 	conf, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := where.FindSubmatch(conf)
 	if m == nil {
-		t.Fatalf("no user-agent condition in %s", file)
+		t.Fatalf("no list of %s in %s", what, file)
 	}
-	if got, want := string(m[1]), strings.Join(httpapi.AIAgents, "|"); got != want {
-		t.Errorf("%s's agents %s\ncatalogd's agents %s", file, got, want)
+	if got, want := string(m[1]), strings.Join(want, "|"); got != want {
+		t.Errorf("%s's %s %s\ncatalogd's %s %s", file, what, got, what, want)
 	}
 }
 

@@ -10,9 +10,13 @@ vcl 4.1;
 # - serves a copy up to stale-while-revalidate past that while it fetches a
 #   new one in the background, and up to stale-if-error past it while
 #   catalogd is down (the probe below says so) or answers 5xx;
+# - keeps one object per answer: the query parameters catalogd ignores
+#   (utm_*, gclid, …) dropped, the rest sorted, one Host;
 # - indexes every copy by the purge tags of its Surrogate-Key (or Cache-Tag)
-#   header, which catalogd's PURGE / with an xkey header drops at once;
-# - strips the tags and catalogd's own X-Cache before the client, and says
+#   header, which catalogd's PURGE / with an xkey header drops at once; a
+#   purge needs the shared secret of /etc/catalogd/varnish-purge-secret too;
+# - strips the tags and catalogd's own X-Cache before the client (Cache-Tag
+#   passes on to a CDN above with CATALOGD_PASS_CACHE_TAG=true), and says
 #   X-Cache: HIT or MISS for itself.
 import std;
 import xkey;
@@ -55,6 +59,19 @@ sub vcl_recv {
         if (local.socket != "purge" || client.ip !~ purgers) {
             return (synth(403, "Forbidden"));
         }
+        # And the shared secret: an address alone is any process on it (a
+        # compromised pod, in a cluster). catalogd sends it in Purge-Secret
+        # (--purge-varnish-secret-file); the file holds it, spaces and line
+        # ends around it ignored. Without the file every purge is refused.
+        # std.fileread keeps what it read while any VCL that read it is
+        # loaded: after a rotation, restart Varnish (a reload is not
+        # enough; docs/edge-purge.md#the-purge-secret).
+        if (req.http.Purge-Secret !~ "^\S+$" ||
+            !std.file_exists("/etc/catalogd/varnish-purge-secret") ||
+            req.http.Purge-Secret != regsuball(std.fileread("/etc/catalogd/varnish-purge-secret"), "^\s+|\s+$", "")) {
+            return (synth(403, "Forbidden: Purge-Secret is missing or wrong"));
+        }
+        unset req.http.Purge-Secret;
         # xkey: drop the copies at once. xkey-softpurge: mark them stale
         # (served within their grace while a fresh copy is fetched).
         if (req.http.xkey) {
@@ -72,6 +89,26 @@ sub vcl_recv {
     # catalogd's answers depend on no cookie and no login: the shop's
     # visitors' WordPress cookies must not make every request a miss.
     unset req.http.Cookie;
+    # One object per answer, however it is asked for: otherwise each
+    # spelling is an object and a backend fetch of its own, and a way to
+    # fill the store and go around the cache. catalogd reads these query
+    # parameters and no other (httpapi.QueryParams; varnish_test.go keeps
+    # this list equal to it) and ignores the rest, as its own cache key
+    # does: utm_*, gclid, fbclid, a cache-buster are dropped, the rest
+    # sorted. The backend gets the URL the object is kept under, so no
+    # object can hold an answer to another URL.
+    set req.url = regsub(req.url, "^https?://[^/]*", "");
+    if (req.url ~ "\?") {
+        set req.http.catalogd-query = regsuball(regsub(req.url, "^[^?]*\?", "&"),
+            "&(?!(?:category|framework|page|per_page|rest_route)(?:=|&|$))[^&]*", "");
+        set req.url = std.querysort(regsub(req.url, "\?.*$", "") +
+            regsub(req.http.catalogd-query, "^&", "?"));
+        unset req.http.catalogd-query;
+    }
+    # catalogd builds every URL it answers with from its --site-url (or
+    # the shop's home), never from Host: one Host for every answer, the
+    # one the probe sends.
+    set req.http.Host = "catalogd";
     # While catalogd is up, a copy past its lifetime is served only within
     # catalogd's --stale-while-revalidate (1m by default: keep them equal),
     # while a fresh one is fetched. While it is down, the copy's whole grace
@@ -118,9 +155,18 @@ sub vcl_backend_error {
 
 sub vcl_deliver {
     # The tags are for this cache; catalogd's X-Cache is its own cache's.
+    # A CDN above this Varnish that purges by Cache-Tag (Cloudflare, with
+    # catalogd's CATALOG_TAG_HEADER=both: docs/cdn-and-proxies.md) needs
+    # that header, and strips it before the visitor: set
+    # CATALOGD_PASS_CACHE_TAG=true in varnishd's environment (the drop-in's
+    # Environment=, the StatefulSet's env) to pass it on. Anything else
+    # strips it, as a visitor straight in front of this Varnish has no use
+    # for it.
     unset resp.http.xkey;
     unset resp.http.Surrogate-Key;
-    unset resp.http.Cache-Tag;
+    if (std.getenv("CATALOGD_PASS_CACHE_TAG") != "true") {
+        unset resp.http.Cache-Tag;
+    }
     unset resp.http.X-Cache;
     unset resp.http.Via;
     unset resp.http.X-Varnish;

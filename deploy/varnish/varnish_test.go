@@ -34,17 +34,18 @@ func TestMain(m *testing.M) {
 // parameters.
 type varnish struct{ *proctest.Varnish }
 
-// startVarnish runs varnishd on listen (and its purge listener on purge)
-// with the shipped VCL and the drop-in's parameters, its backend pointed at
-// catalogd (host:port), each edit given applied to the VCL's text first.
-func startVarnish(t *testing.T, listen, purge, catalogd string, edits ...string) *varnish {
+// startVarnish runs varnishd with the shipped VCL and the drop-in's
+// parameters: on o's listeners, its backend catalogd (o.Backend), reading
+// the purge secret from o.PurgeSecretFile, o.Edits applied to the VCL's
+// text first.
+func startVarnish(t *testing.T, o proctest.VarnishOptions) *varnish {
 	t.Helper()
-	bin := proxytest.Binary(t, "varnish", "/usr/sbin/varnishd", "varnishd")
+	o.Bin = proxytest.Binary(t, "varnish", "/usr/sbin/varnishd", "varnishd")
 	if matches, _ := filepath.Glob("/usr/lib/*/varnish/vmods/libvmod_xkey.so"); len(matches) == 0 {
 		testdb.Lacking(t, "the xkey vmod is not installed (.ci/run installs Debian's varnish-modules)")
 	}
-	v, err := proctest.StartVarnish(proctest.VarnishOptions{Bin: bin, VCL: "catalogd.vcl",
-		DropIn: "varnish.service.d/catalogd.conf", Listen: listen, PurgeListen: purge, Backend: catalogd, Edits: edits})
+	o.VCL, o.DropIn = "catalogd.vcl", "varnish.service.d/catalogd.conf"
+	v, err := proctest.StartVarnish(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,6 +56,17 @@ func startVarnish(t *testing.T, listen, purge, catalogd string, edits ...string)
 		}
 	})
 	return &varnish{v}
+}
+
+// purgeSecret writes a purge secret for the test's Varnish and catalogd:
+// the file, and catalogd's setting naming it.
+func purgeSecret(t *testing.T) (file, env string) {
+	t.Helper()
+	file, err := proctest.PurgeSecret(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file, "CATALOG_PURGE_VARNISH_SECRET_FILE=" + file
 }
 
 // answer is what a client of Varnish saw.
@@ -117,13 +129,14 @@ func productPath(i int) string { return fmt.Sprintf("%s/products/server-script-%
 func TestVarnishInFront(t *testing.T) {
 	dsn, raw := testdb.LoadOn(t, testdb.BinlogServer(t), largeShop())
 	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
+	secret, secretEnv := purgeSecret(t)
 	cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: []string{
-		"CATALOG_CHANGES=binlog", "CATALOG_PURGE_VARNISH=http://" + purge, "CATALOG_ACCESS_LOG=false",
+		"CATALOG_CHANGES=binlog", "CATALOG_PURGE_VARNISH=http://" + purge, secretEnv, "CATALOG_ACCESS_LOG=false",
 		"CATALOG_SITE_URL=https://shop.example", "CATALOG_RATE_LIMIT=1000000"}})
 	if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
-	v := startVarnish(t, listen, purge, cd.Public)
+	v := startVarnish(t, proctest.VarnishOptions{Listen: listen, PurgeListen: purge, Backend: cd.Public, PurgeSecretFile: secret})
 	purgesSettled(t, cd)
 
 	const products = 450
@@ -183,25 +196,16 @@ func TestVarnishInFront(t *testing.T) {
 
 	t.Run("only the purge listener purges", func(t *testing.T) {
 		warm(t, []string{api})
-		purgeReq := func(base string) int {
-			req, _ := http.NewRequest("PURGE", base+"/", nil)
-			req.Header.Set("xkey", "shop-index")
-			resp, err := client.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			return resp.StatusCode
-		}
 		// A visitor's PURGE through the public listener (from loopback,
-		// as nginx in front forwards it) is refused and purges nothing.
-		if code := purgeReq(v.URL); code != http.StatusForbidden {
+		// as nginx in front forwards it) is refused and purges nothing,
+		// secret or not.
+		if code := v.purge(t, v.URL, readSecret(t, secret), "shop-index"); code != http.StatusForbidden {
 			t.Errorf("PURGE on the public listener: %d, want 403", code)
 		}
 		if a := v.get(t, api); a.header.Get("X-Cache") != "HIT" {
 			t.Errorf("a refused PURGE purged the index")
 		}
-		if code := purgeReq(v.Purge); code != http.StatusOK {
+		if code := v.purge(t, v.Purge, readSecret(t, secret), "shop-index"); code != http.StatusOK {
 			t.Errorf("PURGE on the purge listener: %d, want 200", code)
 		}
 		if a := v.get(t, api); a.header.Get("X-Cache") != "MISS" {
@@ -318,17 +322,19 @@ func TestVarnishStaleIfError(t *testing.T) {
 	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
 	dsn, _ := testdb.Load(t, s)
 	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
+	secret, secretEnv := purgeSecret(t)
 	// Short lifetimes, so the test need not wait ten minutes: 2 s fresh, 1 s
 	// of stale-while-revalidate, an hour of stale-if-error.
 	cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: []string{
-		"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge, "CATALOG_ACCESS_LOG=false",
+		"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge, secretEnv, "CATALOG_ACCESS_LOG=false",
 		"CATALOG_S_MAXAGE=2s", "CATALOG_MAX_AGE=2s", "CATALOG_STALE_WHILE_REVALIDATE=1s", "CATALOG_STALE_IF_ERROR=1h"}})
 	if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	// The VCL's healthy grace follows catalogd's stale-while-revalidate, as
 	// its comment asks.
-	v := startVarnish(t, listen, purge, cd.Public, "set req.grace = 60s;", "set req.grace = 1s;")
+	v := startVarnish(t, proctest.VarnishOptions{Listen: listen, PurgeListen: purge, Backend: cd.Public, PurgeSecretFile: secret,
+		Edits: []string{"set req.grace = 60s;", "set req.grace = 1s;"}})
 	purgesSettled(t, cd)
 	p := api + "/products/radar"
 	first := v.get(t, p)
@@ -366,10 +372,12 @@ func TestVarnishProbeKeepsTheLogQuiet(t *testing.T) {
 	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
 	dsn, _ := testdb.Load(t, s)
 	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
+	secret, secretEnv := purgeSecret(t)
 	cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: []string{
-		"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge}})
+		"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge, secretEnv}})
 	// Not waiting for /readyz: Varnish starts probing as a shop's does.
-	v := startVarnish(t, listen, purge, cd.Public, ".interval = 1s;", ".interval = 100ms;")
+	v := startVarnish(t, proctest.VarnishOptions{Listen: listen, PurgeListen: purge, Backend: cd.Public, PurgeSecretFile: secret,
+		Edits: []string{".interval = 1s;", ".interval = 100ms;"}})
 	const probes = 30
 	poll(t, "catalogd answered the probe", 30*time.Second, func() bool {
 		return metric(t, cd, "catalogd_http_requests_total") >= probes

@@ -1,6 +1,8 @@
 package proctest
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,6 +21,8 @@ type Varnish struct {
 	Purge string // http://host:port of the listener named purge
 	// Output is varnishd's stdout and stderr.
 	Output *SyncBuffer
+	// Options are those it was started with: a restart's.
+	Options VarnishOptions
 
 	cmd  *exec.Cmd
 	done chan struct{}
@@ -37,6 +41,27 @@ type VarnishOptions struct {
 	// Edits are pairs of text in the VCL and its replacement, applied after
 	// the backend's address.
 	Edits []string
+	// PurgeSecretFile is read by the VCL in place of the shipped
+	// VarnishPurgeSecret ("": none, every purge refused); PurgeSecret
+	// writes one.
+	PurgeSecretFile string
+	// Env is added to varnishd's environment (KEY=value).
+	Env []string
+}
+
+// VarnishPurgeSecret is where the shipped VCL reads the purge secret.
+const VarnishPurgeSecret = "/etc/catalogd/varnish-purge-secret"
+
+// PurgeSecret writes a fresh random secret to a file in dir, for the VCL
+// (VarnishOptions.PurgeSecretFile) and catalogd
+// (CATALOG_PURGE_VARNISH_SECRET_FILE) alike, and returns the file.
+func PurgeSecret(dir string) (string, error) {
+	b := make([]byte, 24)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	file := filepath.Join(dir, "varnish-purge-secret")
+	return file, os.WriteFile(file, []byte(hex.EncodeToString(b)+"\n"), 0o600)
 }
 
 // VarnishParams are the -p name=value start parameters of a systemd
@@ -72,6 +97,14 @@ func StartVarnish(o VarnishOptions) (*Varnish, error) {
 	host, port, _ := strings.Cut(o.Backend, ":")
 	text := strings.Replace(string(vcl), `.host = "127.0.0.1";`, `.host = "`+host+`";`, 1)
 	text = strings.Replace(text, `.port = "8080";`, `.port = "`+port+`";`, 1)
+	if !strings.Contains(text, VarnishPurgeSecret) {
+		return nil, fmt.Errorf("the VCL reads no %s", VarnishPurgeSecret)
+	}
+	secret := o.PurgeSecretFile
+	if secret == "" {
+		secret = "/nonexistent/varnish-purge-secret"
+	}
+	text = strings.ReplaceAll(text, VarnishPurgeSecret, secret)
 	for i := 0; i+1 < len(o.Edits); i += 2 {
 		if !strings.Contains(text, o.Edits[i]) {
 			return nil, fmt.Errorf("the VCL has no %q to edit", o.Edits[i])
@@ -95,9 +128,10 @@ func StartVarnish(o VarnishOptions) (*Varnish, error) {
 	// A small shared-memory log (-l): nobody reads it.
 	args := append([]string{"-F", "-j", "none", "-n", filepath.Join(dir, "work"), "-a", o.Listen,
 		"-a", "purge=" + o.PurgeListen, "-T", admin, "-f", path, "-s", "malloc,64m", "-l", "8m"}, params...)
-	v := &Varnish{URL: "http://" + o.Listen, Purge: "http://" + o.PurgeListen, Output: &SyncBuffer{},
+	v := &Varnish{URL: "http://" + o.Listen, Purge: "http://" + o.PurgeListen, Output: &SyncBuffer{}, Options: o,
 		cmd: exec.Command(o.Bin, args...), done: make(chan struct{}), dir: dir}
 	v.cmd.Stdout, v.cmd.Stderr = v.Output, v.Output
+	v.cmd.Env = append(os.Environ(), o.Env...)
 	if err := v.cmd.Start(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
