@@ -158,6 +158,13 @@ bench: build demo-load bench-deps
 	# snapshot's steady heap, three times each, at catalogd's GOGC.
 	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^(10k|100k)$$' -benchtime 1x -count 3 ./wpdb/ > $(BIN)/bench/load.txt; s=$$?; cat $(BIN)/bench/load.txt; exit $$s
 	$(MAKE) --no-print-directory bench-append OUT=docs/benchmarks.md FILES='$(BIN)/bench/load.txt $(BIN)/bench/httpapi.txt $(BIN)/bench/catalog.txt $(BIN)/bench/poll.txt $(BIN)/bench/poll-edit.txt'
+	# The fleet (issue 32): three catalogd behind one Varnish, two of them
+	# reading a database replica, scaled 1 -> 3 -> 1 while the shop is
+	# edited: freshness at the edge, the hit ratio across a scale-up, what
+	# stays stale after replicas leave, 5xx.
+	$(GO) test -run '^TestFleet$$' -count=1 -v ./deploy/varnish/ > $(BIN)/bench/fleet.txt; s=$$?; \
+	  { printf '\n## The fleet (deploy/varnish TestFleet; load average %s)\n\n```\n' "$$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	    grep -o 'fleet: .*' $(BIN)/bench/fleet.txt; printf '```\n'; } >> docs/benchmarks.md; cat $(BIN)/bench/fleet.txt | grep -o 'fleet: .*'; exit $$s
 
 # benchstat (pinned) summarises the Go benchmarks' three runs each (the
 # median, their spread) at the end of the report: one table per file.
