@@ -290,6 +290,7 @@ func send(client *http.Client, req *http.Request, name, token string, explain fu
 		return fmt.Errorf("%s: %w", name, redact.ErrorOf(err, token))
 	}
 	defer resp.Body.Close()
+	q := noteQuota(req.Context(), resp.Header, time.Now())
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return &StatusError{Target: name, Status: resp.StatusCode, Message: redact.Shorten(redirected(resp), messageMax, token)}
 	}
@@ -305,8 +306,11 @@ func send(client *http.Client, req *http.Request, name, token string, explain fu
 	if msg == "" {
 		msg = strings.Join(strings.Fields(string(b)), " ")
 	}
-	return &StatusError{Target: name, Status: resp.StatusCode,
-		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()), Message: redact.Shorten(msg, messageMax, token)}
+	wait := retryAfter(resp.Header.Get("Retry-After"), time.Now())
+	if wait == 0 && q.spent {
+		wait = q.reset // a 429 without Retry-After, but a quota's reset
+	}
+	return &StatusError{Target: name, Status: resp.StatusCode, RetryAfter: wait, Message: redact.Shorten(msg, messageMax, token)}
 }
 
 // redirected says where a 3xx sent the request, without the query (which
