@@ -254,6 +254,26 @@ func (p *Purger) PurgeKinds(why string, applied time.Time) {
 	}
 }
 
+// PurgeKindsOf is PurgeKinds for one target, named by its Name: catalogd
+// starting asks each edge whether it holds what catalogd would answer, and
+// purges only those that may not.
+func (p *Purger) PurgeKindsOf(target, why string, applied time.Time) {
+	for _, w := range p.workers {
+		if w.t.Name() == target {
+			w.add(w.o.Kinds, applied, why)
+		}
+	}
+}
+
+// Targets are the targets purged, in order.
+func (p *Purger) Targets() []Target {
+	out := make([]Target, len(p.workers))
+	for i, w := range p.workers {
+		out[i] = w.t
+	}
+	return out
+}
+
 // Status is one target's state, for /readyz.
 type Status struct {
 	Target  string

@@ -113,6 +113,10 @@ func NewVarnish(base string, client *http.Client) (*Varnish, error) {
 
 func (v *Varnish) Name() string { return v.name }
 
+// URL is the Varnish's base URL: its purge listener, which serves its
+// cache's copies to a GET too.
+func (v *Varnish) URL() string { return v.base.String() }
+
 func (v *Varnish) Limits() Limits {
 	return Limits{MaxTags: VarnishMaxTags, MaxBytes: VarnishMaxBytes, Interval: VarnishInterval}
 }
