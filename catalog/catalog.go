@@ -90,6 +90,9 @@ type Index struct {
 	// Modified is when catalogd last saw the shop change.
 	Modified time.Time `json:"-"`
 	Version  uint64    `json:"-"`
+	// Digest names the snapshot's content (Snapshot.Digest): equal in every
+	// process that read the same shop.
+	Digest string `json:"-"`
 }
 
 // Service is what the HTTP side needs of the catalog.

@@ -31,7 +31,7 @@ func (c *Catalog) Index(ctx context.Context) (*Index, error) {
 		CategoryCount:              len(snap.categories()),
 		Developers:                 c.cfg.DevelopersURL,
 		Sitemap:                    sh.sitemap,
-	}, Site: sh.home, Modified: notAfter(shopSeen, now), Version: snap.Version}, nil
+	}, Site: sh.home, Modified: notAfter(shopSeen, now), Version: snap.Version, Digest: snap.Digest()}, nil
 }
 
 // Categories lists the categories holding at least one visible product.

@@ -63,6 +63,8 @@ type Snapshot struct {
 	// agg are the counts the index and categories show (aggregates.go),
 	// derived once the lookups are complete.
 	agg *aggregates
+	// sum names the content, for Digest.
+	sum digest
 }
 
 // builder turns rows into a snapshot; it collects what it had to overlook.
@@ -91,7 +93,7 @@ func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapsh
 	}
 	t := buildTerms(rows, sh)
 	s := &Snapshot{Version: version, Built: built, sh: sh, t: t,
-		trpSlugs: make(map[string]string, len(rows.TranslatedSlugs))}
+		trpSlugs: make(map[string]string, len(rows.TranslatedSlugs)), sum: digest{shop: shopSum(rows)}}
 	for k, v := range rows.TranslatedSlugs {
 		s.trpSlugs[foldSlug(k)] = v
 	}
@@ -121,6 +123,10 @@ func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapsh
 	}
 	s.indexSorted(sorted, &wg)
 	wg.Wait()
+	x := newItemHasher()
+	for _, it := range s.all {
+		s.sum.add(x, it)
+	}
 	s.aggregate()
 	s.Warnings = b.warnings
 	return s, nil
@@ -135,11 +141,19 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 	n := *s
 	n.Version = version
 	n.all = maps.Clone(s.all)
+	x := newItemHasher()
 	for _, id := range ids {
-		delete(n.all, id)
+		if it, ok := n.all[id]; ok {
+			n.sum.remove(x, it)
+			delete(n.all, id)
+		}
 	}
 	for _, it := range b.items(s.sh, s.t, rows, false) {
+		if old, ok := n.all[it.id]; ok {
+			n.sum.remove(x, old) // read twice: the last read counts
+		}
 		n.all[it.id] = it
+		n.sum.add(x, it)
 	}
 	if len(rows.Groups) > 0 {
 		n.pllGroups = make(map[int64]map[string]int64, len(s.pllGroups)+len(rows.Groups))

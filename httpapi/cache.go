@@ -65,13 +65,8 @@ type Cache struct {
 	// the namespace, before any fill.
 	tagHeader TagHeader
 	// dropping is set while Drop removes entries, under mu: the eviction
-	// callback then counts no eviction and no loss (Drop names the tags).
+	// callback then counts no eviction (Drop names the tags).
 	dropping bool
-	// lost counts, since the last change, the responses of the current
-	// generation that were evicted or too large to keep: a CDN may hold
-	// them, and their tags are unknown here. An evicted entry of an older
-	// generation is no loss: the change that made it old named its tags.
-	lost atomic.Int64
 
 	stats   cacheStats
 	changes changeLog
@@ -203,9 +198,6 @@ func NewCache(cfg CacheConfig) *Cache {
 			return
 		}
 		c.stats.evictions.Add(1)
-		if e.gen == c.gen.Load() {
-			c.lost.Add(1)
-		}
 	})
 	return c
 }
@@ -214,58 +206,20 @@ func NewCache(cfg CacheConfig) *Cache {
 // runs the handler again, and the stale copy stands in only if that answers
 // 5xx (the catalog has no snapshot and cannot read the shop), for StaleFor
 // after it was stored. The catalog's watcher calls it after a reload, and
-// Apply when the settings or terms moved. The purge tags of the
-// responses it held, and of every kind, go to the change log: catalogd
-// cannot tell which products changed, so every response it had handed out
-// is named. When a response was evicted (or too large to keep) since the
-// last change, its tags are unknown: every product page is named then,
-// by its kind tag. The tags named are returned, for the edge purger.
+// Apply when the settings or terms moved. Such a change may alter any
+// response, and the edge holds responses every replica filled, not only
+// those this cache held: the kind tags, which together purge every
+// response, go to the change log and are returned, for the edge purger.
+// They are also the cheapest purge: seven tags, where naming each page
+// held cost up to 1 000.
 func (c *Cache) Invalidate() []string {
-	// Under the lock only what must be consistent with the generation
-	// bump: the entries held and the losses counted up to it. The tags
-	// are gathered after: an entry's gen and tags never change once it is
-	// filled, and every hit waits on this lock.
 	c.mu.Lock()
-	kindTags, ns := c.kindTags, c.ns
-	lost := c.lost.Swap(0)
-	gen := c.gen.Load()
-	held := c.lru.Values()
+	kindTags, ns := slices.Clone(c.kindTags), c.ns
 	c.gen.Add(1)
 	c.mu.Unlock()
-
-	// Each product page is named by its own tag, unless some may be
-	// unknown; the product kind tag would purge them all.
-	var s tagSet
-	pages := ns + "-product"
-	for _, t := range kindTags {
-		if t != pages {
-			s.add(t)
-		}
-	}
-	if lost > 0 || c.cfg.TTL == 0 {
-		s.add(pages)
-	}
-	for _, e := range held {
-		if e.gen == gen {
-			for _, t := range e.tags {
-				if t != pages {
-					s.add(t)
-				}
-			}
-		}
-	}
-	if len(s.list) > maxChangeTags {
-		// Too many to keep 256 of (or to send a purge API): the kind
-		// tags alone name every response catalogd serves.
-		s = tagSet{list: slices.Clone(kindTags)}
-	}
-	c.changes.record(c.now(), s.list, ns)
-	return s.list
+	c.changes.record(c.now(), kindTags, ns)
+	return kindTags
 }
-
-// maxChangeTags bounds the tags one change names, so the change log stays
-// small whatever the shop's size: past it, a change names the kinds.
-const maxChangeTags = 1000
 
 // setNamespace names the kind tags of the server's namespace.
 func (c *Cache) setNamespace(ns string) {
@@ -307,9 +261,6 @@ func (c *Cache) put(key string, e *entry) {
 	size := e.memSize(key)
 	if size > c.cfg.MaxEntryBytes {
 		c.stats.unheld.Add(1)
-		if e.gen == c.gen.Load() {
-			c.lost.Add(1)
-		}
 		return
 	}
 	c.mu.Lock()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -102,57 +101,5 @@ func TestFillOverlappingChangeNotCachedFresh(t *testing.T) {
 	<-done
 	if w := get("/radar"); w.Body.String() != "v1" || w.Header().Get("X-Cache") != "MISS" {
 		t.Errorf("after the change: %q %s, want v1 MISS", w.Body.String(), w.Header().Get("X-Cache"))
-	}
-}
-
-// Evicting responses an earlier change already named costs nothing at the
-// next change; evicting current ones makes it purge every product page.
-func TestEvictionLossOnlyForCurrentResponses(t *testing.T) {
-	shop := newShopStub()
-	c, get := stubCache(t, CacheConfig{TTL: time.Hour, MaxEntries: 2}, shop)
-	lastTags := func() []string {
-		t.Helper()
-		p := c.changes.since(time.Now(), 0, false) // this run's changes
-		return p.Changes[len(p.Changes)-1].Tags
-	}
-	get("/a")
-	get("/b")
-	c.Invalidate()
-	if tags := lastTags(); slices.Contains(tags, "shop-product") || !slices.Contains(tags, "shop-product-a") {
-		t.Fatalf("first change, nothing lost: %v", tags)
-	}
-	get("/c") // evict /a and /b, both of the old generation
-	get("/d")
-	c.Invalidate()
-	if tags := lastTags(); slices.Contains(tags, "shop-product") || !slices.Contains(tags, "shop-product-d") {
-		t.Errorf("old responses evicted: tags %v, want only the held pages, not every product page", tags)
-	}
-	get("/e") // evicts /c, old since the last change
-	c.Invalidate()
-	if tags := lastTags(); slices.Contains(tags, "shop-product") {
-		t.Errorf("evicted after their change: %v", tags)
-	}
-	get("/f")
-	get("/g")
-	get("/h") // evicts /f, of the current generation
-	c.Invalidate()
-	if tags := lastTags(); !slices.Contains(tags, "shop-product") {
-		t.Errorf("a current response evicted: tags %v, want every product page (shop-product)", tags)
-	}
-}
-
-// One change names at most maxChangeTags tags: a cache holding more product
-// pages than that is named by the kinds, which purge every response, so the
-// change log stays small whatever the shop's size.
-func TestChangeTagsBounded(t *testing.T) {
-	c, get := stubCache(t, CacheConfig{TTL: time.Hour, MaxEntries: 2 * maxChangeTags}, newShopStub())
-	for i := 0; i <= maxChangeTags; i++ {
-		get(fmt.Sprintf("/p%d", i))
-	}
-	c.Invalidate()
-	p := c.changes.since(time.Now(), 0, false)
-	tags := p.Changes[len(p.Changes)-1].Tags
-	if len(tags) > maxChangeTags || !slices.Contains(tags, "shop-product") || !slices.Contains(tags, "shop-list") {
-		t.Errorf("a change over %d product pages named %d tags (%v…), want the kinds alone", maxChangeTags, len(tags), tags[:min(len(tags), 6)])
 	}
 }

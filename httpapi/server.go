@@ -344,6 +344,7 @@ func (s *server) getCatalogIndex(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	describe(r, idx.Version, time.Time{}, idx.Modified, []string{s.tags.kind("index")})
+	w.Header().Set(SnapshotHeader, SnapshotIdentity(idx.Digest, s.ns, s.site))
 	return s.writeJSON(w, r, http.StatusOK, s.links(idx))
 }
 

@@ -67,6 +67,13 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.waiters = kept
 }
 
+// forget drops the waits of goroutines that have stopped waiting.
+func (c *fakeClock) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waiters = nil
+}
+
 func (c *fakeClock) waiting() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -142,13 +149,16 @@ func (s *standIn) count() int {
 }
 
 // run starts a purger for the targets on a fake clock, with the jitter off
-// (each wait is the full backoff), and a log kept in a buffer.
+// unless o.Jitter is set (each wait is the full backoff), and a log kept
+// in a buffer.
 func run(t *testing.T, clock *fakeClock, o Options, targets ...Target) (*Purger, *proctest.SyncBuffer) {
 	t.Helper()
 	logs := &proctest.SyncBuffer{}
 	o.Clock = clock
 	o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	o.Jitter = func(d time.Duration) time.Duration { return d }
+	if o.Jitter == nil {
+		o.Jitter = func(d time.Duration) time.Duration { return d }
+	}
 	if o.Kinds == nil {
 		o.Kinds = []string{"shop-index", "shop-categories", "shop-list", "shop-product", "shop-docs"}
 	}

@@ -11,7 +11,7 @@ type Metrics struct {
 	requests, tags, failures *prometheus.CounterVec
 	kinds                    *prometheus.CounterVec
 	lag                      *prometheus.HistogramVec
-	pending, failing         *prometheus.GaugeVec
+	pending, failing, pace   *prometheus.GaugeVec
 }
 
 // NewMetrics registers the purger's metrics with reg.
@@ -35,7 +35,10 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "1 while a target's last purge round failed (as /readyz says \"failing\"), 0 once one works again, by target."},
 			[]string{"target"}),
 	}
-	reg.MustRegister(m.requests, m.tags, m.failures, m.kinds, m.lag, m.pending, m.failing)
+	m.pace = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "catalogd_edge_purge_pace_seconds",
+		Help: "The least time between two purge requests to a target: its interval, or longer as its rate limit answers (429, Retry-After, quota headers) taught, by target."},
+		[]string{"target"})
+	reg.MustRegister(m.requests, m.tags, m.failures, m.kinds, m.lag, m.pending, m.failing, m.pace)
 	return m
 }
 
@@ -55,6 +58,7 @@ func (m *Metrics) target(name string) *targetMetrics {
 	m.pending.WithLabelValues(name)
 	m.failing.WithLabelValues(name)
 	m.kinds.WithLabelValues(name, whyOverflow)
+	m.pace.WithLabelValues(name)
 	return &targetMetrics{m: m, name: name}
 }
 
@@ -100,4 +104,11 @@ func (t *targetMetrics) pendingSet(n int) {
 		return
 	}
 	t.m.pending.WithLabelValues(t.name).Set(float64(n))
+}
+
+func (t *targetMetrics) paceSet(d time.Duration) {
+	if t == nil {
+		return
+	}
+	t.m.pace.WithLabelValues(t.name).Set(d.Seconds())
 }

@@ -178,9 +178,11 @@ func New(targets []Target, o Options) *Purger {
 		if w.lim.MaxTags <= 0 {
 			w.lim.MaxTags = 100
 		}
+		w.pace = w.lim.Interval
 		if o.Metrics != nil {
 			w.m = o.Metrics.target(t.Name())
 		}
+		w.m.paceSet(w.pace)
 		p.workers = append(p.workers, w)
 	}
 	return p
@@ -252,6 +254,26 @@ func (p *Purger) PurgeKinds(why string, applied time.Time) {
 	}
 }
 
+// PurgeKindsOf is PurgeKinds for one target, named by its Name: catalogd
+// starting asks each edge whether it holds what catalogd would answer, and
+// purges only those that may not.
+func (p *Purger) PurgeKindsOf(target, why string, applied time.Time) {
+	for _, w := range p.workers {
+		if w.t.Name() == target {
+			w.add(w.o.Kinds, applied, why)
+		}
+	}
+}
+
+// Targets are the targets purged, in order.
+func (p *Purger) Targets() []Target {
+	out := make([]Target, len(p.workers))
+	for i, w := range p.workers {
+		out[i] = w.t
+	}
+	return out
+}
+
 // Status is one target's state, for /readyz.
 type Status struct {
 	Target  string
@@ -259,6 +281,9 @@ type Status struct {
 	LastErr string    // the last failure, "" when the last request succeeded
 	ErrAt   time.Time
 	Pending int // tags waiting
+	// Slowed is the pace the target's rate limit taught, when longer than
+	// its interval; zero otherwise.
+	Slowed time.Duration
 }
 
 // Status reports every target's state.
@@ -266,7 +291,7 @@ func (p *Purger) Status() []Status {
 	out := make([]Status, 0, len(p.workers))
 	for _, w := range p.workers {
 		w.mu.Lock()
-		s := Status{Target: w.t.Name(), LastOK: w.lastOK, ErrAt: w.errAt, Pending: len(w.pending)}
+		s := Status{Target: w.t.Name(), LastOK: w.lastOK, ErrAt: w.errAt, Pending: len(w.pending), Slowed: w.slowedTo()}
 		if w.lastErr != nil {
 			s.LastErr = w.lastErr.Error()
 		}
@@ -299,6 +324,9 @@ func (p *Purger) Report(now time.Time) string {
 		}
 		if s.Pending > 0 {
 			fmt.Fprintf(&b, " (%d tags waiting)", s.Pending)
+		}
+		if s.Slowed > 0 {
+			fmt.Fprintf(&b, " (slowed by its rate limit to a request every %s)", s.Slowed.Round(100*time.Millisecond))
 		}
 	}
 	return b.String()

@@ -127,6 +127,10 @@ func (v *Varnish) WithSecret(secret *Token) *Varnish {
 
 func (v *Varnish) Name() string { return v.name }
 
+// URL is the Varnish's base URL: its purge listener, which serves its
+// cache's copies to a GET too.
+func (v *Varnish) URL() string { return v.base.String() }
+
 func (v *Varnish) Limits() Limits {
 	return Limits{MaxTags: VarnishMaxTags, MaxBytes: VarnishMaxBytes, Interval: VarnishInterval}
 }
@@ -314,6 +318,7 @@ func send(client *http.Client, req *http.Request, name, token string, explain fu
 		return fmt.Errorf("%s: %w", name, redact.ErrorOf(err, token))
 	}
 	defer resp.Body.Close()
+	q := noteQuota(req.Context(), resp.Header, time.Now())
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return &StatusError{Target: name, Status: resp.StatusCode, Message: redact.Shorten(redirected(resp), messageMax, token)}
 	}
@@ -329,8 +334,11 @@ func send(client *http.Client, req *http.Request, name, token string, explain fu
 	if msg == "" {
 		msg = strings.Join(strings.Fields(string(b)), " ")
 	}
-	return &StatusError{Target: name, Status: resp.StatusCode,
-		RetryAfter: retryAfter(resp.Header.Get("Retry-After"), time.Now()), Message: redact.Shorten(msg, messageMax, token)}
+	wait := retryAfter(resp.Header.Get("Retry-After"), time.Now())
+	if wait == 0 && q.spent {
+		wait = q.reset // a 429 without Retry-After, but a quota's reset
+	}
+	return &StatusError{Target: name, Status: resp.StatusCode, RetryAfter: wait, Message: redact.Shorten(msg, messageMax, token)}
 }
 
 // redirected says where a 3xx sent the request, without the query (which

@@ -3,6 +3,7 @@ package purge
 import (
 	"context"
 	"errors"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -28,13 +29,19 @@ type worker struct {
 	lastOK  time.Time
 	lastErr error
 	errAt   time.Time
+	// shownPace is pace, for Status.
+	shownPace time.Duration
 
 	// The rounds' state, kept by run and then by flush, never at once:
-	// next is the earliest time of the next round (the interval after the
+	// next is the earliest time of the next round (the pace after the
 	// last, or the pause after a failure); failures and refusals count the
-	// consecutive ones, for the backoff and the pause.
+	// consecutive ones, for the backoff and the pause; pace is the least
+	// time between two requests, learnt from the target's rate limit
+	// (pace.go), at least the target's interval.
 	next               time.Time
 	failures, refusals int
+	pace               time.Duration
+	pacedAt            time.Time // when pace was last set
 }
 
 // add merges tags into the pending set and wakes the worker.
@@ -218,15 +225,20 @@ func (w *worker) attempt(ctx context.Context) bool {
 	if len(tags) == 0 {
 		return true
 	}
-	sent, err := w.round(ctx, tags)
+	sent, q, err := w.round(ctx, tags)
 	if err != nil && ctx.Err() != nil {
 		w.putBack(tags[sent:], since, collapsed)
 		return false
 	}
 	now := clock.Now()
-	w.next = now.Add(w.lim.Interval)
+	w.next = now.Add(w.pace)
 	if err == nil {
 		w.failures, w.refusals = 0, 0
+		if q.spent {
+			w.drained(now)
+		} else {
+			w.creep(now)
+		}
 		w.m.lagObserve(now.Sub(since))
 		w.mu.Lock()
 		if w.lastErr != nil {
@@ -247,10 +259,17 @@ func (w *worker) attempt(ctx context.Context) bool {
 		// Unsent tags wait, with what arrives meanwhile, for the next
 		// round after the backoff.
 		w.putBack(tags[sent:], since, collapsed)
-		pause = w.o.Jitter(min(w.o.MaxBackoff, w.o.Backoff<<min(w.failures, 20)))
-		w.failures++
 		var se *StatusError
-		if errors.As(err, &se) && se.RetryAfter > pause {
+		if errors.As(err, &se) && se.Status == http.StatusTooManyRequests {
+			// The account's rate limit, which the fleet shares: slow down
+			// for good, not just for this request (pace.go).
+			w.slowDown(now)
+			pause = w.o.Jitter(w.pace)
+		} else {
+			pause = w.o.Jitter(min(w.o.MaxBackoff, w.o.Backoff<<min(w.failures, 20)))
+			w.failures++
+		}
+		if se != nil && se.RetryAfter > pause {
 			pause = min(se.RetryAfter, maxRetryAfter)
 		}
 		if first {
@@ -283,22 +302,46 @@ func (w *worker) attempt(ctx context.Context) bool {
 	return true
 }
 
-// round sends tags in batches the target accepts. It returns how many tags
-// were acknowledged before an error.
-func (w *worker) round(ctx context.Context, tags []string) (int, error) {
+// round sends tags in batches the target accepts: at once while the
+// target never pushed back, else spaced by the pace, and after a spent
+// quota by its reset. It returns how many tags were acknowledged before an
+// error, and what the last answer said of the quota.
+func (w *worker) round(ctx context.Context, tags []string) (int, quota, error) {
 	sent := 0
-	for _, b := range batches(tags, w.lim) {
-		err := w.t.Purge(ctx, b)
+	var q quota
+	for i, b := range batches(tags, w.lim) {
+		if wait := w.spacing(q); i > 0 && wait > 0 {
+			select {
+			case <-ctx.Done():
+				return sent, q, ctx.Err()
+			case <-w.o.Clock.After(wait):
+			}
+		}
+		q = quota{}
+		err := w.t.Purge(withQuota(ctx, &q), b)
 		if err != nil && ctx.Err() != nil {
-			return sent, err // cut by the stop, not the target's failure
+			return sent, q, err // cut by the stop, not the target's failure
 		}
 		w.m.request(len(b), err)
 		if err != nil {
-			return sent, err
+			return sent, q, err
 		}
 		sent += len(b)
 	}
-	return sent, nil
+	return sent, q, nil
+}
+
+// spacing is the wait between two requests of a round, after the answer
+// that said q.
+func (w *worker) spacing(q quota) time.Duration {
+	var d time.Duration
+	if w.slowed() {
+		d = w.pace
+	}
+	if q.spent {
+		d = max(d, min(q.reset, maxRetryAfter))
+	}
+	return d
 }
 
 // batches splits tags into requests within the limits, in order.

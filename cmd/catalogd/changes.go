@@ -349,8 +349,10 @@ func (f *follower) applied(a catalog.Applied, lost bool) {
 		// hold responses of an earlier run, and what changed since is
 		// known to no one: every target purges by kind, now that catalogd
 		// can answer the requests that follow (not before: the edge would
-		// get 503s for the purged responses meanwhile).
-		f.purger.PurgeKinds("start", now)
+		// get 503s for the purged responses meanwhile). Unless the edge
+		// holds this very snapshot's answers: a start beside running
+		// replicas (startpurge.go).
+		f.startPurge(a.Snapshot, now)
 	}
 	if a.Snapshot != nil {
 		f.version.Set(float64(a.Snapshot.Version))

@@ -80,7 +80,17 @@ var client = &http.Client{Timeout: 10 * time.Second}
 
 func (v *varnish) get(t *testing.T, path string) answer {
 	t.Helper()
+	return v.getFor(t, "", path)
+}
+
+// getFor is get with the Host a visitor of the site sends ("": Varnish's
+// address).
+func (v *varnish) getFor(t *testing.T, host, path string) answer {
+	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, v.URL+path, nil)
+	if host != "" {
+		req.Host = host
+	}
 	// Go's transport asks for gzip, as browsers do, and unzips.
 	req.Header.Set("Cookie", "wordpress_logged_in_abc=visitor")
 	resp, err := client.Do(req)
@@ -285,9 +295,13 @@ func TestVarnishInFront(t *testing.T) {
 			}
 			return len(pending) == 0
 		})
-		if n := metric(t, cd, "catalogd_edge_purge_requests_total") - before; n < 2 {
-			t.Errorf("%v PURGE requests for %d responses' tags, want them split over several", n, len(every))
+		// By the kind tags, which every response carries: one PURGE, not
+		// one tag per page held (TestShopWideChangePurgesEveryReplicasPages).
+		n := metric(t, cd, "catalogd_edge_purge_requests_total") - before
+		if n < 1 || n > 2 { // a round may have been under way
+			t.Errorf("%v PURGE requests for a shop-wide change, want one of the kind tags", n)
 		}
+		t.Logf("%v PURGE request(s) for the shop-wide change, %d responses purged", n, len(every))
 	})
 }
 

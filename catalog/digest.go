@@ -1,0 +1,154 @@
+package catalog
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"hash/crc32"
+)
+
+// A snapshot's digest names its content: two catalogd processes that read
+// the same shop hold snapshots of one digest, however each got there (a
+// whole read, or changes applied one by one), and a snapshot of any other
+// content has another. Version cannot say that: it counts one process's
+// snapshots. The edge purger compares digests at start (a response at the
+// edge filled from the same content needs no purge; docs/edge-purge.md).
+//
+// It is a hash of the shop's rows but its products (settings, terms,
+// translation tables: every whole read reads them, and a change to them
+// makes a whole read) and the sum of a hash of every product as the
+// snapshot holds it, so that a change of some products costs the hashes of
+// those only.
+
+// digest is the content's: shop names the rows but the products, items
+// sums every product's itemSum in two 64-bit lanes (addition is order-free,
+// and a product replaced is subtracted).
+type digest struct {
+	shop  [sha256.Size]byte
+	items [2]uint64
+}
+
+// shopSum hashes the whole read's rows but the products. encoding/json
+// writes maps in key order: the same rows give the same bytes.
+func shopSum(rows *ShopRows) [sha256.Size]byte {
+	r := *rows
+	r.Products = ProductRows{}
+	b, err := json.Marshal(&r)
+	if err != nil {
+		// Strings, numbers, maps and slices of them: never fails. Were it
+		// to, an unequal digest only costs a purge at start.
+		b = []byte(err.Error())
+	}
+	return sha256.Sum256(b)
+}
+
+// itemHasher hashes items, one at a time, into a buffer it reuses: a
+// whole read hashes every product. Two CRC-32s of the item's bytes, by two
+// polynomials (Castagnoli and IEEE, both computed by the CPU's
+// instructions) rather than SHA-256: BenchmarkBuild (20 000 products) took
+// 87 ms without any hash, 166 ms with SHA-256, 85–118 ms with these. They guard
+// against accidents (an edit that happens to leave the digest as it was),
+// not an adversary: the shop's own data is hashed, and an unequal digest
+// only costs a purge.
+type itemHasher struct{ buf []byte }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func newItemHasher() *itemHasher { return &itemHasher{} }
+
+func (x *itemHasher) i64(v int64) { x.buf = binary.LittleEndian.AppendUint64(x.buf, uint64(v)) }
+
+func (x *itemHasher) str(s string) {
+	x.i64(int64(len(s)))
+	x.buf = append(x.buf, s...)
+}
+
+func (x *itemHasher) ids(v []int64) {
+	x.i64(int64(len(v)))
+	for _, id := range v {
+		x.i64(id)
+	}
+}
+
+func (x *itemHasher) flag(v bool) {
+	if v {
+		x.i64(1)
+	} else {
+		x.i64(0)
+	}
+}
+
+func (x *itemHasher) optional(p *string) {
+	x.flag(p != nil)
+	if p != nil {
+		x.str(*p)
+	}
+}
+
+// sum hashes everything an item holds. Every field of item is here:
+// TestItemSumCoversEveryField fails when one is added and not hashed.
+func (x *itemHasher) sum(it *item) [2]uint64 {
+	x.buf = x.buf[:0]
+	x.i64(it.id)
+	x.str(it.text)
+	for _, e := range it.ends {
+		x.i64(int64(e))
+	}
+	x.str(it.image)
+	x.i64(it.thumb)
+	x.ids(it.ttids)
+	x.i64(int64(len(it.cats)))
+	for _, c := range it.cats {
+		x.str(c)
+	}
+	x.ids(it.catIDs)
+	x.i64(int64(len(it.fws)))
+	for _, f := range it.fws {
+		x.str(f)
+	}
+	x.flag(it.inStock)
+	x.i64(int64(it.typ))
+	x.i64(it.modified.UnixNano())
+	x.str(it.description)
+	x.ids(it.childIDs)
+	x.optional(it.price)
+	x.optional(it.regular)
+	x.flag(it.purchasable)
+	x.i64(int64(len(it.windows)))
+	for _, w := range it.windows {
+		x.flag(w.hasSale)
+		x.flag(w.below)
+		x.flag(w.hasFrom)
+		x.flag(w.hasTo)
+		x.i64(w.from)
+		x.i64(w.to)
+	}
+	x.ids(it.varIDs)
+	x.str(it.wpml.Language)
+	x.i64(it.wpml.TRID)
+	return [2]uint64{uint64(crc32.Checksum(x.buf, castagnoli)), uint64(crc32.ChecksumIEEE(x.buf))}
+}
+
+func (d *digest) add(x *itemHasher, it *item) {
+	s := x.sum(it)
+	d.items[0] += s[0]
+	d.items[1] += s[1]
+}
+
+func (d *digest) remove(x *itemHasher, it *item) {
+	s := x.sum(it)
+	d.items[0] -= s[0]
+	d.items[1] -= s[1]
+}
+
+// Digest names the snapshot's content (a hex string): equal for equal
+// content, in any process.
+func (s *Snapshot) Digest() string {
+	b := make([]byte, 0, len(s.sum.shop)+16)
+	b = append(b, s.sum.shop[:]...)
+	b = binary.LittleEndian.AppendUint64(b, s.sum.items[0])
+	b = binary.LittleEndian.AppendUint64(b, s.sum.items[1])
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"catalogd/catalog"
+	"catalogd/httpapi"
+	"catalogd/purge"
+)
+
+// A replica that starts cannot know what changed while it was down: the
+// edge may hold answers of a shop that has changed since, with no replica
+// running to purge them. But a replica that starts beside running ones (a
+// scale-up, a rolling restart) finds the edge holding exactly what it
+// would answer, and purging it would only flush the edge under load. So,
+// once the first snapshot is in, each target is asked for the API index
+// as the edge holds it: when that is a copy the edge had cached (not one it
+// fetched for the question) and it carries this replica's snapshot
+// identity (httpapi.SnapshotIdentity: the snapshot's content, settings and
+// build), the target is left alone. Anything else — another identity, no
+// identity, a copy fetched now, no answer — purges it by kind, as every
+// start did before. docs/edge-purge.md, "Starting without emptying the
+// edge", argues why that is enough.
+
+// probeTimeout bounds the question to each edge; a slow edge is purged.
+const probeTimeout = 3 * time.Second
+
+// probeClient asks the edges: a redirect is an answer (not the index), and
+// no connection is kept for a question asked once.
+var probeClient = &http.Client{Timeout: probeTimeout, Transport: &http.Transport{DisableKeepAlives: true},
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// startPurge decides each target's purge at start, from the first snapshot,
+// without holding up the follower.
+func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
+	targets := f.purger.Targets()
+	if snap == nil || len(targets) == 0 || f.cfg == nil || f.cat == nil {
+		f.purger.PurgeKinds("start", now)
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*probeTimeout)
+		defer cancel()
+		site := f.cfg.SiteURL
+		if site == "" {
+			site, _ = f.cat.SiteURL(ctx)
+		}
+		site = strings.TrimRight(site, "/")
+		want := httpapi.SnapshotIdentity(snap.Digest(), f.cfg.Namespace, site)
+		for _, t := range targets {
+			held, err := edgeHolds(ctx, edgeOf(t, site), site, f.cfg.Namespace)
+			if err == nil && held == want {
+				f.log.Info("edge purge at start: the edge holds this snapshot's answers; nothing to purge",
+					"target", t.Name(), "snapshot", want)
+				continue
+			}
+			why := "it holds another snapshot's answers (" + held + ")"
+			if err != nil {
+				why = err.Error()
+			}
+			f.log.Info("edge purge at start: purging every response by kind", "target", t.Name(), "why", why)
+			f.purger.PurgeKindsOf(t.Name(), "start", now)
+		}
+	}()
+}
+
+// edgeOf is where the target's cache answers GETs: a Varnish's own
+// listener (the purge listener serves its copies too), a CDN's the site.
+func edgeOf(t purge.Target, site string) string {
+	if v, ok := t.(*purge.Varnish); ok {
+		return v.URL()
+	}
+	return site
+}
+
+// errNotCached: the edge fetched the index for the question, so its answer
+// says nothing of what the edge held.
+var errNotCached = errors.New("the edge did not hold the API index (it fetched it for the question)")
+
+// edgeHolds asks the edge at base for the API index, as the site's
+// visitors ask it (the site's Host), and returns the snapshot identity of
+// the copy it held.
+func edgeHolds(ctx context.Context, base, site, ns string) (string, error) {
+	if base == "" {
+		return "", errors.New("no site URL to ask the edge at")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/wp-json/"+ns+"/v1/catalog", nil)
+	if err != nil {
+		return "", fmt.Errorf("asking the edge: %w", err)
+	}
+	if u, err := url.Parse(site); err == nil && u.Host != "" {
+		req.Host = u.Host
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "catalogd-start")
+	resp, err := probeClient.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("asking the edge: %w", err)
+	}
+	resp.Body.Close()
+	held := resp.Header.Get(httpapi.SnapshotHeader)
+	switch {
+	case resp.StatusCode != http.StatusOK:
+		return held, fmt.Errorf("the edge answered %d for the API index", resp.StatusCode)
+	case !cachedCopy(resp.Header):
+		return held, errNotCached
+	case held == "":
+		return "", errors.New("the edge's copy of the API index names no snapshot (a catalogd before 32)")
+	}
+	return held, nil
+}
+
+// cachedCopy says whether an answer came from the cache's store: Varnish's
+// (the shipped VCL) and Fastly's X-Cache, Cloudflare's CF-Cache-Status, or
+// an Age of a second or more.
+func cachedCopy(h http.Header) bool {
+	if x := h.Get("X-Cache"); x != "" {
+		// Fastly behind a shield says "MISS, HIT": the edge's own is last.
+		parts := strings.Split(x, ",")
+		if strings.HasPrefix(strings.TrimSpace(parts[len(parts)-1]), "HIT") {
+			return true
+		}
+	}
+	switch h.Get("CF-Cache-Status") {
+	case "HIT", "STALE", "UPDATING", "REVALIDATED":
+		return true
+	}
+	age, err := strconv.Atoi(h.Get("Age"))
+	return err == nil && age >= 1
+}
