@@ -1,12 +1,17 @@
 package varnish_test
 
 import (
+	"context"
+	"database/sql"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,6 +50,23 @@ func (p *pool) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}}).ServeHTTP(w, r)
 }
 
+// startDecided waits until a replica has made its start-up decision and
+// sent what it decided: a purge acknowledged, or its log (logs) saying the
+// edge needed none; it says whether it purged.
+func startDecided(t *testing.T, cd *proctest.Catalogd, logs *proctest.SyncBuffer) bool {
+	t.Helper()
+	purged := false
+	poll(t, "the start-up purge decided and sent", 30*time.Second, func() bool {
+		m, err := cd.Metrics()
+		if err != nil || m["catalogd_edge_purge_pending_tags"] > 0 {
+			return false
+		}
+		purged = m["catalogd_edge_purge_requests_total"] > m["catalogd_edge_purge_failures_total"]
+		return purged || strings.Contains(logs.String(), "nothing to purge")
+	})
+	return purged
+}
+
 // visit is a visitor's GET through Varnish, for the site's host.
 func (v *varnish) visit(t *testing.T, path string) answer {
 	t.Helper()
@@ -61,6 +83,7 @@ func TestReplicasShareTheEdge(t *testing.T) {
 	s.Add(wpfixture.Product{Title: "Siren", Slug: "siren", RegularPrice: "7"})
 	dsn, raw := testdb.Load(t, s)
 	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
+	secret, secretEnv := purgeSecret(t)
 	service := &pool{}
 	lb := httptest.NewServer(service)
 	t.Cleanup(lb.Close)
@@ -69,7 +92,7 @@ func TestReplicasShareTheEdge(t *testing.T) {
 		t.Helper()
 		logs := &proctest.SyncBuffer{}
 		cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Stdout: logs, Stderr: logs, Env: []string{
-			"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge, "CATALOG_ACCESS_LOG=false",
+			"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge, secretEnv, "CATALOG_ACCESS_LOG=false",
 			"CATALOG_SITE_URL=https://shop.example", "CATALOG_RATE_LIMIT=1000000"}})
 		if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
 			t.Fatal(err)
@@ -81,26 +104,15 @@ func TestReplicasShareTheEdge(t *testing.T) {
 		})
 		return cd, logs
 	}
-	// started waits until a replica has made its start-up decision and
-	// sent what it decided: a purge acknowledged, or the log saying the
-	// edge needed none.
 	started := func(t *testing.T, cd *proctest.Catalogd, logs *proctest.SyncBuffer) bool {
 		t.Helper()
-		purged := false
-		poll(t, "the start-up purge decided and sent", 30*time.Second, func() bool {
-			m, err := cd.Metrics()
-			if err != nil || m["catalogd_edge_purge_pending_tags"] > 0 {
-				return false
-			}
-			purged = m["catalogd_edge_purge_requests_total"] > m["catalogd_edge_purge_failures_total"]
-			return purged || strings.Contains(logs.String(), "nothing to purge")
-		})
-		return purged
+		return startDecided(t, cd, logs)
 	}
 
 	a, logsA := replica(t)
 	service.set(a.Public)
-	v := startVarnish(t, listen, purge, lb.Listener.Addr().String())
+	v := startVarnish(t, proctest.VarnishOptions{Listen: listen, PurgeListen: purge, Backend: lb.Listener.Addr().String(),
+		PurgeSecretFile: secret})
 	started(t, a, logsA) // Varnish was not up: A purged once it was
 
 	page := api + "/products/radar"
@@ -147,4 +159,179 @@ func TestReplicasShareTheEdge(t *testing.T) {
 		})
 		t.Logf("replica started to the new price from Varnish: %v after its purge", took.Round(time.Millisecond))
 	})
+}
+
+// TestFleet runs a fleet as docs/operations.md's "Running a fleet" lays it
+// out, everything real but the Kubernetes Service (pool stands in for it,
+// dropping a replica before it is stopped, as the endpoints controller
+// does for a terminating pod).
+
+// fleetShop is 40 products in 5 categories, each with a managed stock.
+func fleetShop() *wpfixture.Shop {
+	s := wpfixture.New("wp_", "https://shop.example")
+	for i := range 5 {
+		s.Category(fmt.Sprintf("Kind %d", i), fmt.Sprintf("kind-%d", i), "", i)
+	}
+	for i := range 40 {
+		stock := 1 + i%3
+		s.Add(wpfixture.Product{Title: fmt.Sprintf("Server script %05d", i), RegularPrice: fmt.Sprintf("%d.99", 5+i),
+			Categories: []string{fmt.Sprintf("kind-%d", i%5)}, Frameworks: []string{"esx"}, Stock: &stock})
+	}
+	return s
+}
+
+// TestFleet: three catalogd replicas (one reading the primary's binary
+// log, one the database replica's, one polling the database replica)
+// behind one Varnish, scaled 1 → 3 → 1 while the shop is edited. Every
+// edit is fresh at Varnish soon after it reaches the database; a
+// scale-up keeps what Varnish holds; after replicas leave, a shop-wide
+// change still reaches every answer they filled; no answer is a 5xx. The
+// figures are logged with the prefix "fleet:", for make bench.
+func TestFleet(t *testing.T) {
+	primary := testdb.NewServer(t)
+	dsn, raw := testdb.LoadOn(t, primary.DSN(), fleetShop())
+	replica := testdb.NewReplica(t, primary, 2, "--log-slave-updates")
+	replica.CaughtUp(t, primary)
+	ops := &wpfixture.Ops{DB: raw, Prefix: "wp_"}
+
+	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
+	svc := &pool{}
+	lb := httptest.NewServer(svc)
+	t.Cleanup(lb.Close)
+	secret, secretEnv := purgeSecret(t)
+	member := func(dsn string, env ...string) *proctest.Catalogd {
+		t.Helper()
+		cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: append([]string{
+			"CATALOG_PURGE_VARNISH=http://" + purge, secretEnv, "CATALOG_ACCESS_LOG=false",
+			"CATALOG_SITE_URL=https://shop.example", "CATALOG_RATE_LIMIT=1000000"}, env...)})
+		if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		return cd
+	}
+	a := member(dsn, "CATALOG_CHANGES=binlog")
+	svc.set(a.Public)
+	v := startVarnish(t, proctest.VarnishOptions{Listen: listen, PurgeListen: purge, Backend: lb.Listener.Addr().String(),
+		PurgeSecretFile: secret})
+	purgesSettled(t, a)
+
+	every := []string{api, api + "/categories", api + "/products?per_page=20&page=1",
+		api + "/products?per_page=20&page=2", api + "/products/no-such-script"}
+	for i := range 40 {
+		every = append(every, productPath(i))
+	}
+	var fivexx atomic.Int64
+	get := func(p string) answer {
+		a := v.get(t, p)
+		if a.status >= 500 {
+			fivexx.Add(1)
+			t.Errorf("%s: %d %.200s", p, a.status, a.body)
+		}
+		return a
+	}
+	warm := func() {
+		for _, p := range every {
+			get(p)
+		}
+	}
+	hits := func() int {
+		n := 0
+		for _, p := range every {
+			if get(p).header.Get("X-Cache") == "HIT" {
+				n++
+			}
+		}
+		return n
+	}
+
+	// Scale up: two replicas reading the database replica join.
+	warm()
+	b := member(replica.On(t, dsn), "CATALOG_CHANGES=binlog")
+	c := member(replica.On(t, dsn), "CATALOG_CHANGES=poll", "CATALOG_POLL_INTERVAL=250ms")
+	for _, cd := range []*proctest.Catalogd{b, c} {
+		if startDecided(t, cd, cd.Stderr) {
+			t.Errorf("%s purged the edge at start, though it holds what the running replica answers", cd.Public)
+		}
+	}
+	svc.set(a.Public, b.Public, c.Public)
+	ratio := float64(hits()) / float64(len(every))
+	t.Logf("fleet: hit ratio across the scale-up 1 → 3: %.3f (%d answers)", ratio, len(every))
+	if ratio < 0.9 {
+		t.Errorf("hit ratio across the scale-up %.3f, want at least 0.9: starting replicas purged what was still right", ratio)
+	}
+
+	// A stream of edits while three replicas serve: each is fresh at
+	// Varnish, and stays so once every replica applied it.
+	warm()
+	ctx := context.Background()
+	edits := []struct {
+		name, path, fresh string
+		do                func() error
+	}{
+		{"price", productPath(3), `"price":"77.00"`, func() error { return ops.EditPrice(ctx, productID(t, raw, 3), "77", "") }},
+		{"stock", productPath(6), `"in_stock":false`, func() error { return ops.OrderReducesStock(ctx, productID(t, raw, 6), 1) }},
+		{"category rename", api + "/categories", "Renamed kind", func() error { return ops.RenameCategory(ctx, "kind-2", "Renamed kind") }},
+		{"shop name", api, `"name":"Fleet Shop"`, func() error { return ops.UpdateOption(ctx, "blogname", "Fleet Shop") }},
+	}
+	var took []time.Duration
+	for _, e := range edits {
+		if err := e.do(); err != nil {
+			t.Fatalf("%s: %v", e.name, err)
+		}
+		d := poll(t, e.name+" fresh at Varnish", 20*time.Second, func() bool { return strings.Contains(get(e.path).body, e.fresh) })
+		took = append(took, d)
+		t.Logf("fleet: %s: commit on the primary to a fresh answer at Varnish: %v", e.name, d.Round(time.Millisecond))
+	}
+	slices.Sort(took)
+	t.Logf("fleet: edits fresh at Varnish: median %v, max %v", took[len(took)/2].Round(time.Millisecond), took[len(took)-1].Round(time.Millisecond))
+	// Every replica applied every edit (a fetch Varnish sent to one that
+	// had not yet is purged by that one's own apply), and purged it.
+	for _, cd := range []*proctest.Catalogd{a, b, c} {
+		for _, e := range edits {
+			poll(t, e.name+" applied by "+cd.Public, 20*time.Second, func() bool {
+				_, body, err := cd.Get("http://" + cd.Public + e.path)
+				return err == nil && strings.Contains(body, e.fresh)
+			})
+		}
+		purgesSettled(t, cd)
+	}
+	for _, e := range edits {
+		if body := get(e.path).body; !strings.Contains(body, e.fresh) {
+			t.Errorf("%s: stale at Varnish once every replica applied it: %.200s", e.name, body)
+		}
+	}
+
+	// Scale down: b and c fill answers, then leave; a shop-wide change
+	// made after must reach what they filled.
+	warm()
+	svc.set(a.Public)
+	for _, cd := range []*proctest.Catalogd{b, c} {
+		cd.Stop(20 * time.Second)
+	}
+	if err := ops.SaveSettings(ctx, [2]string{"woocommerce_currency", "EUR"}); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, "the new currency at Varnish", 20*time.Second, func() bool { return strings.Contains(get(api).body, `"currency":"EUR"`) })
+	purgesSettled(t, a)
+	var stale []string
+	for _, p := range every {
+		if strings.Contains(get(p).body, `"currency":"USD"`) {
+			stale = append(stale, p)
+		}
+	}
+	t.Logf("fleet: answers stale after replicas left and the currency changed: %d of %d", len(stale), len(every))
+	if len(stale) > 0 {
+		t.Errorf("still in the old currency at Varnish: %v", stale)
+	}
+	t.Logf("fleet: 5xx answers: %d", fivexx.Load())
+}
+
+// productID is the post ID of the fleet shop's i-th product.
+func productID(t *testing.T, raw *sql.DB, i int) int64 {
+	t.Helper()
+	var id int64
+	if err := raw.QueryRow("SELECT ID FROM wp_posts WHERE post_name = ?", fmt.Sprintf("server-script-%05d", i)).Scan(&id); err != nil {
+		t.Fatalf("product %d: %v", i, err)
+	}
+	return id
 }
