@@ -27,8 +27,8 @@ func (c *Cache) Apply(a catalog.Applied) []string {
 // the catalog moves; miss the 400s and 404s (a slug just published).
 var listKinds = []string{"index", "categories", "list", "docs", "miss"}
 
-// Drop removes the cached responses that show one of the products, and when
-// lists is set, every list, category list, index and document, and every
+// Drop removes the cached responses that show one of the products, and the
+// index; when lists is set, every list, category list and document, and every
 // answer other than a 200 (a 404 for a slug just published, a 400 for a
 // category just created). The tags it names go to the change log, for a
 // CDN's purge job, and are returned.
@@ -49,6 +49,12 @@ func (c *Cache) Drop(products []int64, lists bool) []string {
 			named.add(tg.kind(k))
 		}
 	}
+	// The index names the snapshot it was made from (SnapshotHeader),
+	// which a starting replica compares with the edge's copy: every change
+	// drops it and purges it, so that the copy the edge holds names the
+	// fleet's latest snapshot, not the last one that moved a count (a busy
+	// shop's scale-up would purge everything). It is one small answer.
+	named.add(tg.kind("index"))
 	c.drops.Add(1)
 	c.dropping = true
 	for _, key := range c.lru.Keys() {

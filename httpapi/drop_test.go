@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"catalogd/catalog"
+	"catalogd/httpapi"
 )
 
 // TestChangeDropsOnlyWhatShowsTheProduct: after a change to one product,
 // its single-product response and the list pages showing it are answered
 // anew, while every other product's response and the list pages without it
-// stay cached (X-Cache: HIT). When a product leaves the catalog, the lists,
+// stay cached (X-Cache: HIT), but for the index, which names the snapshot.
+// When a product leaves the catalog, the lists,
 // counts and index go too, and the 404 for a slug it frees is not kept.
 func TestChangeDropsOnlyWhatShowsTheProduct(t *testing.T) {
 	c := serveCached(t, newShop(), time.Now)
@@ -62,12 +64,18 @@ func TestChangeDropsOnlyWhatShowsTheProduct(t *testing.T) {
 	}
 
 	warm()
+	before := get(t, c.srv, paths["index"]).header.Get(httpapi.SnapshotHeader)
 	if _, err := c.raw.Exec(`UPDATE wp_postmeta SET meta_value = '17' WHERE post_id = ? AND meta_key IN ('_price', '_regular_price')`, radar); err != nil {
 		t.Fatal(err)
 	}
 	apply(catalog.Change{Posts: []int64{radar}, Kind: catalog.KindProduct})
+	// The index goes with every change: it names the snapshot, which a
+	// starting replica compares with the edge's copy.
 	expect("a price edited", map[string]string{"radar": "MISS", "dealer": "HIT", "all": "MISS", "jobs": "MISS",
-		"vehicles": "HIT", "categories": "HIT", "index": "HIT", "unknown-404": "HIT"})
+		"vehicles": "HIT", "categories": "HIT", "index": "MISS", "unknown-404": "HIT"})
+	if after := get(t, c.srv, paths["index"]).header.Get(httpapi.SnapshotHeader); after == before || after == "" {
+		t.Errorf("the index names snapshot %q after a price edit, %q before: want another", after, before)
+	}
 	if r := get(t, c.srv, paths["radar"]); price(t, r) != "17.00 on_sale=false" {
 		t.Errorf("after the change: %s", price(t, r))
 	}

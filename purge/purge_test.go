@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -280,4 +281,50 @@ func TestOverflowStaysCollapsedThroughAnOutage(t *testing.T) {
 			t.Errorf("a round during the outage sent %q, want the kinds", x)
 		}
 	}
+}
+
+// Acknowledged hears of each round a target acknowledged, with its tags,
+// and of no round that failed: catalogd has the edge fetch the API index
+// again only once a purge of it reached the edge.
+func TestAcknowledgedRounds(t *testing.T) {
+	varnish := newStandIn(t, func(n int, _ recorded, w http.ResponseWriter) {
+		if n == 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	})
+	v, _ := NewVarnish(varnish.URL, nil)
+	var mu sync.Mutex
+	var heard [][]string
+	clock := newFakeClock()
+	p, _ := run(t, clock, Options{Acknowledged: func(got Target, tags []string) {
+		if got != Target(v) {
+			t.Errorf("Acknowledged told of target %s", got.Name())
+		}
+		mu.Lock()
+		heard = append(heard, slices.Clone(tags))
+		mu.Unlock()
+	}}, v)
+	told := func() [][]string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(heard)
+	}
+	p.Add([]string{"shop-product-7", "shop-index"}, clock.Now())
+	step(t, clock, 100*time.Millisecond) // the Varnish interval: the first round, refused with a 503
+	eventually(t, "the first round sent", func() bool { return varnish.count() == 1 })
+	eventually(t, "the purger waits out its backoff", func() bool { return clock.waiting() > 0 })
+	if got := told(); len(got) != 0 {
+		t.Errorf("Acknowledged heard of a refused round: %v", got)
+	}
+	step(t, clock, 500*time.Millisecond) // the backoff: sent again, acknowledged
+	eventually(t, "the round acknowledged", func() bool { return len(told()) == 1 })
+	if got := told(); varnish.count() != 2 || len(got) != 1 || !slices.Equal(sortedCopy(got[0]), []string{"shop-index", "shop-product-7"}) {
+		t.Errorf("after a failed and an acknowledged round (%d requests), Acknowledged heard %v; want once, both tags", varnish.count(), got)
+	}
+}
+
+func sortedCopy(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
 }

@@ -247,6 +247,9 @@ func (w *worker) attempt(ctx context.Context) bool {
 		w.lastOK, w.lastErr = now, nil
 		w.mu.Unlock()
 		w.m.roundDone(false)
+		if w.o.Acknowledged != nil {
+			w.o.Acknowledged(w.t, tags)
+		}
 		return true
 	}
 	w.mu.Lock()

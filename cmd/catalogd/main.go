@@ -243,8 +243,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	edge := &edgeIndex{cfg: cfg, cat: cat, log: log}
 	purger := purge.New(targets, purge.Options{Kinds: httpapi.KindTags(cfg.Namespace), Logger: log,
-		Metrics: purge.NewMetrics(reg)})
+		Metrics: purge.NewMetrics(reg), Acknowledged: edge.refill})
 	if len(targets) > 0 {
 		log.Info("purging the edge when the shop changes", "targets", targetNames(targets))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"catalogd/catalog"
+	"catalogd/config"
 	"catalogd/httpapi"
 	"catalogd/purge"
 )
@@ -37,6 +39,45 @@ const probeTimeout = 3 * time.Second
 var probeClient = &http.Client{Timeout: probeTimeout, Transport: &http.Transport{DisableKeepAlives: true},
 	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
+// edgeIndex asks the edges for the API index: at start, to compare the
+// copy they hold with this replica's snapshot (startPurge); after every
+// purge a target acknowledged, to have it fetch the index again (refill).
+// Every change purges the index (httpapi's Drop), so without the refill
+// the edge would hold none most of the time on a shop whose index is
+// rarely asked for, and a starting replica, finding none, would purge
+// everything: the refill keeps the edge's copy naming the snapshot the
+// fleet serves.
+type edgeIndex struct {
+	cfg *config.Config
+	cat *catalog.Catalog
+	log *slog.Logger
+}
+
+// site is the site's URL, without its trailing slash: the setting's, or
+// the shop's home.
+func (e *edgeIndex) site(ctx context.Context) string {
+	site := e.cfg.SiteURL
+	if site == "" && e.cat != nil {
+		site, _ = e.cat.SiteURL(ctx)
+	}
+	return strings.TrimRight(site, "/")
+}
+
+// refill has the target's edge fetch the index again after a purge
+// acknowledged: on its own goroutine, as the purger's workers must not
+// wait (purge.Options.Acknowledged). A failure only means the next
+// starting replica purges, and is logged at debug level.
+func (e *edgeIndex) refill(t purge.Target, _ []string) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+		defer cancel()
+		site := e.site(ctx)
+		if _, err := edgeHolds(ctx, edgeOf(t, site), site, e.cfg.Namespace); err != nil && !errors.Is(err, errNotCached) {
+			e.log.Debug("edge purge: the edge did not fetch the API index again", "target", t.Name(), "err", err)
+		}
+	}()
+}
+
 // startPurge decides each target's purge at start, from the first snapshot,
 // without holding up the follower.
 func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
@@ -45,14 +86,11 @@ func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
 		f.purger.PurgeKinds("start", now)
 		return
 	}
+	edge := &edgeIndex{cfg: f.cfg, cat: f.cat, log: f.log}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*probeTimeout)
 		defer cancel()
-		site := f.cfg.SiteURL
-		if site == "" {
-			site, _ = f.cat.SiteURL(ctx)
-		}
-		site = strings.TrimRight(site, "/")
+		site := edge.site(ctx)
 		want := httpapi.SnapshotIdentity(snap.Digest(), f.cfg.Namespace, site)
 		for _, t := range targets {
 			held, err := edgeHolds(ctx, edgeOf(t, site), site, f.cfg.Namespace)

@@ -284,6 +284,12 @@ func TestVarnishPurgeNeedsTheSecret(t *testing.T) {
 	if err := os.WriteFile(wrongFile, []byte(wrong+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The edge must not hold the index this catalogd would answer: it
+	// would then find nothing to purge at start (cmd/catalogd's
+	// startpurge.go) and send no purge to be refused.
+	if code := v.purge(t, v.Purge, good, "shop-index"); code != http.StatusOK {
+		t.Fatalf("with the secret: PURGE %d, want 200", code)
+	}
 	bad := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: e.dsn, Env: []string{"CATALOG_CHANGES=poll",
 		"CATALOG_PURGE_VARNISH=" + v.Purge, "CATALOG_PURGE_VARNISH_SECRET_FILE=" + wrongFile}})
 	var report string

@@ -244,8 +244,23 @@ func TestFleet(t *testing.T) {
 		return n
 	}
 
-	// Scale up: two replicas reading the database replica join.
+	// Scale up, on a busy shop: a price changed a moment ago (which no
+	// list count shows), and two replicas reading the database replica
+	// join.
 	warm()
+	if err := ops.EditPrice(context.Background(), productID(t, raw, 10), "66", ""); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, "the price edit before the scale-up fresh at Varnish", 20*time.Second, func() bool {
+		return strings.Contains(get(productPath(10)).body, `"price":"66.00"`)
+	})
+	purgesSettled(t, a)
+	// The edit purged the index too (it names the snapshot); no visitor
+	// asks for it again here: catalogd's refill after its purge does.
+	for _, p := range every[1:] {
+		get(p)
+	}
+	replica.CaughtUp(t, primary)
 	b := member(replica.On(t, dsn), "CATALOG_CHANGES=binlog")
 	c := member(replica.On(t, dsn), "CATALOG_CHANGES=poll", "CATALOG_POLL_INTERVAL=250ms")
 	for _, cd := range []*proctest.Catalogd{b, c} {

@@ -239,7 +239,10 @@ func TestVarnishInFront(t *testing.T) {
 		}
 		missed := misses(t, every)
 		for p := range missed {
-			if p != edited && p != lists[0] {
+			// The index goes with every change (it names the snapshot, for
+			// a starting replica), and catalogd has the edge fetch it
+			// again: a miss or a hit, either is right.
+			if p != edited && p != lists[0] && p != api {
 				t.Errorf("%s was purged by an edit of another product", p)
 			}
 		}

@@ -112,6 +112,9 @@ var Rows = []Row{
 		{Title: "Failing", Unit: "short",
 			Description: "1 while the target's last round failed. Alert CatalogdEdgePurgeFailing after 5 minutes.",
 			Queries:     []Query{{`max by (target) (catalogd_edge_purge_failing` + sel + `)`, "{{target}}"}}},
+		{Title: "Pace", Unit: "s",
+			Description: "The least time between two requests to a target, per replica: its interval, or longer as the CDN's rate limit taught (429s, Retry-After, quota headers); the fleet's replicas settle near one pace.",
+			Queries:     []Query{{`max by (instance, target) (catalogd_edge_purge_pace_seconds` + sel + `)`, "{{instance}} {{target}}"}}},
 		{Title: "Tags waiting, and purges of everything", Unit: "short",
 			Queries: []Query{
 				{`sum by (target) (catalogd_edge_purge_pending_tags` + sel + `)`, "{{target}} waiting"},
