@@ -29,12 +29,29 @@ type digest struct {
 	items [2]uint64
 }
 
-// shopSum hashes the whole read's rows but the products. encoding/json
-// writes maps in key order: the same rows give the same bytes.
-func shopSum(rows *ShopRows) [sha256.Size]byte {
+// shopSum hashes the whole read's rows but the products, and the settings
+// that shape what the snapshot answers (the site and uploads URLs, the
+// links, the language): a replica started with another --site-url or
+// --sitemap-url answers otherwise from the same rows. encoding/json writes
+// maps in key order: the same rows give the same bytes.
+func shopSum(rows *ShopRows, cfg Config) [sha256.Size]byte {
+	type shaping struct{ SiteURL, UploadsURL, DevelopersURL, SitemapURL, Language string }
 	r := *rows
 	r.Products = ProductRows{}
-	b, err := json.Marshal(&r)
+	// Why a table could not be read is the server's error text, which
+	// names the client's address: every pod its own. Only which tables
+	// (and whether the network's) could not be read shapes the answers.
+	r.Unreadable = make(map[string]string, len(rows.Unreadable))
+	for table := range rows.Unreadable {
+		r.Unreadable[table] = ""
+	}
+	if r.NetworkNote != "" {
+		r.NetworkNote = "unreadable"
+	}
+	b, err := json.Marshal(struct {
+		Rows     *ShopRows
+		Settings shaping
+	}{&r, shaping{cfg.SiteURL, cfg.UploadsURL, cfg.DevelopersURL, cfg.SitemapURL, cfg.Language}})
 	if err != nil {
 		// Strings, numbers, maps and slices of them: never fails. Were it
 		// to, an unequal digest only costs a purge at start.

@@ -71,3 +71,64 @@ func TestItemSumCoversEveryField(t *testing.T) {
 		t.Errorf("window has %d fields; itemSum hashes 6", n)
 	}
 }
+
+// Two pods reading the same shop as the shipped read-only user, which may
+// not read the translation plugins' tables, are refused in words that name
+// each pod's address: their snapshots still have one digest. Which tables
+// could not be read is content; the server's words are not.
+func TestDigestIgnoresTheRefusalsWords(t *testing.T) {
+	st := newStore()
+	st.add(product{Title: "P", Regular: "10"})
+	cfg := Config{Now: func() time.Time { return t0 }}
+	from := func(addr string, unreadable ...string) string {
+		t.Helper()
+		rows := st.shopRows()
+		rows.Unreadable = map[string]string{}
+		for _, table := range unreadable {
+			rows.Unreadable[table] = "SELECT command denied to user 'catalogd'@'" + addr + "' for table `shop`.`" + table + "`"
+		}
+		rows.NetworkNote = "SELECT command denied to user 'catalogd'@'" + addr + "' for table `shop`.`wp_sitemeta`"
+		s, err := Build(rows, cfg, 1, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Digest()
+	}
+	a, b := from("10.0.3.17", "wp_icl_translations"), from("10.0.5.2", "wp_icl_translations")
+	if a != b {
+		t.Errorf("one shop, read from two pods: digests %s and %s", a, b)
+	}
+	if c := from("10.0.3.17", "wp_icl_translations", "wp_trp_dictionary"); c == a {
+		t.Errorf("another table unreadable, the digest did not move")
+	}
+}
+
+// The settings that shape the answers from the same rows are part of the
+// digest: a rolling restart that changes one of them is not taken for a
+// start beside replicas that answer alike.
+func TestDigestCoversTheShapingSettings(t *testing.T) {
+	st := newStore()
+	st.add(product{Title: "P", Regular: "10"})
+	base := Config{Now: func() time.Time { return t0 }}
+	digest := func(cfg Config) string {
+		t.Helper()
+		s, err := Build(st.shopRows(), cfg, 1, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Digest()
+	}
+	was := digest(base)
+	for name, change := range map[string]func(*Config){
+		"site URL":       func(c *Config) { c.SiteURL = "https://other.example" },
+		"uploads URL":    func(c *Config) { c.UploadsURL = "https://cdn.example/uploads" },
+		"developers URL": func(c *Config) { c.DevelopersURL = "https://shop.example/developers" },
+		"sitemap URL":    func(c *Config) { c.SitemapURL = SitemapNone },
+	} {
+		cfg := base
+		change(&cfg)
+		if digest(cfg) == was {
+			t.Errorf("another %s, the same digest", name)
+		}
+	}
+}

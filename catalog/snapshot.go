@@ -93,7 +93,7 @@ func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapsh
 	}
 	t := buildTerms(rows, sh)
 	s := &Snapshot{Version: version, Built: built, sh: sh, t: t,
-		trpSlugs: make(map[string]string, len(rows.TranslatedSlugs)), sum: digest{shop: shopSum(rows)}}
+		trpSlugs: make(map[string]string, len(rows.TranslatedSlugs)), sum: digest{shop: shopSum(rows, cfg)}}
 	for k, v := range rows.TranslatedSlugs {
 		s.trpSlugs[foldSlug(k)] = v
 	}

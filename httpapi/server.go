@@ -67,6 +67,7 @@ type server struct {
 	ns         string
 	base       string // /wp-json/{ns}/v1
 	site       string
+	shape      Shape // what, beside the snapshot, makes the answers (SnapshotHeader)
 	tags       tagger
 	limits     *rateLimiter
 	clients    clientIPs
@@ -159,6 +160,7 @@ func NewServer(d Deps) http.Handler {
 		ns:         d.Namespace,
 		base:       "/wp-json/" + d.Namespace + "/v1",
 		site:       strings.TrimRight(d.SiteURL, "/"),
+		shape:      ShapeOf(d),
 		limits:     newRateLimiter(d.RateLimit, maxTrackedIPs, d.EnforceRateLimit),
 		clients:    clientIPs{trusted: d.TrustedProxies},
 		metrics:    d.Metrics,
@@ -344,7 +346,7 @@ func (s *server) getCatalogIndex(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	describe(r, idx.Version, time.Time{}, idx.Modified, []string{s.tags.kind("index")})
-	w.Header().Set(SnapshotHeader, SnapshotIdentity(idx.Digest, s.ns, s.site))
+	w.Header().Set(SnapshotHeader, s.shape.Identity(idx.Digest))
 	return s.writeJSON(w, r, http.StatusOK, s.links(idx))
 }
 

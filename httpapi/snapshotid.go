@@ -3,6 +3,8 @@ package httpapi
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"strings"
 
 	"catalogd/internal/buildinfo"
 )
@@ -15,13 +17,33 @@ import (
 // docs/edge-purge.md, "Starting without emptying the edge".
 const SnapshotHeader = "Catalog-Snapshot"
 
-// SnapshotIdentity is the identity an answer made from a snapshot of the
-// digest carries: the snapshot's content, and what else shapes the answers
-// — the namespace, the site URL the links name, and catalogd's build (an
-// upgrade may change any answer). Equal in every replica that read the
-// same shop with the same settings and build; never a load counter or a
-// time.
-func SnapshotIdentity(digest, ns, site string) string {
-	sum := sha256.Sum256([]byte(digest + "\x00" + ns + "\x00" + site + "\x00" + buildinfo.Version() + "\x00" + buildinfo.Commit()))
+// Shape is what, beside the snapshot, makes the answers the edge holds:
+// the namespace and the site URL the links name, the tag headers that let
+// a purge reach them, and the lifetimes they were given. A rolling
+// restart that changes one of them must not be taken for a start beside
+// replicas that answer alike.
+type Shape struct {
+	Namespace, SiteURL string
+	TagHeader          TagHeader
+	Freshness          Freshness
+}
+
+// ShapeOf is the shape of the answers a server of d makes.
+func ShapeOf(d Deps) Shape {
+	sh := Shape{Namespace: d.Namespace, SiteURL: strings.TrimRight(d.SiteURL, "/"), TagHeader: d.TagHeader,
+		Freshness: DefaultFreshness}
+	if d.Freshness != nil {
+		sh.Freshness = *d.Freshness
+	}
+	return sh
+}
+
+// Identity is the identity an answer of this shape made from a snapshot
+// of the digest carries, with catalogd's build (an upgrade may change any
+// answer). Equal in every replica that read the same shop with the same
+// settings and build; never a load counter or a time.
+func (sh Shape) Identity(digest string) string {
+	b, _ := json.Marshal(sh) // strings, ints and durations: never fails
+	sum := sha256.Sum256([]byte(digest + "\x00" + string(b) + "\x00" + buildinfo.Version() + "\x00" + buildinfo.Commit()))
 	return hex.EncodeToString(sum[:16])
 }

@@ -125,9 +125,9 @@ type Options struct {
 	// Jitter draws a wait in [d/2, d]; nil: at random. Tests fix it.
 	Jitter func(d time.Duration) time.Duration
 	// Acknowledged, when set, is told of every round a target
-	// acknowledged, with its tags: catalogd asks the edge for the index
-	// again, so that the edge's copy names the latest snapshot. It runs on
-	// the target's worker and must not block.
+	// acknowledged that left nothing waiting, with its tags: catalogd asks
+	// the edge for the index again, so that the edge's copy names the
+	// latest snapshot. It runs on the target's worker and must not block.
 	Acknowledged func(t Target, tags []string)
 }
 

@@ -247,7 +247,10 @@ func (w *worker) attempt(ctx context.Context) bool {
 		w.lastOK, w.lastErr = now, nil
 		w.mu.Unlock()
 		w.m.roundDone(false)
-		if w.o.Acknowledged != nil {
+		// Told only once nothing waits: the edge's index is then filled
+		// after the last change this replica applied was purged, not
+		// between a change and its purge.
+		if w.o.Acknowledged != nil && w.pendingCount() == 0 {
 			w.o.Acknowledged(w.t, tags)
 		}
 		return true

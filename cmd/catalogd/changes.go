@@ -137,6 +137,9 @@ type follower struct {
 	firstOnce sync.Once
 	// purger sends the tags each change named to the edge caches.
 	purger *purge.Purger
+	// edge asks the edges for the API index at start (startpurge.go);
+	// nil: every start purges by kind.
+	edge *edgeIndex
 }
 
 // binlogRecheck is how often a follower that polls where it could follow

@@ -202,14 +202,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// why not yet — and every API request gets the contract's 503 with
 	// Retry-After.
 	accessLog := newAccessLog(cfg, lw)
-	apiHandler := func(site string, cat catalog.Service, cache *httpapi.Cache, metrics *httpapi.Metrics) http.Handler {
-		return httpapi.NewServer(httpapi.Deps{Catalog: cat, Namespace: cfg.Namespace,
+	deps := func(site string, cat catalog.Service, cache *httpapi.Cache, metrics *httpapi.Metrics) httpapi.Deps {
+		return httpapi.Deps{Catalog: cat, Namespace: cfg.Namespace,
 			SiteURL: site, DevelopersURL: cfg.DevelopersURL, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
 			TrustedProxies: cfg.TrustedProxies, Cache: cache, Metrics: metrics,
 			Logger: log, AccessLog: cfg.AccessLog, AccessLines: accessLog, Freshness: &httpapi.Freshness{MaxAge: cfg.MaxAge, SMaxAge: cfg.SMaxAge,
 				StaleWhileRevalidate: cfg.StaleWhileRevalidate, StaleIfError: cfg.StaleIfError},
-			TagHeader: tagHeader(cfg.TagHeaders())})
+			TagHeader: tagHeader(cfg.TagHeaders())}
 	}
+	apiHandler := func(site string, cat catalog.Service, cache *httpapi.Cache, metrics *httpapi.Metrics) http.Handler {
+		return httpapi.NewServer(deps(site, cat, cache, metrics))
+	}
+	// shape is what, beside the snapshot, makes the answers served for the
+	// site: the start-up purge compares the edge's with it.
+	shape := func(site string) httpapi.Shape { return httpapi.ShapeOf(deps(site, nil, nil, nil)) }
 	var current atomic.Pointer[http.Handler]
 	var live atomic.Bool // the catalog's handler is installed
 	starting := apiHandler(cfg.SiteURL, loading{}, nil, nil)
@@ -243,7 +249,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	edge := &edgeIndex{cfg: cfg, cat: cat, log: log}
+	edge := &edgeIndex{cfg: cfg, cat: cat, log: log, shape: shape}
 	purger := purge.New(targets, purge.Options{Kinds: httpapi.KindTags(cfg.Namespace), Logger: log,
 		Metrics: purge.NewMetrics(reg), Acknowledged: edge.refill})
 	if len(targets) > 0 {
@@ -275,7 +281,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer stopFollowing()
 	errc := make(chan error, 3)
 	f := &follower{cfg: cfg, db: db, cat: cat, cache: cache, log: log, m: changes, source: source,
-		version: snapVersion, first: make(chan struct{}), purger: purger}
+		version: snapVersion, first: make(chan struct{}), purger: purger, edge: edge}
+	go edge.keepWarm(followCtx, targets, cfg.SMaxAge/2)
 	purging := make(chan struct{}) // closed when the purger's Run has returned
 	go func() {
 		defer close(purging)

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -51,6 +50,9 @@ type edgeIndex struct {
 	cfg *config.Config
 	cat *catalog.Catalog
 	log *slog.Logger
+	// shape is what, beside the snapshot, makes the answers served for
+	// a site (main.go's, from the settings the API server is given).
+	shape func(site string) httpapi.Shape
 }
 
 // site is the site's URL, without its trailing slash: the setting's, or
@@ -72,32 +74,55 @@ func (e *edgeIndex) refill(t purge.Target, _ []string) {
 		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 		defer cancel()
 		site := e.site(ctx)
-		if _, err := edgeHolds(ctx, edgeOf(t, site), site, e.cfg.Namespace); err != nil && !errors.Is(err, errNotCached) {
+		if _, err := edgeHolds(ctx, t, site, e.cfg.Namespace); err != nil && !errors.Is(err, errNotCached) {
 			e.log.Debug("edge purge: the edge did not fetch the API index again", "target", t.Name(), "err", err)
 		}
 	}()
 }
 
+// keepWarm has each target's edge fetch the index every period (half the
+// edge's lifetime, s-maxage): a quiet shop purges nothing for hours, the
+// edge's copy would expire, and a replica the autoscaler starts then would
+// find none and purge everything. A copy the edge holds makes it a hit,
+// which costs nothing.
+func (e *edgeIndex) keepWarm(ctx context.Context, targets []purge.Target, period time.Duration) {
+	if period <= 0 || len(targets) == 0 {
+		return
+	}
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			for _, t := range targets {
+				e.refill(t, nil)
+			}
+		}
+	}
+}
+
 // startPurge decides each target's purge at start, from the first snapshot,
-// without holding up the follower.
+// without holding up the follower. The targets are asked at once, each
+// within its own probeTimeout: a slow one does not make the others purge.
 func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
 	targets := f.purger.Targets()
-	if snap == nil || len(targets) == 0 || f.cfg == nil || f.cat == nil {
+	if snap == nil || len(targets) == 0 || f.edge == nil {
 		f.purger.PurgeKinds("start", now)
 		return
 	}
-	edge := &edgeIndex{cfg: f.cfg, cat: f.cat, log: f.log}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*probeTimeout)
-		defer cancel()
-		site := edge.site(ctx)
-		want := httpapi.SnapshotIdentity(snap.Digest(), f.cfg.Namespace, site)
-		for _, t := range targets {
-			held, err := edgeHolds(ctx, edgeOf(t, site), site, f.cfg.Namespace)
+	for _, t := range targets {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+			defer cancel()
+			site := f.edge.site(ctx)
+			want := f.edge.shape(site).Identity(snap.Digest())
+			held, err := edgeHolds(ctx, t, site, f.cfg.Namespace)
 			if err == nil && held == want {
 				f.log.Info("edge purge at start: the edge holds this snapshot's answers; nothing to purge",
 					"target", t.Name(), "snapshot", want)
-				continue
+				return
 			}
 			why := "it holds another snapshot's answers (" + held + ")"
 			if err != nil {
@@ -105,8 +130,8 @@ func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
 			}
 			f.log.Info("edge purge at start: purging every response by kind", "target", t.Name(), "why", why)
 			f.purger.PurgeKindsOf(t.Name(), "start", now)
-		}
-	}()
+		}()
+	}
 }
 
 // edgeOf is where the target's cache answers GETs: a Varnish's own
@@ -125,7 +150,8 @@ var errNotCached = errors.New("the edge did not hold the API index (it fetched i
 // edgeHolds asks the edge at base for the API index, as the site's
 // visitors ask it (the site's Host), and returns the snapshot identity of
 // the copy it held.
-func edgeHolds(ctx context.Context, base, site, ns string) (string, error) {
+func edgeHolds(ctx context.Context, t purge.Target, site, ns string) (string, error) {
+	base := edgeOf(t, site)
 	if base == "" {
 		return "", errors.New("no site URL to ask the edge at")
 	}
@@ -147,7 +173,7 @@ func edgeHolds(ctx context.Context, base, site, ns string) (string, error) {
 	switch {
 	case resp.StatusCode != http.StatusOK:
 		return held, fmt.Errorf("the edge answered %d for the API index", resp.StatusCode)
-	case !cachedCopy(resp.Header):
+	case !cachedCopy(t, resp.Header):
 		return held, errNotCached
 	case held == "":
 		return "", errors.New("the edge's copy of the API index names no snapshot (a catalogd before 32)")
@@ -155,21 +181,24 @@ func edgeHolds(ctx context.Context, base, site, ns string) (string, error) {
 	return held, nil
 }
 
-// cachedCopy says whether an answer came from the cache's store: Varnish's
-// (the shipped VCL) and Fastly's X-Cache, Cloudflare's CF-Cache-Status, or
-// an Age of a second or more.
-func cachedCopy(h http.Header) bool {
-	if x := h.Get("X-Cache"); x != "" {
-		// Fastly behind a shield says "MISS, HIT": the edge's own is last.
-		parts := strings.Split(x, ",")
-		if strings.HasPrefix(strings.TrimSpace(parts[len(parts)-1]), "HIT") {
+// cachedCopy says whether an answer came from the target's own store, by
+// the target's own words alone: a CDN above Varnish passes Varnish's
+// X-Cache and Age on, and its miss would read as Varnish's hit. Varnish
+// (the shipped VCL) says X-Cache: HIT; Fastly adds its own X-Cache entry
+// last ("MISS, HIT": the shield missed, the edge hit); Cloudflare says
+// CF-Cache-Status. Age is any cache's on the way, so it is not read.
+func cachedCopy(t purge.Target, h http.Header) bool {
+	switch t.(type) {
+	case *purge.Cloudflare:
+		switch h.Get("CF-Cache-Status") {
+		case "HIT", "STALE", "UPDATING", "REVALIDATED":
 			return true
 		}
+		return false
+	case *purge.Fastly:
+		parts := strings.Split(h.Get("X-Cache"), ",")
+		return strings.HasPrefix(strings.TrimSpace(parts[len(parts)-1]), "HIT")
+	default:
+		return strings.HasPrefix(strings.TrimSpace(h.Get("X-Cache")), "HIT")
 	}
-	switch h.Get("CF-Cache-Status") {
-	case "HIT", "STALE", "UPDATING", "REVALIDATED":
-		return true
-	}
-	age, err := strconv.Atoi(h.Get("Age"))
-	return err == nil && age >= 1
 }

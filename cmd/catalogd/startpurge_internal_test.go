@@ -3,29 +3,42 @@ package main
 import (
 	"net/http"
 	"testing"
+
+	"catalogd/purge"
 )
 
 // cachedCopy tells a copy the edge held from one it fetched for the
-// question, by each edge's own words: only a held copy says what the edge
-// holds, so anything else makes a starting replica purge.
+// question, by each target's own words only: a CDN above Varnish passes
+// Varnish's X-Cache and Age on, and its own miss must not read as a hit
+// (the CDN would keep its stale pages after an outage). Anything but a
+// held copy makes a starting replica purge.
 func TestCachedCopy(t *testing.T) {
+	varnish, err := purge.NewVarnish("http://127.0.0.1:6091", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fastly := purge.NewFastly("https://api.fastly.com", "svc", purge.FixedToken("t"), false, nil)
+	cloudflare := purge.NewCloudflare("https://api.cloudflare.com/client/v4", "zone", purge.FixedToken("t"), 0, 0, nil)
 	tests := []struct {
 		name   string
+		target purge.Target
 		header map[string]string
 		want   bool
 	}{
-		{"the shipped VCL's hit", map[string]string{"X-Cache": "HIT"}, true},
-		{"the shipped VCL's miss", map[string]string{"X-Cache": "MISS"}, false},
-		{"Fastly's hit", map[string]string{"X-Cache": "HIT, HIT"}, true},
-		{"Fastly's edge missed behind a shield that hit", map[string]string{"X-Cache": "HIT, MISS"}, false},
-		{"Fastly's edge hit, the shield had missed", map[string]string{"X-Cache": "MISS, HIT"}, true},
-		{"Cloudflare's hit", map[string]string{"CF-Cache-Status": "HIT"}, true},
-		{"Cloudflare's stale copy", map[string]string{"CF-Cache-Status": "STALE"}, true},
-		{"Cloudflare's miss", map[string]string{"CF-Cache-Status": "MISS"}, false},
-		{"Cloudflare's dynamic (not cached)", map[string]string{"CF-Cache-Status": "DYNAMIC"}, false},
-		{"another cache's Age", map[string]string{"Age": "12"}, true},
-		{"an Age of 0: just fetched", map[string]string{"Age": "0"}, false},
-		{"nothing said", nil, false},
+		{"the shipped VCL's hit", varnish, map[string]string{"X-Cache": "HIT"}, true},
+		{"the shipped VCL's miss", varnish, map[string]string{"X-Cache": "MISS"}, false},
+		{"Varnish: another cache's Age is not Varnish's word", varnish, map[string]string{"Age": "12"}, false},
+		{"Fastly's hit", fastly, map[string]string{"X-Cache": "HIT, HIT"}, true},
+		{"Fastly's edge missed behind a shield that hit", fastly, map[string]string{"X-Cache": "HIT, MISS"}, false},
+		{"Fastly's edge hit, the shield had missed", fastly, map[string]string{"X-Cache": "MISS, HIT"}, true},
+		{"Fastly's miss above Varnish's hit", fastly, map[string]string{"X-Cache": "HIT, MISS", "Age": "40"}, false},
+		{"Cloudflare's hit", cloudflare, map[string]string{"CF-Cache-Status": "HIT"}, true},
+		{"Cloudflare's stale copy", cloudflare, map[string]string{"CF-Cache-Status": "STALE"}, true},
+		{"Cloudflare's miss", cloudflare, map[string]string{"CF-Cache-Status": "MISS"}, false},
+		{"Cloudflare's miss above Varnish's hit", cloudflare,
+			map[string]string{"CF-Cache-Status": "MISS", "X-Cache": "HIT", "Age": "40"}, false},
+		{"Cloudflare's dynamic (not cached)", cloudflare, map[string]string{"CF-Cache-Status": "DYNAMIC"}, false},
+		{"nothing said", cloudflare, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,8 +46,8 @@ func TestCachedCopy(t *testing.T) {
 			for k, v := range tt.header {
 				h.Set(k, v)
 			}
-			if got := cachedCopy(h); got != tt.want {
-				t.Errorf("cachedCopy(%v) = %v, want %v", tt.header, got, tt.want)
+			if got := cachedCopy(tt.target, h); got != tt.want {
+				t.Errorf("cachedCopy(%s, %v) = %v, want %v", tt.target.Name(), tt.header, got, tt.want)
 			}
 		})
 	}

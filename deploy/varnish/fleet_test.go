@@ -350,3 +350,49 @@ func productID(t *testing.T, raw *sql.DB, i int) int64 {
 	}
 	return id
 }
+
+// TestQuietShopScaleUp: on a shop where nothing changed for longer than
+// the edge keeps an answer (s-maxage), and no visitor asked for the API
+// index meanwhile, a replica the autoscaler starts still finds the edge's
+// copy of the index, which catalogd keeps fetched, and purges nothing.
+func TestQuietShopScaleUp(t *testing.T) {
+	s := wpfixture.New("wp_", "https://shop.example")
+	s.Add(wpfixture.Product{Title: "Radar", Slug: "radar", RegularPrice: "5"})
+	dsn, _ := testdb.Load(t, s)
+	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
+	secret, secretEnv := purgeSecret(t)
+	service := &pool{}
+	lb := httptest.NewServer(service)
+	t.Cleanup(lb.Close)
+	const sMaxAge = 2 * time.Second
+	replica := func() *proctest.Catalogd {
+		t.Helper()
+		cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: []string{
+			"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge, secretEnv, "CATALOG_ACCESS_LOG=false",
+			"CATALOG_SITE_URL=https://shop.example", "CATALOG_S_MAXAGE=" + sMaxAge.String(),
+			"CATALOG_STALE_WHILE_REVALIDATE=1s"}})
+		if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		return cd
+	}
+	a := replica()
+	service.set(a.Public)
+	// The grace the VCL gives a healthy catalogd's answers past their
+	// lifetime (60 s, its --stale-while-revalidate) shortened as that
+	// setting would be, so that the test need not wait a minute.
+	v := startVarnish(t, proctest.VarnishOptions{Listen: listen, PurgeListen: purge, Backend: lb.Listener.Addr().String(),
+		PurgeSecretFile: secret, Edits: []string{"set req.grace = 60s;", "set req.grace = 1s;"}})
+	startDecided(t, a, a.Stderr)
+	v.visit(t, api)
+	// Three lifetimes go by with no change and no visitor of the index.
+	idle := time.Now()
+	for time.Since(idle) < 3*sMaxAge {
+		v.visit(t, api+"/products/radar")
+		time.Sleep(100 * time.Millisecond)
+	}
+	b := replica()
+	if startDecided(t, b, b.Stderr) {
+		t.Errorf("a replica started on a quiet shop purged the edge: the index had expired there\n%s", b.Stderr.String())
+	}
+}
