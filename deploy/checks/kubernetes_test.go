@@ -210,8 +210,37 @@ func TestKustomizeBuilds(t *testing.T) {
 	for name, pod := range map[string]*corev1.PodSpec{"StatefulSet/catalogd-varnish": podSpec(ss), "Deployment/catalogd": podSpec(dep)} {
 		if pod == nil || !mountsSecretFile(*pod, "catalogd-varnish-purge", file) {
 			t.Errorf("%s does not mount the Secret catalogd-varnish-purge at %s", name, file)
+			continue
+		}
+		if !secretReadable(*pod, "catalogd-varnish-purge") {
+			t.Errorf("%s's process cannot read the Secret catalogd-varnish-purge's files: root owns them, and "+
+				"their mode lets only their group read them, which is the pod's fsGroup, unset", name)
 		}
 	}
+}
+
+// secretReadable says whether the pod's non-root process may read the
+// files of its volume of the Secret: the kubelet makes root their owner
+// and the pod's fsGroup their group, with the volume's mode (0644 unless
+// set).
+func secretReadable(pod corev1.PodSpec, secret string) bool {
+	for _, vol := range pod.Volumes {
+		if vol.Secret == nil || vol.Secret.SecretName != secret {
+			continue
+		}
+		mode := int32(0o644)
+		if vol.Secret.DefaultMode != nil {
+			mode = *vol.Secret.DefaultMode
+		}
+		for _, item := range vol.Secret.Items {
+			if item.Mode != nil {
+				mode = *item.Mode
+			}
+		}
+		groupSet := pod.SecurityContext != nil && pod.SecurityContext.FSGroup != nil
+		return mode&0o004 != 0 || groupSet && mode&0o040 != 0
+	}
+	return false
 }
 
 // podSpec is the pod template's spec of a StatefulSet or a Deployment.
