@@ -97,6 +97,14 @@ sub vcl_recv {
     # does: utm_*, gclid, fbclid, a cache-buster are dropped, the rest
     # sorted. The backend gets the URL the object is kept under, so no
     # object can hold an answer to another URL.
+    # What text cannot normalise goes to catalogd as it came, uncached: a
+    # parameter name spelt with a percent escape (per%5Fpage, which
+    # catalogd decodes and the list below would drop), or one catalogd
+    # reads given twice (it takes the last; sorting would move it).
+    if (req.url ~ "[?&][^=&]*%" ||
+        req.url ~ "[?&](category|framework|page|per_page|rest_route)=[^&]*&(.*&)?\1(=|&|$)") {
+        return (pass);
+    }
     set req.url = regsub(req.url, "^https?://[^/]*", "");
     if (req.url ~ "\?") {
         set req.http.catalogd-query = regsuball(regsub(req.url, "^[^?]*\?", "&"),

@@ -106,9 +106,11 @@ func smallEdge(t *testing.T, catalogdEnv, varnishEnv []string) edge {
 // (httpapi.QueryParams), in both shipped VCLs: a parameter catalogd
 // starts to read is never dropped at the edge, nor one it ignores kept.
 func TestVCLKeepsCatalogdsQueryParams(t *testing.T) {
-	where := regexp.MustCompile(`\(\?!\(\?:([a-z_|]+)\)`)
+	kept := regexp.MustCompile(`\(\?!\(\?:([a-z_|]+)\)`)
+	twice := regexp.MustCompile(`\[\?&\]\(([a-z_|]+)\)=`) // the rule that passes one given twice
 	for _, f := range []string{"catalogd.vcl", "../kubernetes/varnish/catalogd.vcl"} {
-		proxytest.ListMatches(t, f, where, httpapi.QueryParams, "query parameters")
+		proxytest.ListMatches(t, f, kept, httpapi.QueryParams, "query parameters")
+		proxytest.ListMatches(t, f, twice, httpapi.QueryParams, "query parameters given twice")
 	}
 }
 
@@ -326,5 +328,26 @@ func TestVarnishWithoutSecretFileRefusesPurges(t *testing.T) {
 	}
 	if a := v.get(t, api); a.header.Get("X-Cache") != "HIT" {
 		t.Error("a purge without a secret file purged the index")
+	}
+}
+
+// A query the VCL cannot normalise by its text, a parameter catalogd reads
+// spelt with a percent escape or given twice (catalogd takes the last;
+// sorting would move it), reaches catalogd as it came: Varnish answers
+// what catalogd answers to that very URL.
+func TestVarnishPassesWhatItCannotNormalise(t *testing.T) {
+	e := smallEdge(t, nil, nil)
+	for _, p := range []string{
+		api + "/products?per%5Fpage=1&category=police",
+		api + "/products?category=vehicles&category=police&per_page=1",
+		"/?rest_route=/shop/v1/catalog/products&rest_route=/shop/v1/catalog/categories",
+	} {
+		_, direct, err := e.cd.Get("http://" + e.cd.Public + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := e.v.fetch(t, "", p); a.body != direct {
+			t.Errorf("%s: Varnish answered %.200s\nwhere catalogd answers %.200s", p, a.body, direct)
+		}
 	}
 }
