@@ -81,21 +81,27 @@ func (db *DB) binlogFilters(ctx context.Context, q queryer) (doDB, ignoreDB stri
 }
 
 // replicaOf says whose changes the server applies as a replica ("" when
-// none, or when it cannot be known). SHOW SLAVE STATUS says where the
-// user may ask it (MySQL's REPLICATION CLIENT; MariaDB 10.5.9+ wants
-// SLAVE MONITOR, which catalogd's grants need not hold). On MariaDB
-// without it, the GTIDs tell, from variables anyone may read: a
-// transaction the server applied as a replica (@@gtid_slave_pos) that its
-// own binary log (@@gtid_binlog_pos) has not reached, in its replication
-// domain, was not logged. A server promoted from replica logs its own
-// writes past it, and is not taken for one.
+// none, or when it cannot be known). The replication status says where
+// the user may ask it (MySQL's REPLICATION CLIENT; MariaDB 10.5.9+ wants
+// SLAVE MONITOR, which catalogd's grants need not hold): a row for each
+// source, any of which makes the server a replica. On MariaDB that is
+// SHOW ALL SLAVES STATUS, as its SHOW SLAVE STATUS shows the default
+// connection alone, never a named one (CHANGE MASTER 'shop' TO …); MySQL
+// shows each channel of a multi-source replica as a row of its own.
+//
+// On MariaDB, when the status is refused or shows no connection, the
+// GTIDs still tell, from variables anyone may read: a transaction the
+// server applied as a replica (@@gtid_slave_pos) that its own binary log
+// (@@gtid_binlog_pos) has not reached, in its replication domain, was not
+// logged. A server promoted from replica logs its own writes past it, and
+// is not taken for one.
 func (db *DB) replicaOf(ctx context.Context, q queryer, mariadb bool) (string, error) {
 	stmts := []string{`SHOW REPLICA STATUS`, `SHOW SLAVE STATUS`}
 	if mariadb {
-		stmts = []string{`SHOW SLAVE STATUS`}
+		stmts = []string{`SHOW ALL SLAVES STATUS`, `SHOW SLAVE STATUS`}
 	}
 	for _, stmt := range stmts {
-		row, err := db.showRow(ctx, q, stmt)
+		rows, err := db.showRows(ctx, q, stmt)
 		if syntaxError(err) { // SHOW REPLICA STATUS before MySQL 8.0.22
 			continue
 		}
@@ -103,13 +109,12 @@ func (db *DB) replicaOf(ctx context.Context, q queryer, mariadb bool) (string, e
 			break
 		}
 		if err != nil {
-			return "", err
+			return "", db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
 		}
-		if row == nil {
-			return "", nil // not a replica
+		if len(rows) > 0 {
+			return sources(rows), nil
 		}
-		host := row["Source_Host"] + row["Master_Host"]
-		return fmt.Sprintf("%s:%s", host, row["Source_Port"]+row["Master_Port"]), nil
+		break // no source known to the status
 	}
 	if !mariadb {
 		return "", nil
@@ -123,6 +128,16 @@ func (db *DB) replicaOf(ctx context.Context, q queryer, mariadb bool) (string, e
 		return "the primary whose transaction " + gtid + " it applied", nil
 	}
 	return "", nil
+}
+
+// sources names the host:port of each row of a replication status
+// (MySQL 8.0.22+ says Source_, older servers and MariaDB Master_).
+func sources(rows []map[string]string) string {
+	names := make([]string, len(rows))
+	for i, row := range rows {
+		names[i] = row["Source_Host"] + row["Master_Host"] + ":" + row["Source_Port"] + row["Master_Port"]
+	}
+	return strings.Join(names, ", ")
 }
 
 // unlogged returns a GTID of applied (domain-server-seq, comma-separated)
@@ -155,6 +170,15 @@ func gtidParts(g string) (domain string, seq uint64, ok bool) {
 // showRow runs a SHOW statement and returns its first row by column name
 // (nil when it has none).
 func (db *DB) showRow(ctx context.Context, q queryer, stmt string) (map[string]string, error) {
+	rows, err := db.showRows(ctx, q, stmt)
+	if len(rows) == 0 {
+		return nil, err
+	}
+	return rows[0], err
+}
+
+// showRows runs a SHOW statement and returns its rows by column name.
+func (db *DB) showRows(ctx context.Context, q queryer, stmt string) ([]map[string]string, error) {
 	db.queries.Add(1)
 	rows, err := q.QueryContext(ctx, stmt)
 	if err != nil {
@@ -165,22 +189,23 @@ func (db *DB) showRow(ctx context.Context, q queryer, stmt string) (map[string]s
 	if err != nil {
 		return nil, err
 	}
-	if !rows.Next() {
-		return nil, rows.Err()
+	var all []map[string]string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		row := make(map[string]string, len(cols))
+		for i, c := range cols {
+			row[c] = vals[i].String
+		}
+		all = append(all, row)
 	}
-	vals := make([]sql.NullString, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
-		return nil, err
-	}
-	row := make(map[string]string, len(cols))
-	for i, c := range cols {
-		row[c] = vals[i].String
-	}
-	return row, rows.Err()
+	return all, rows.Err()
 }
 
 // filteredOut says whether binlog_do_db or binlog_ignore_db leaves schema

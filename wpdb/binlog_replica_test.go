@@ -16,8 +16,10 @@ import (
 // shop's schema filtered out of its log) cannot feed catalogd, and
 // BinlogStatus says why, for root and for a user with exactly the grants
 // deploy/mysql gives (who may not run SHOW SLAVE STATUS on MariaDB
-// 10.5.9+); a replica that logs what it applies can, and its log shows a
-// price saved on the primary.
+// 10.5.9+), whether it replicates over the default connection or a named
+// one (which MariaDB's plain SHOW SLAVE STATUS does not show); a replica
+// that logs what it applies can, and its log shows a price saved on the
+// primary.
 func TestBinlogStatusOnAReplica(t *testing.T) {
 	primary := testdb.NewServer(t)
 	p := newProductShop()
@@ -33,19 +35,26 @@ func TestBinlogStatusOnAReplica(t *testing.T) {
 	u := testdb.NewUserOn(t, primary.DSN(), dsn, append(slices.Clone(grants), "REPLICATION SLAVE, REPLICATION CLIENT ON *.*")...)
 
 	tests := []struct {
-		name  string
-		extra []string
-		ok    bool
-		want  string
+		name       string
+		connection string // the replication connection's name, "" for the default one
+		extra      []string
+		ok         bool
+		want       string
 	}{
-		{"log_slave_updates off", nil, false, "log_slave_updates is OFF"},
-		{"log_slave_updates on", []string{"--log-slave-updates"}, true, "binlog_format=ROW"},
-		{"the shop filtered out of the log", []string{"--log-slave-updates", "--binlog-do-db=unrelated"}, false,
+		{"log_slave_updates off", "", nil, false, "log_slave_updates is OFF"},
+		{"log_slave_updates off, over a named connection", "shop", nil, false, "log_slave_updates is OFF"},
+		{"log_slave_updates on", "", []string{"--log-slave-updates"}, true, "binlog_format=ROW"},
+		{"the shop filtered out of the log", "", []string{"--log-slave-updates", "--binlog-do-db=unrelated"}, false,
 			"leaves the shop's schema " + schema + " out"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			replica := testdb.NewReplica(t, primary, 2+i, tt.extra...)
+			var replica *testdb.Server
+			if tt.connection == "" {
+				replica = testdb.NewReplica(t, primary, 2+i, tt.extra...)
+			} else {
+				replica = testdb.NewNamedReplica(t, primary, 2+i, tt.connection, tt.extra...)
+			}
 			replica.CaughtUp(t, primary)
 			for _, as := range []struct{ who, dsn string }{
 				{"root", replica.On(t, dsn)},

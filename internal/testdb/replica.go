@@ -20,20 +20,39 @@ import (
 // options (--log-slave-updates, --binlog-do-db=…).
 func NewReplica(t testing.TB, primary *Server, serverID int, extra ...string) *Server {
 	t.Helper()
+	return replicate(t, primary, serverID, "", extra)
+}
+
+// NewNamedReplica is NewReplica over a named replication connection
+// (CHANGE MASTER 'name' TO …), as a MariaDB replicating from several
+// primaries has: plain SHOW SLAVE STATUS does not show it.
+func NewNamedReplica(t testing.TB, primary *Server, serverID int, name string, extra ...string) *Server {
+	t.Helper()
+	return replicate(t, primary, serverID, name, extra)
+}
+
+// replicate starts the replica, over the connection named name (""
+// for the default one).
+func replicate(t testing.TB, primary *Server, serverID int, name string, extra []string) *Server {
+	t.Helper()
 	r := NewServer(t, append([]string{fmt.Sprintf("--server-id=%d", serverID)}, extra...)...)
 	db := Open(t, r.DSN())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	conn := ""
+	if name != "" {
+		conn = " '" + name + "'"
+	}
 	for _, stmt := range []string{
-		fmt.Sprintf("CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='root', "+
-			"MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1", primary.s.port),
-		"START SLAVE",
+		fmt.Sprintf("CHANGE MASTER%s TO MASTER_HOST='127.0.0.1', MASTER_PORT=%d, MASTER_USER='root', "+
+			"MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1", conn, primary.s.port),
+		"START SLAVE" + conn,
 	} {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("replicate: %s: %v", stmt, err)
 		}
 	}
-	t.Cleanup(func() { db.Exec("STOP SLAVE") })
+	t.Cleanup(func() { db.Exec("STOP ALL SLAVES") })
 	return r
 }
 
