@@ -73,6 +73,50 @@ func (v *varnish) visit(t *testing.T, path string) answer {
 	return v.getFor(t, "shop.example", path)
 }
 
+// fleetEdge is one Varnish with the shipped VCL in front of the pool of a
+// fleet's replicas, which purge it with its secret.
+type fleetEdge struct {
+	pool                             *pool
+	lb                               string // the pool's address, Varnish's backend
+	listen, purge, secret, secretEnv string
+}
+
+func newFleetEdge(t *testing.T) *fleetEdge {
+	t.Helper()
+	e := &fleetEdge{pool: &pool{}, listen: proctest.FreeAddr(t), purge: proctest.FreeAddr(t)}
+	lb := httptest.NewServer(e.pool)
+	t.Cleanup(lb.Close)
+	e.lb = lb.Listener.Addr().String()
+	e.secret, e.secretEnv = purgeSecret(t)
+	return e
+}
+
+// replica starts a catalogd of the fleet on dsn, purging the edge, with
+// more settings, and waits until it is ready; its log is its Stderr.
+func (e *fleetEdge) replica(t *testing.T, dsn string, env ...string) *proctest.Catalogd {
+	t.Helper()
+	cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: append([]string{
+		"CATALOG_PURGE_VARNISH=http://" + e.purge, e.secretEnv, "CATALOG_ACCESS_LOG=false",
+		"CATALOG_SITE_URL=https://shop.example", "CATALOG_RATE_LIMIT=1000000"}, env...)})
+	if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("catalogd %s's log:\n%s", cd.Public, cd.Stderr.String())
+		}
+	})
+	return cd
+}
+
+// start starts Varnish, once the pool has a replica (its probe would
+// find none), each edit given applied to the VCL's text first.
+func (e *fleetEdge) start(t *testing.T, edits ...string) *varnish {
+	t.Helper()
+	return startVarnish(t, proctest.VarnishOptions{Listen: e.listen, PurgeListen: e.purge, Backend: e.lb,
+		PurgeSecretFile: e.secret, Edits: edits})
+}
+
 // TestReplicasShareTheEdge: a replica that starts beside a running one
 // (a scale-up, a rolling restart) purges nothing, so the pages the edge
 // holds stay hits; a replica that starts after the whole fleet was down
@@ -82,38 +126,18 @@ func TestReplicasShareTheEdge(t *testing.T) {
 	s.Add(wpfixture.Product{Title: "Radar", Slug: "radar", RegularPrice: "5"})
 	s.Add(wpfixture.Product{Title: "Siren", Slug: "siren", RegularPrice: "7"})
 	dsn, raw := testdb.Load(t, s)
-	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
-	secret, secretEnv := purgeSecret(t)
-	service := &pool{}
-	lb := httptest.NewServer(service)
-	t.Cleanup(lb.Close)
-
-	replica := func(t *testing.T) (*proctest.Catalogd, *proctest.SyncBuffer) {
+	e := newFleetEdge(t)
+	replica := func(t *testing.T) *proctest.Catalogd { return e.replica(t, dsn, "CATALOG_CHANGES=poll") }
+	started := func(t *testing.T, cd *proctest.Catalogd) bool {
 		t.Helper()
-		logs := &proctest.SyncBuffer{}
-		cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Stdout: logs, Stderr: logs, Env: []string{
-			"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge, secretEnv, "CATALOG_ACCESS_LOG=false",
-			"CATALOG_SITE_URL=https://shop.example", "CATALOG_RATE_LIMIT=1000000"}})
-		if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if t.Failed() {
-				t.Logf("catalogd's output:\n%s", logs.String())
-			}
-		})
-		return cd, logs
+		return startDecided(t, cd, cd.Stderr)
 	}
-	started := func(t *testing.T, cd *proctest.Catalogd, logs *proctest.SyncBuffer) bool {
-		t.Helper()
-		return startDecided(t, cd, logs)
-	}
+	service := e.pool
 
-	a, logsA := replica(t)
+	a := replica(t)
 	service.set(a.Public)
-	v := startVarnish(t, proctest.VarnishOptions{Listen: listen, PurgeListen: purge, Backend: lb.Listener.Addr().String(),
-		PurgeSecretFile: secret})
-	started(t, a, logsA) // Varnish was not up: A purged once it was
+	v := e.start(t)
+	started(t, a) // Varnish was not up: A purged once it was
 
 	page := api + "/products/radar"
 	warm := []string{api, page, api + "/products"}
@@ -125,9 +149,9 @@ func TestReplicasShareTheEdge(t *testing.T) {
 	}
 
 	t.Run("a second replica starts: the edge keeps its copies", func(t *testing.T) {
-		b, logsB := replica(t)
+		b := replica(t)
 		service.set(a.Public, b.Public)
-		if started(t, b, logsB) {
+		if started(t, b) {
 			t.Errorf("the second replica purged the edge at start, though it holds what both answer")
 		}
 		for _, p := range warm {
@@ -149,9 +173,9 @@ func TestReplicasShareTheEdge(t *testing.T) {
 		if h := v.visit(t, page); !strings.Contains(h.body, `"price":"5.00"`) {
 			t.Fatalf("the edge should still hold the old page while no replica runs: %.200s", h.body)
 		}
-		c, logsC := replica(t)
+		c := replica(t)
 		service.set(c.Public)
-		if !started(t, c, logsC) {
+		if !started(t, c) {
 			t.Errorf("the replica that started after the change purged nothing")
 		}
 		took := poll(t, "the new price through Varnish", 10*time.Second, func() bool {
@@ -194,25 +218,12 @@ func TestFleet(t *testing.T) {
 	replica.CaughtUp(t, primary)
 	ops := &wpfixture.Ops{DB: raw, Prefix: "wp_"}
 
-	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
-	svc := &pool{}
-	lb := httptest.NewServer(svc)
-	t.Cleanup(lb.Close)
-	secret, secretEnv := purgeSecret(t)
-	member := func(dsn string, env ...string) *proctest.Catalogd {
-		t.Helper()
-		cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: append([]string{
-			"CATALOG_PURGE_VARNISH=http://" + purge, secretEnv, "CATALOG_ACCESS_LOG=false",
-			"CATALOG_SITE_URL=https://shop.example", "CATALOG_RATE_LIMIT=1000000"}, env...)})
-		if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		return cd
-	}
+	e := newFleetEdge(t)
+	svc := e.pool
+	member := func(dsn string, env ...string) *proctest.Catalogd { return e.replica(t, dsn, env...) }
 	a := member(dsn, "CATALOG_CHANGES=binlog")
 	svc.set(a.Public)
-	v := startVarnish(t, proctest.VarnishOptions{Listen: listen, PurgeListen: purge, Backend: lb.Listener.Addr().String(),
-		PurgeSecretFile: secret})
+	v := e.start(t)
 	purgesSettled(t, a)
 
 	every := []string{api, api + "/categories", api + "/products?per_page=20&page=1",
@@ -359,30 +370,19 @@ func TestQuietShopScaleUp(t *testing.T) {
 	s := wpfixture.New("wp_", "https://shop.example")
 	s.Add(wpfixture.Product{Title: "Radar", Slug: "radar", RegularPrice: "5"})
 	dsn, _ := testdb.Load(t, s)
-	listen, purge := proctest.FreeAddr(t), proctest.FreeAddr(t)
-	secret, secretEnv := purgeSecret(t)
-	service := &pool{}
-	lb := httptest.NewServer(service)
-	t.Cleanup(lb.Close)
+	e := newFleetEdge(t)
 	const sMaxAge = 2 * time.Second
 	replica := func() *proctest.Catalogd {
 		t.Helper()
-		cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: []string{
-			"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purge, secretEnv, "CATALOG_ACCESS_LOG=false",
-			"CATALOG_SITE_URL=https://shop.example", "CATALOG_S_MAXAGE=" + sMaxAge.String(),
-			"CATALOG_STALE_WHILE_REVALIDATE=1s"}})
-		if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
-			t.Fatal(err)
-		}
-		return cd
+		return e.replica(t, dsn, "CATALOG_CHANGES=poll", "CATALOG_S_MAXAGE="+sMaxAge.String(),
+			"CATALOG_STALE_WHILE_REVALIDATE=1s")
 	}
 	a := replica()
-	service.set(a.Public)
+	e.pool.set(a.Public)
 	// The grace the VCL gives a healthy catalogd's answers past their
 	// lifetime (60 s, its --stale-while-revalidate) shortened as that
 	// setting would be, so that the test need not wait a minute.
-	v := startVarnish(t, proctest.VarnishOptions{Listen: listen, PurgeListen: purge, Backend: lb.Listener.Addr().String(),
-		PurgeSecretFile: secret, Edits: []string{"set req.grace = 60s;", "set req.grace = 1s;"}})
+	v := e.start(t, "set req.grace = 60s;", "set req.grace = 1s;")
 	startDecided(t, a, a.Stderr)
 	v.visit(t, api)
 	// Three lifetimes go by with no change and no visitor of the index.
