@@ -230,7 +230,7 @@ var cacheHeaders = map[string]any{
 // serverURL (the base URL, {site}/wp-json/{ns}/v1), generated from the route
 // table and the types the handlers encode.
 func OpenAPI(ns, serverURL string) []byte {
-	s := &server{ns: ns, base: "/wp-json/" + ns + "/v1"}
+	s := &server{ns: ns, base: Base(ns)}
 	headerRefs := map[string]any{}
 	components := map[string]any{}
 	for _, h := range rateHeaders {

@@ -158,7 +158,7 @@ func NewServer(d Deps) http.Handler {
 	s := &server{
 		cat:        d.Catalog,
 		ns:         d.Namespace,
-		base:       "/wp-json/" + d.Namespace + "/v1",
+		base:       Base(d.Namespace),
 		site:       strings.TrimRight(d.SiteURL, "/"),
 		shape:      ShapeOf(d),
 		limits:     newRateLimiter(d.RateLimit, maxTrackedIPs, d.EnforceRateLimit),

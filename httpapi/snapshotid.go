@@ -17,6 +17,13 @@ import (
 // docs/edge-purge.md, "Starting without emptying the edge".
 const SnapshotHeader = "Catalog-Snapshot"
 
+// Base is the API's path under the site: /wp-json/{ns}/v1.
+func Base(ns string) string { return "/wp-json/" + ns + "/v1" }
+
+// IndexPath is the path of the catalog index, the answer that carries
+// SnapshotHeader.
+func IndexPath(ns string) string { return Base(ns) + "/catalog" }
+
 // Shape is what, beside the snapshot, makes the answers the edge holds:
 // the namespace and the site URL the links name, the tag headers that let
 // a purge reach them, and the lifetimes they were given. A rolling

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/jmoiron/sqlx"
 )
 
 // Whether the server's binary log holds the shop's changes at all. A
@@ -60,24 +61,19 @@ func (db *DB) logHolds(ctx context.Context, q queryer, st *binlogSettings) error
 	return err
 }
 
-// binlogFilters reads SHOW MASTER STATUS's Binlog_Do_DB and
+// binlogFilters reads the binary log status's Binlog_Do_DB and
 // Binlog_Ignore_DB (REPLICATION CLIENT, which the feed needs anyway; ""
-// when the user lacks it: the filters are then not known).
+// when the user lacks it or the server shows no status: the filters are
+// then not known).
 func (db *DB) binlogFilters(ctx context.Context, q queryer) (doDB, ignoreDB string, err error) {
-	for _, stmt := range []string{`SHOW MASTER STATUS`, `SHOW BINARY LOG STATUS`} {
-		row, err := db.showRow(ctx, q, stmt)
-		if syntaxError(err) { // gone from MySQL 8.4
-			continue
-		}
-		if needsPrivilege(err) {
-			return "", "", nil
-		}
-		if err != nil {
-			return "", "", err
-		}
-		return row["Binlog_Do_DB"], row["Binlog_Ignore_DB"], nil
+	row, err := db.binaryLogStatus(ctx, q)
+	switch {
+	case needsPrivilege(err), errors.Is(err, errNoLogStatus):
+		return "", "", nil
+	case err != nil:
+		return "", "", err
 	}
-	return "", "", nil
+	return row["Binlog_Do_DB"], row["Binlog_Ignore_DB"], nil
 }
 
 // replicaOf says whose changes the server applies as a replica ("" when
@@ -185,23 +181,21 @@ func (db *DB) showRows(ctx context.Context, q queryer, stmt string) ([]map[strin
 		return nil, err
 	}
 	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
 	var all []map[string]string
 	for rows.Next() {
-		vals := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
+		m := map[string]any{}
+		if err := sqlx.MapScan(rows, m); err != nil {
 			return nil, err
 		}
-		row := make(map[string]string, len(cols))
-		for i, c := range cols {
-			row[c] = vals[i].String
+		row := make(map[string]string, len(m))
+		for c, v := range m {
+			switch v := v.(type) {
+			case nil:
+			case []byte:
+				row[c] = string(v)
+			default:
+				row[c] = fmt.Sprint(v)
+			}
 		}
 		all = append(all, row)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	gomysql "github.com/go-mysql-org/go-mysql/mysql"
@@ -21,53 +22,62 @@ import (
 // which need no privilege, through db; dsn is the one the feed will
 // connect with (NewBinlog's), whose user must be db's.
 func (db *DB) BinlogStatus(ctx context.Context, dsn string) (ok bool, why string) {
+	ok, why, _ = db.BinlogCheck(ctx, dsn)
+	return ok, why
+}
+
+// BinlogCheck is BinlogStatus, and, when the settings keep the log from
+// showing every change, why, as the feed's *BlindError would say it (nil
+// otherwise): the follower counts a log that is blind at start as one that
+// goes blind while followed, from the one read of the settings.
+func (db *DB) BinlogCheck(ctx context.Context, dsn string) (ok bool, why string, blind *BlindError) {
 	cfg, err := ParseDSN(dsn)
 	if err != nil {
-		return false, "the DSN: " + err.Error()
+		return false, "the DSN: " + err.Error(), nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, db.timeout)
 	defer cancel()
 	conn, err := db.db.Conn(ctx)
 	if err != nil {
-		return false, "the database does not answer: " + db.redact(err).Error()
+		return false, "the database does not answer: " + db.redact(err).Error(), nil
 	}
 	defer conn.Close()
 	st, err := db.binlogSettings(ctx, conn)
 	if err != nil {
-		return false, "the binary log settings cannot be read: " + err.Error()
+		return false, "the binary log settings cannot be read: " + err.Error(), nil
 	}
-	if blind := st.blind(); blind != nil {
-		return false, blind.Detail
+	if b := st.blind(); b != nil {
+		return false, b.Detail, b
 	}
 	vers := st.version
 	mariadb := strings.Contains(strings.ToLower(vers), "mariadb")
 	var current string
 	db.queries.Add(1)
 	if err := conn.QueryRowContext(ctx, `SELECT CURRENT_USER()`).Scan(&current); err != nil {
-		return false, "the database user cannot be read: " + db.redact(err).Error()
+		return false, "the database user cannot be read: " + db.redact(err).Error(), nil
 	}
 	if name, _, _ := strings.Cut(current, "@"); name != cfg.User {
-		return false, fmt.Sprintf("the database is read as user %q, not the DSN's %q", name, cfg.User)
+		return false, fmt.Sprintf("the database is read as user %q, not the DSN's %q", name, cfg.User), nil
 	}
 	var grants []string
 	db.queries.Add(1)
 	rows, err := conn.QueryContext(ctx, `SHOW GRANTS FOR CURRENT_USER()`)
 	if err != nil {
-		return false, "the user's grants cannot be read: " + db.redact(err).Error()
+		return false, "the user's grants cannot be read: " + db.redact(err).Error(), nil
 	}
 	for rows.Next() {
 		var g string
 		if err := rows.Scan(&g); err != nil {
 			rows.Close()
-			return false, "the user's grants cannot be read: " + db.redact(err).Error()
+			return false, "the user's grants cannot be read: " + db.redact(err).Error(), nil
 		}
 		grants = append(grants, g)
 	}
 	rows.Close()
 	if missing := missingReplicationGrants(grants, mariadb); len(missing) > 0 {
-		return false, fmt.Sprintf("the database user lacks %s ON *.* (see deploy/mysql)", strings.Join(missing, " and "))
+		return false, fmt.Sprintf("the database user lacks %s ON *.* (see deploy/mysql)", strings.Join(missing, " and ")), nil
 	}
-	return true, fmt.Sprintf("the server's binary log (binlog_format=ROW, binlog_row_image=%s, %s)", strings.ToUpper(st.image), vers)
+	return true, fmt.Sprintf("the server's binary log (binlog_format=ROW, binlog_row_image=%s, %s)", strings.ToUpper(st.image), vers), nil
 }
 
 // binlogSettings are the server's binary log settings that decide whether
@@ -295,38 +305,34 @@ func (db *DB) binlogPosition(ctx context.Context, flavor string) (binlogPosition
 // masterStatus reads the current binary log file and offset.
 func (db *DB) masterStatus(ctx context.Context) (gomysql.Position, error) {
 	var p gomysql.Position
+	row, err := db.binaryLogStatus(ctx, db.db)
+	if err != nil {
+		return p, db.redact(fmt.Errorf("wpdb: the binary log status: %w", err))
+	}
+	if row == nil {
+		return p, errors.New("wpdb: the server writes no binary log (SHOW MASTER STATUS is empty)")
+	}
+	pos, err := strconv.ParseUint(row["Position"], 10, 32)
+	if err != nil {
+		return p, fmt.Errorf("wpdb: the binary log status: position %q: %w", row["Position"], err)
+	}
+	return gomysql.Position{Name: row["File"], Pos: uint32(pos)}, nil
+}
+
+// errNoLogStatus: the server knows neither statement of the binary log's
+// status.
+var errNoLogStatus = errors.New("the server shows no binary log status")
+
+// binaryLogStatus reads SHOW MASTER STATUS, or SHOW BINARY LOG STATUS on
+// MySQL 8.4, which dropped the former: the log's file, offset and schema
+// filters, by column name; nil when the server writes no log.
+func (db *DB) binaryLogStatus(ctx context.Context, q queryer) (map[string]string, error) {
 	for _, stmt := range []string{`SHOW MASTER STATUS`, `SHOW BINARY LOG STATUS`} {
-		db.queries.Add(1)
-		rows, err := db.db.QueryContext(ctx, stmt)
-		if syntaxError(err) { // SHOW MASTER STATUS is gone from MySQL 8.4
+		row, err := db.showRow(ctx, q, stmt)
+		if syntaxError(err) {
 			continue
 		}
-		if err != nil {
-			return p, db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
-		}
-		cols, _ := rows.Columns()
-		vals := make([]any, len(cols))
-		var file string
-		var pos uint32
-		vals[0], vals[1] = &file, &pos
-		for i := 2; i < len(vals); i++ {
-			vals[i] = new(sql.RawBytes)
-		}
-		found := rows.Next()
-		if found {
-			err = rows.Scan(vals...)
-		}
-		if err == nil {
-			err = rows.Err()
-		}
-		rows.Close()
-		if err != nil {
-			return p, db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
-		}
-		if !found {
-			return p, errors.New("wpdb: the server writes no binary log (SHOW MASTER STATUS is empty)")
-		}
-		return gomysql.Position{Name: file, Pos: pos}, nil
+		return row, err
 	}
-	return p, errors.New("wpdb: the server shows no binary log status")
+	return nil, errNoLogStatus
 }

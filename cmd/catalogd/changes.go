@@ -205,13 +205,12 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 	if blind != nil {
 		return poll("--changes=" + f.cfg.Changes + ": the binary log stopped showing every change: " + blind.Detail)
 	}
-	ok, why := f.db.BinlogStatus(ctx, f.cfg.DSN)
+	ok, why, now := f.db.BinlogCheck(ctx, f.cfg.DSN)
 	// A log that is on but cannot show every change (its format, a
 	// replica that does not log what it applies, a filter) is counted as
 	// the feed going blind, as when it goes blind while followed; a
 	// server without a log, most shops' host, is not.
-	var now *wpdb.BlindError
-	if !ok && errors.As(f.db.BinlogBlind(ctx), &now) && now.Reason != wpdb.BlindNoLog {
+	if now != nil && now.Reason != wpdb.BlindNoLog {
 		f.m.blind.WithLabelValues(now.Reason).Inc()
 	}
 	switch {

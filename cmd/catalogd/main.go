@@ -274,7 +274,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return err
 	}
 	log.Info("catalogd serving", "listen", pl.Addr().String(), "admin", al.Addr().String(),
-		"api", "/wp-json/"+cfg.Namespace+"/v1/catalog", "prefix", cfg.TablePrefix)
+		"api", httpapi.IndexPath(cfg.Namespace), "prefix", cfg.TablePrefix)
 	fmt.Fprintf(stdout, "catalogd listening on %s (admin %s)\n", pl.Addr(), al.Addr())
 
 	followCtx, stopFollowing := context.WithCancel(ctx)
@@ -310,11 +310,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return
 		}
 		logLanguages(log, info)
-		site := cfg.SiteURL
-		if site == "" {
-			site, _ = cat.SiteURL(followCtx)
-		}
-		h := apiHandler(site, cat, cache, metrics)
+		h := apiHandler(edge.site(followCtx), cat, cache, metrics)
 		current.Store(&h)
 		live.Store(true)
 	}()

@@ -24,8 +24,8 @@ import (
 // once the first snapshot is in, each target is asked for the API index
 // as the edge holds it: when that is a copy the edge had cached (not one it
 // fetched for the question) and it carries this replica's snapshot
-// identity (httpapi.SnapshotIdentity: the snapshot's content, settings and
-// build), the target is left alone. Anything else — another identity, no
+// identity (httpapi.Shape.Identity: the snapshot's content, the answers'
+// settings and the build), the target is left alone. Anything else — another identity, no
 // identity, a copy fetched now, no answer — purges it by kind, as every
 // start did before. docs/edge-purge.md, "Starting without emptying the
 // edge", argues why that is enough.
@@ -56,7 +56,8 @@ type edgeIndex struct {
 }
 
 // site is the site's URL, without its trailing slash: the setting's, or
-// the shop's home.
+// the shop's home. The API server names it in its links (main.go), and
+// the edges are asked for the index at it.
 func (e *edgeIndex) site(ctx context.Context) string {
 	site := e.cfg.SiteURL
 	if site == "" && e.cat != nil {
@@ -155,7 +156,7 @@ func edgeHolds(ctx context.Context, t purge.Target, site, ns string) (string, er
 	if base == "" {
 		return "", errors.New("no site URL to ask the edge at")
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/wp-json/"+ns+"/v1/catalog", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+httpapi.IndexPath(ns), nil)
 	if err != nil {
 		return "", fmt.Errorf("asking the edge: %w", err)
 	}
