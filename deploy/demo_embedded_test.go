@@ -114,6 +114,7 @@ var statementAnswers = []struct{ starts, err, why string }{
 var statementsElsewhere = []struct{ file, starts, why string }{
 	{"plugins.go", "SELECT meta_value FROM", "a network (multisite) install's tables, named at run time"},
 	{"binlog_map.go", "SELECT LOWER(TABLE_NAME)", "the binary-log feed, which a server without a binary log never starts"},
+	{"poll_delta.go", "SELECT ID, post_parent", "the delta, sent only where wp_posts has an index on post_modified_gmt, which it names at run time"},
 }
 
 // checkStatements reads the embedded server's statement log (path):

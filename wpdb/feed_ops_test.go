@@ -105,7 +105,11 @@ type feedOp struct {
 	// shows it at the whole read every ten minutes, which the test does
 	// not wait for.
 	logOnly bool
-	do      func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error
+	// unmodified: the operation moves no post_modified_gmt (a row
+	// deleted), so the delta through an index on it does not see it; the
+	// full scan behind the delta does.
+	unmodified bool
+	do         func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error
 	// check returns nil when the visitor sees the operation's effect, else
 	// what they see instead.
 	check func(ctx context.Context, cat *catalog.Catalog, s *opsShop) error
@@ -152,7 +156,7 @@ var feedOps = []feedOp{
 	{name: "private", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		return o.SetStatus(ctx, s.privy, "private")
 	}, check: gone("privy")},
-	{name: "permanent delete", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
+	{name: "permanent delete", unmodified: true, do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		return o.DeletePermanently(ctx, s.doomed)
 	}, check: gone("doomed")},
 	{name: "scheduled product goes live", cheap: true, do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
@@ -390,6 +394,45 @@ func TestFeedOpsPoll(t *testing.T) {
 		}
 		return pollInterval + applySlack
 	})
+}
+
+// Poll mode on a shop whose owner gave wp_posts an index on
+// post_modified_gmt: the delta finds the edits through it. The poller's
+// clock is held still (the full scan behind the delta never comes) but
+// for an operation that moves no post_modified_gmt (a permanent delete),
+// after which it moves on by the full scan's period (MaxScan, the budget
+// being ample): a whole-read-only poller shows none of them within the
+// window.
+func TestFeedOpsPollIndexed(t *testing.T) {
+	var offset atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	load := func(t testing.TB, s *wpfixture.Shop) (string, *sql.DB) {
+		s.IndexPostModified()
+		return testdb.Load(t, s)
+	}
+	var deltas, fulls atomic.Int64
+	count := func(s wpdb.PollStats) {
+		switch {
+		case s.Delta && s.Err == nil:
+			deltas.Add(1)
+		case s.Scan:
+			fulls.Add(1)
+		}
+	}
+	runOpsOn(t, load, func(t *testing.T, db *wpdb.DB, dsn string) catalog.Feed {
+		return wpdb.NewPoller(db, catalog.ShopReads, wpdb.PollOptions{Interval: pollInterval, MaxScan: pollScan,
+			Now: clock, OnPoll: count})
+	}, func(op feedOp) time.Duration {
+		if op.unmodified {
+			offset.Add(int64(pollScan))
+		}
+		return pollInterval + applySlack
+	})
+	// One full scan a shop (with and without an object cache): the
+	// permanent delete's. Everything else was the deltas'.
+	if deltas.Load() == 0 || fulls.Load() > 2 {
+		t.Errorf("%d deltas and %d full scans, want deltas and 2 full scans at most", deltas.Load(), fulls.Load())
+	}
 }
 
 // Binlog mode, on the private server with a binary log: every operation

@@ -62,9 +62,17 @@ import (
 // a period of 85 to 105 s at the default budget. The scan costs what the
 // change signature cost at every poll.
 //
+// Where the shop's owner gave wp_posts an index on post_modified_gmt, an
+// edit is found by the delta instead (poll_delta.go): the posts saved
+// lately, read through that index, at a cost that follows the edits, not
+// the shop; the full scan then runs behind it, every MaxScan or less often
+// on a shop too large for its share of the budget, for what moves no
+// modified time (a permanent delete).
+//
 // This file holds the Poller, its options and its schedule; the cheap
 // round is in poll_round.go, the gate in poll_gate.go, the scan in
-// poll_scan.go, its budget in poll_budget.go.
+// poll_scan.go, the delta in poll_delta.go, their budget in
+// poll_budget.go.
 //
 // A Poller is used by one goroutine: Start, then Run.
 type Poller struct {
@@ -109,6 +117,15 @@ type Poller struct {
 	// measured: a scan ran since the baseline, so scanCost is a scan's
 	// (a baseline from a load says nothing of what a scan costs).
 	measured bool
+	// The delta (poll_delta.go): the posts table's index on
+	// post_modified_gmt ("" without one), the database's UTC clock when
+	// the last read of the shop's rows began (the delta's window ends
+	// there), and the full scan behind the delta: when it last ran and
+	// what it cost.
+	index     string
+	deltaFrom string
+	lastFull  time.Time
+	fullCost  time.Duration
 }
 
 // PollOptions tune a Poller. Zero values take the defaults.
@@ -132,7 +149,8 @@ type PollOptions struct {
 
 // PollStats describes one cheap round or one full scan, for the metrics.
 type PollStats struct {
-	Scan bool // a full scan
+	Scan  bool // a full scan, or with Delta the products saved lately
+	Delta bool // a delta: the products saved lately, through the index (poll_delta.go)
 	Gate bool // a gate read alone (see PollOptions.Gate); neither: a cheap round
 	// DBTime is the wall time of its read-only transaction (begin, the
 	// statements, their rows, rollback): the database time it cost.

@@ -200,6 +200,7 @@ func (p *Poller) baseline(ctx context.Context) error {
 		return err
 	}
 	p.rows, p.pending, p.stampAt, p.measured = nil, nil, time.Time{}, false
+	p.deltaFrom, p.fullCost = "", 0
 	p.request, p.asked, p.awaiting = p.db.askBaseline(), p.o.Now(), true
 	p.started = true
 	return nil
@@ -252,5 +253,8 @@ func (p *Poller) adopt(b *scanBaseline) {
 	p.accrue(at)
 	p.tokens = p.bucketCap(0)
 	p.lastScan = at
+	// The load read every product post: the delta's window starts at its
+	// clock, and the full scan behind the delta counts from it.
+	p.deltaFrom, p.lastFull = b.dbNow, at
 	slog.Debug("poll: the scan's baseline is the whole load's", "posts", len(b.rows))
 }

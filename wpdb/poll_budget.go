@@ -19,10 +19,15 @@ func (p *Poller) scanBudget() float64 {
 }
 
 // accrue adds to the bucket the scan's share of the budget since it was
-// last filled.
+// last filled (the delta's part of it, where the full scan runs behind
+// the delta: poll_delta.go).
 func (p *Poller) accrue(now time.Time) {
 	if !p.accrued.IsZero() && now.After(p.accrued) {
-		p.tokens = min(p.tokens+now.Sub(p.accrued).Seconds()*p.scanBudget(), p.bucketCap(p.scanCost))
+		rate := p.scanBudget()
+		if p.index != "" {
+			rate *= 1 - fullShare // the full scan behind the delta has the rest
+		}
+		p.tokens = min(p.tokens+now.Sub(p.accrued).Seconds()*rate, p.bucketCap(p.scanCost))
 	}
 	p.accrued = now
 }

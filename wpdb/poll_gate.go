@@ -48,8 +48,8 @@ func (p *Poller) gateOnce(ctx context.Context) []catalog.Change {
 	}
 	p.roundUpdated = updated
 	var changes []catalog.Change
-	if p.scanBaselined(ctx) && p.scanDue() {
-		if ids, err := p.scan(ctx); err == nil && len(ids) > 0 {
+	if p.scanBaselined(ctx) && p.detectDue() {
+		if ids, err := p.detect(ctx); err == nil && len(ids) > 0 {
 			changes = append(changes, catalog.Change{Products: ids, Kind: catalog.KindProduct})
 		}
 	}

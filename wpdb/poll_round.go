@@ -41,8 +41,8 @@ func (p *Poller) pollOnce(ctx context.Context) []catalog.Change {
 	if err != nil {
 		return nil
 	}
-	if p.scanBaselined(ctx) && p.scanDue() {
-		ids, err := p.scan(ctx)
+	if p.scanBaselined(ctx) && p.detectDue() {
+		ids, err := p.detect(ctx)
 		if err == nil && len(ids) > 0 {
 			changes = append(changes, catalog.Change{Products: ids, Kind: catalog.KindProduct})
 		}
@@ -60,6 +60,7 @@ type roundState struct {
 	future       map[int64]bool
 	left         []productRow // posts that left the scheduled set, still present
 	fresh        []productRow // the fresh posts, still present
+	index        string       // the baseline's: the index on post_modified_gmt (poll_delta.go)
 }
 
 // round runs one cheap round. On the baseline it only records what it read.
@@ -95,7 +96,8 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 			s.future[id] = true
 		}
 		if baseline {
-			return nil
+			s.index, err = tx.modifiedIndex(ctx)
+			return err
 		}
 		for id := range p.future {
 			if !s.future[id] {
@@ -119,6 +121,9 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 		p.roundCost = (3*p.roundCost + cost) / 4
 	}
 	p.roundUpdated = s.updated
+	if baseline {
+		p.noteIndex(ctx, s.index)
+	}
 	changes := p.apply(s, leftIDs, baseline)
 	p.o.OnPoll(PollStats{DBTime: cost, Period: p.period, Changes: len(changes)})
 	return changes, nil

@@ -65,7 +65,7 @@ func (s scanState) reported(ids []int64, id int64) []int64 {
 func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	at := p.o.Now()
 	rows := make(map[int64]scanState, len(p.rows)+len(p.rows)/16)
-	var dbNow, updated, localNow string
+	var dbNow, updated, localNow, index string
 	var gate bool
 	var read time.Time // on Now's clock, once the gate's value was read (noteStamp)
 	start := time.Now()
@@ -81,6 +81,9 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 		read = p.o.Now()
 		maxID, err := tx.maxPostID(ctx, &dbNow)
 		if err != nil {
+			return err
+		}
+		if index, err = tx.modifiedIndex(ctx); err != nil {
 			return err
 		}
 		clear(rows)
@@ -99,18 +102,21 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 		p.failed(ctx, PollStats{Scan: true, DBTime: cost}, err)
 		return nil, err
 	}
-	p.period = scanPeriod(cost, p.scanBudget(), p.o.Interval, p.o.MaxScan)
-	p.nextScan = at.Add(p.period)
-	p.noteStamp(updated, localNow, read)
-	p.gateWorks, p.scanUpdated, p.roundUpdated = gate, updated, updated
-	p.scanUnsure = unsureUpdate(updated, localNow)
-	p.accrue(at)
-	if !p.measured {
-		p.tokens = p.bucketCap(cost) // a quiet start has its scan banked
-		p.measured = true
+	// Behind the delta the full scan runs on its own period, from its own
+	// share of the budget: the bucket stays the delta's.
+	behind := p.index != "" && p.deltaFrom != "" && p.measured
+	if behind {
+		p.noteGate(read, updated, localNow, gate)
+		p.lastScan = at
+	} else {
+		p.charge(at, read, cost, updated, localNow, gate)
 	}
-	p.tokens = max(p.tokens-cost.Seconds(), -p.bucketCap(cost))
-	p.scanCost, p.lastScan = cost, at
+	p.lastFull, p.fullCost, p.deltaFrom = at, cost, dbNow
+	p.noteIndex(ctx, index)
+	period := p.period
+	if p.index != "" {
+		period = p.fullPeriod()
+	}
 	var ids, changed []int64
 	if p.rows != nil {
 		for id, s := range rows {
@@ -136,8 +142,31 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	if len(ids) > 0 {
 		reported = 1 // one change naming them all
 	}
-	p.o.OnPoll(PollStats{Scan: true, DBTime: cost, Period: p.period, Changes: reported})
+	p.o.OnPoll(PollStats{Scan: true, DBTime: cost, Period: period, Changes: reported})
 	return ids, nil
+}
+
+// noteGate records the gate's reading a scan or a delta took (read: when,
+// on Now's clock), for scanDue and settleDue.
+func (p *Poller) noteGate(read time.Time, updated, localNow string, gate bool) {
+	p.noteStamp(updated, localNow, read)
+	p.gateWorks, p.scanUpdated, p.roundUpdated = gate, updated, updated
+	p.scanUnsure = unsureUpdate(updated, localNow)
+}
+
+// charge records a detection that began at at and cost cost: the gate's
+// reading, the period, and the bucket it is paid from.
+func (p *Poller) charge(at, read time.Time, cost time.Duration, updated, localNow string, gate bool) {
+	p.period = scanPeriod(cost, p.scanBudget(), p.o.Interval, p.o.MaxScan)
+	p.nextScan = at.Add(p.period)
+	p.noteGate(read, updated, localNow, gate)
+	p.accrue(at)
+	if !p.measured {
+		p.tokens = p.bucketCap(cost) // a quiet start has its scan banked
+		p.measured = true
+	}
+	p.tokens = max(p.tokens-cost.Seconds(), -p.bucketCap(cost))
+	p.scanCost, p.lastScan = cost, at
 }
 
 // scanProducts reads every product and variation post's ID, parent, type,

@@ -29,14 +29,34 @@ type pollRig struct {
 // shop's).
 func newPollRig(t *testing.T, o Options) *pollRig {
 	t.Helper()
+	return newPollRigOn(t, o, false)
+}
+
+// newPollRigOn is newPollRig on a shop whose posts table has the index on
+// post_modified_gmt when indexed: its detections are deltas then.
+func newPollRigOn(t *testing.T, o Options, indexed bool) *pollRig {
+	t.Helper()
 	r := &pollRig{ps: newPollShop(false), clock: &testClock{t: testNow}}
+	if indexed {
+		r.ps.shop.IndexPostModified()
+	}
 	o.Prefix = r.ps.shop.Prefix
 	r.p, r.raw = startPollerWith(t, r.ps.shop, r.clock, r.onPoll, o)
 	if !r.p.gateWorks {
 		t.Fatal("the server shows no UPDATE_TIME for wp_posts: no gate")
 	}
+	if indexed != (r.p.index != "") {
+		t.Fatalf("indexed %v, but the poller found index %q", indexed, r.p.index)
+	}
 	return r
 }
+
+// detections names the rig's two ways of finding an edit, for the tests
+// that run with each: the full scan, and the delta through the index.
+var detections = []struct {
+	name    string
+	indexed bool
+}{{"full scan", false}, {"delta", true}}
 
 func (r *pollRig) onPoll(s PollStats) {
 	r.stats = append(r.stats, s)
@@ -230,7 +250,15 @@ func (r *pollRig) commitAfter(t *testing.T, t1 *sql.Tx, from time.Time, d time.D
 // period after it).
 func TestPollLateCommitWithTheScansStamp(t *testing.T) {
 	t.Parallel()
-	r := newPollRig(t, Options{})
+	for _, d := range detections {
+		t.Run(d.name, func(t *testing.T) {
+			t.Parallel()
+			lateCommitWithTheScansStamp(t, newPollRigOn(t, Options{}, d.indexed))
+		})
+	}
+}
+
+func lateCommitWithTheScansStamp(t *testing.T, r *pollRig) {
 	r.quiet(t)
 	t1, s := r.sameStamp(t, r.ps.radar, r.ps.cuffs)
 	defer t1.Rollback()
@@ -271,64 +299,69 @@ func TestPollSecondSaveUnderClockSkew(t *testing.T) {
 		{name: "in a transaction committed seconds later", late: true, inTx: true},
 		{name: "from a web server 3 s further behind", late: true},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			r := newPollRig(t, Options{})
-			r.quiet(t)
-			radar := fmt.Sprint(r.ps.radar)
-			price := func(v string) string {
-				return `UPDATE wp_postmeta SET meta_value = '` + v + `' WHERE meta_key IN ('_price', '_regular_price') AND post_id = ` + radar
-			}
-			// The first save, as WooCommerce writes it: the posts row with
-			// PHP's clock, then the meta.
-			exec(t, r.raw, "first save", `UPDATE wp_posts SET post_modified = UTC_TIMESTAMP() - INTERVAL 5 SECOND,
+	for _, d := range detections {
+		for _, tt := range tests {
+			t.Run(d.name+"/"+tt.name, func(t *testing.T) {
+				t.Parallel()
+				secondSaveUnderClockSkew(t, newPollRigOn(t, Options{}, d.indexed), tt.late, tt.inTx)
+			})
+		}
+	}
+}
+
+func secondSaveUnderClockSkew(t *testing.T, r *pollRig, late, inTx bool) {
+	r.quiet(t)
+	radar := fmt.Sprint(r.ps.radar)
+	price := func(v string) string {
+		return `UPDATE wp_postmeta SET meta_value = '` + v + `' WHERE meta_key IN ('_price', '_regular_price') AND post_id = ` + radar
+	}
+	// The first save, as WooCommerce writes it: the posts row with
+	// PHP's clock, then the meta.
+	exec(t, r.raw, "first save", `UPDATE wp_posts SET post_modified = UTC_TIMESTAMP() - INTERVAL 5 SECOND,
 				post_modified_gmt = UTC_TIMESTAMP() - INTERVAL 5 SECOND WHERE ID = `+radar, price("25"))
-			saved := r.postsUpdateTime(t)
-			var modified string
-			rawScalar(t, r.raw, &modified, `SELECT CAST(post_modified_gmt AS CHAR) FROM wp_posts WHERE ID = `+radar)
-			scans := r.scans
-			ids, earliest := r.stampRound(t, saved)
-			if r.scans == scans || !slices.Contains(ids, r.ps.radar) {
-				t.Fatalf("the round after the first save: products %v (scans %d), want %d", ids, r.scans-scans, r.ps.radar)
+	saved := r.postsUpdateTime(t)
+	var modified string
+	rawScalar(t, r.raw, &modified, `SELECT CAST(post_modified_gmt AS CHAR) FROM wp_posts WHERE ID = `+radar)
+	scans := r.scans
+	ids, earliest := r.stampRound(t, saved)
+	if r.scans == scans || !slices.Contains(ids, r.ps.radar) {
+		t.Fatalf("the round after the first save: products %v (scans %d), want %d", ids, r.scans-scans, r.ps.radar)
+	}
+	second := []string{`UPDATE wp_posts SET post_modified = '` + modified + `', post_modified_gmt = '` + modified +
+		`' WHERE ID = ` + radar, price("26")}
+	var commit func()
+	switch {
+	case inTx:
+		tx, err := r.raw.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		for _, q := range second {
+			if _, err := tx.Exec(q); err != nil {
+				t.Fatalf("second save: %s: %v", q, err)
 			}
-			second := []string{`UPDATE wp_posts SET post_modified = '` + modified + `', post_modified_gmt = '` + modified +
-				`' WHERE ID = ` + radar, price("26")}
-			var commit func()
-			switch {
-			case tt.inTx:
-				tx, err := r.raw.Begin()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer tx.Rollback()
-				for _, q := range second {
-					if _, err := tx.Exec(q); err != nil {
-						t.Fatalf("second save: %s: %v", q, err)
-					}
-				}
-				commit = func() {
-					if err := tx.Commit(); err != nil {
-						t.Fatal(err)
-					}
-				}
-			case tt.late:
-				commit = func() { exec(t, r.raw, "second save", second...) }
-			default:
-				exec(t, r.raw, "second save", second...)
+		}
+		commit = func() {
+			if err := tx.Commit(); err != nil {
+				t.Fatal(err)
 			}
-			if commit != nil {
-				r.waitDB(t, saved.Add(3*time.Second))
-				r.round()
-				commit()
-			}
-			if got := r.postsUpdateTime(t); !got.Equal(saved) {
-				t.Fatalf("UPDATE_TIME %v after the second save, want the first's %v: the second moved the posts row", got, saved)
-			}
-			if !r.reportedWithin(r.ps.radar, r.clock.Now().Sub(earliest)) {
-				t.Errorf("the second save (post_modified_gmt %s kept) was not reported after it committed", modified)
-			}
-		})
+		}
+	case late:
+		commit = func() { exec(t, r.raw, "second save", second...) }
+	default:
+		exec(t, r.raw, "second save", second...)
+	}
+	if commit != nil {
+		r.waitDB(t, saved.Add(3*time.Second))
+		r.round()
+		commit()
+	}
+	if got := r.postsUpdateTime(t); !got.Equal(saved) {
+		t.Fatalf("UPDATE_TIME %v after the second save, want the first's %v: the second moved the posts row", got, saved)
+	}
+	if !r.reportedWithin(r.ps.radar, r.clock.Now().Sub(earliest)) {
+		t.Errorf("the second save (post_modified_gmt %s kept) was not reported after it committed", modified)
 	}
 }
 

@@ -41,13 +41,13 @@ func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
 			Help: "Whole reads of the shop, by the kind of change that asked for one (reread: the first and the safety re-read; resync: the feed lost its position)."},
 			[]string{"kind"}),
 		polls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_polls_total",
-			Help: "Poll source rounds, by round (cheap: every --poll-interval; gate: wp_posts' update time read alone between two; scan: every product) and outcome (error: the shop could not be read)."},
+			Help: "Poll source rounds, by round (cheap: every --poll-interval; gate: wp_posts' update time read alone between two; delta: the products saved lately, through an index on post_modified_gmt; scan: every product) and outcome (error: the shop could not be read)."},
 			[]string{"round", "outcome"}),
 		pollDB: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_poll_db_seconds_total",
-			Help: "Database time the poll source's rounds took, by round (cheap, gate, scan)."},
+			Help: "Database time the poll source's rounds took, by round (cheap, gate, delta, scan)."},
 			[]string{"round"}),
 		period: prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_change_scan_period_seconds",
-			Help: "The poll source's period between two product scans, set by their cost and --poll-budget."}),
+			Help: "The poll source's period between two full product scans, set by their cost and --poll-budget."}),
 		source: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "catalogd_change_source",
 			Help: "The change source in use: 1 for it, 0 for the other."}, []string{"source"}),
 		blind: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "catalogd_change_feed_blind_total",
@@ -62,6 +62,8 @@ func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
 func (m *changeMetrics) onPoll(s wpdb.PollStats) {
 	round, outcome := "cheap", "ok"
 	switch {
+	case s.Delta:
+		round = "delta"
 	case s.Scan:
 		round = "scan"
 		m.period.Set(s.Period.Seconds())

@@ -24,6 +24,7 @@ func TestPollMetricsByRound(t *testing.T) {
 		{"gate read", wpdb.PollStats{Gate: true, DBTime: time.Millisecond}, "gate", "ok"},
 		{"failed gate read", wpdb.PollStats{Gate: true, Err: errors.New("down")}, "gate", "error"},
 		{"scan", wpdb.PollStats{Scan: true, DBTime: time.Millisecond, Period: time.Minute}, "scan", "ok"},
+		{"delta", wpdb.PollStats{Scan: true, Delta: true, DBTime: time.Millisecond}, "delta", "ok"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

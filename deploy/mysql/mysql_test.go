@@ -92,17 +92,33 @@ func runScript(t *testing.T, admin *sql.DB, cfg *mysql.Config, replication bool)
 		cfg.DBName, user, password); err != nil {
 		t.Fatal(err)
 	}
-	script, err := os.ReadFile("readonly-user.sql")
+	const optional = "-- SET @sql = CONCAT('GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '"
+	uncomment := ""
+	if replication {
+		uncomment = optional
+	}
+	source(t, conn, "readonly-user.sql", optional, uncomment)
+	ro := *cfg
+	ro.User, ro.Passwd = user, password
+	return ro
+}
+
+// source runs the statements of the SQL file name on conn, as the mysql
+// client's SOURCE would: its comment lines left out, but those that
+// start with uncomment, which run without their "-- ". The file must
+// hold the line want.
+func source(t *testing.T, conn *sql.Conn, name, want, uncomment string) {
+	t.Helper()
+	script, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	const optional = "-- SET @sql = CONCAT('GRANT REPLICATION SLAVE, REPLICATION CLIENT ON *.* TO '"
-	if !strings.Contains(string(script), optional) {
-		t.Fatal("readonly-user.sql has no commented replication grant")
+	if !strings.Contains(string(script), want) {
+		t.Fatalf("%s has no line %q", name, want)
 	}
 	var lines []string
 	for _, l := range strings.Split(string(script), "\n") {
-		if replication && strings.HasPrefix(l, optional) {
+		if uncomment != "" && strings.HasPrefix(l, uncomment) {
 			l = strings.TrimPrefix(l, "-- ")
 		}
 		if !strings.HasPrefix(l, "--") {
@@ -111,14 +127,11 @@ func runScript(t *testing.T, admin *sql.DB, cfg *mysql.Config, replication bool)
 	}
 	for _, stmt := range strings.Split(strings.Join(lines, "\n"), ";") {
 		if stmt = strings.TrimSpace(stmt); stmt != "" {
-			if _, err := conn.ExecContext(ctx, stmt); err != nil {
-				t.Fatalf("readonly-user.sql: %v\n%s", err, stmt)
+			if _, err := conn.ExecContext(context.Background(), stmt); err != nil {
+				t.Fatalf("%s: %v\n%s", name, err, stmt)
 			}
 		}
 	}
-	ro := *cfg
-	ro.User, ro.Passwd = user, password
-	return ro
 }
 
 // The optional grant lets the user follow the binary log, and still write

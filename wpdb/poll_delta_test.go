@@ -1,0 +1,132 @@
+package wpdb
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// The delta reads, through the owner's index on post_modified_gmt, the
+// product posts saved within its window, and reports those that differ
+// from what the poller knows, in four statements whatever the shop's size
+// (the transaction, the gate, the clock, the saved posts). What moves no
+// modified time within the window (a permanent delete, a status written
+// alone, a save from a clock further behind than the window) it leaves to
+// the full scan behind it, which comes every MaxScan.
+func TestPollDeltaSees(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	ps.shop.IndexPostModified()
+	clock := &testClock{t: testNow}
+	var deltas, fulls int
+	p, raw := startPoller(t, ps.shop, clock, func(s PollStats) {
+		if s.Delta {
+			deltas++
+		} else if s.Scan {
+			fulls++
+		}
+	})
+	if p.index != "catalogd_post_modified_gmt" {
+		t.Fatalf("the poller found index %q, want catalogd_post_modified_gmt", p.index)
+	}
+	id := fmt.Sprint
+	// saved is the posts row's write of a WooCommerce save, on a web
+	// server whose clock stands skew off the database's.
+	saved := func(post int64, skew string) string {
+		return `UPDATE wp_posts SET post_modified = UTC_TIMESTAMP() + INTERVAL ` + skew + `,
+			post_modified_gmt = UTC_TIMESTAMP() + INTERVAL ` + skew + ` WHERE ID = ` + id(post)
+	}
+	tests := []struct {
+		name  string
+		edits []string
+		full  bool // only the full scan sees it
+		want  []int64
+	}{
+		{"nothing", nil, false, nil},
+		{"a price edited in the admin", []string{
+			`UPDATE wp_postmeta SET meta_value = '25' WHERE meta_key IN ('_regular_price', '_price') AND post_id = ` + id(ps.radar),
+			saved(ps.radar, "0 SECOND")}, false, []int64{ps.radar}},
+		{"a variation sold out by an order", []string{
+			`UPDATE wp_postmeta SET meta_value = 'outofstock' WHERE meta_key = '_stock_status' AND post_id = ` + id(ps.var1),
+			saved(ps.var1, "1 SECOND")}, false, []int64{ps.gun, ps.var1}},
+		{"a save from a web server 9 minutes behind", []string{saved(ps.cuffs, "-9 MINUTE")}, false, []int64{ps.cuffs}},
+		{"a product trashed", []string{`UPDATE wp_posts SET post_status = 'trash', post_name = 'radar__trashed' WHERE ID = ` + id(ps.radar),
+			saved(ps.radar, "2 SECOND")}, false, []int64{ps.radar}},
+		{"a save from a web server 30 minutes behind", []string{saved(ps.cuffs, "-30 MINUTE")}, true, []int64{ps.cuffs}},
+		{"a status written alone", []string{`UPDATE wp_posts SET post_status = 'private' WHERE ID = ` + id(ps.cuffs)},
+			true, []int64{ps.cuffs}},
+		{"a variable product deleted permanently", []string{
+			`DELETE FROM wp_posts WHERE ID IN (` + id(ps.gun) + `, ` + id(ps.var1) + `, ` + id(ps.var2) + `)`},
+			true, []int64{ps.gun, ps.var1, ps.var2}},
+		{"nothing again", nil, false, nil},
+	}
+	for _, tt := range tests {
+		exec(t, raw, tt.name, tt.edits...)
+		before, d := p.db.Queries(), deltas
+		got, err := p.detect(context.Background())
+		if err != nil {
+			t.Fatalf("%s: delta: %v", tt.name, err)
+		}
+		if deltas != d+1 {
+			t.Fatalf("%s: the detection was no delta", tt.name)
+		}
+		if n := p.db.Queries() - before; n != 4 {
+			t.Errorf("%s: the delta sent %d statements, want 4", tt.name, n)
+		}
+		// What the delta reports: the change and the products still
+		// pending (saved within the last minute, poll_settle.go).
+		for _, w := range tt.want {
+			if !tt.full && !slices.Contains(got, w) {
+				t.Errorf("%s: the delta reported %v, want %d among them", tt.name, got, w)
+			}
+		}
+		if !tt.full {
+			continue
+		}
+		for _, w := range tt.want {
+			if _, pending := p.pending[w]; slices.Contains(got, w) && !pending {
+				t.Errorf("%s: the delta reported %d: it moved no post_modified_gmt within the window", tt.name, w)
+			}
+		}
+		// The full scan behind the delta comes every MaxScan.
+		clock.Add(p.o.MaxScan)
+		f := fulls
+		got, err = p.detect(context.Background())
+		if err != nil {
+			t.Fatalf("%s: full scan: %v", tt.name, err)
+		}
+		if fulls != f+1 {
+			t.Fatalf("%s: no full scan after MaxScan", tt.name)
+		}
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: the full scan reported %v, want %d among them", tt.name, got, w)
+			}
+		}
+	}
+}
+
+// An index dropped under the poller fails one delta: the full scan is the
+// detection from then on, and it reports what the delta missed.
+func TestPollDeltaIndexDropped(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	ps.shop.IndexPostModified()
+	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
+	exec(t, raw, "drop the index and save", `ALTER TABLE wp_posts DROP INDEX catalogd_post_modified_gmt`,
+		`UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(ps.radar))
+	if _, err := p.detect(context.Background()); err == nil {
+		t.Fatal("a delta through a dropped index did not fail")
+	}
+	got, err := p.detect(context.Background())
+	if err != nil {
+		t.Fatalf("the detection after: %v", err)
+	}
+	if !slices.Contains(got, ps.radar) {
+		t.Errorf("the full scan reported %v, want %d among them", got, ps.radar)
+	}
+	if p.index != "" {
+		t.Errorf("the poller still uses index %q", p.index)
+	}
+}
