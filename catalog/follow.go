@@ -62,7 +62,10 @@ const retryApply = time.Second
 // and tried again; meanwhile the current snapshot serves. The whole shop is
 // also read again when the snapshot is older than wholeReadEvery(feed),
 // for edits the feed cannot see (polling: raw SQL on a meta key, an
-// image's file); only what differs is dropped from the caches then.
+// image's file); only what differs is dropped from the caches then. Once
+// there is a snapshot, a whole read (that one, or one a change to
+// everything asks for) runs beside the changes, which go on being applied
+// while it reads (wholeread.go).
 //
 // It begins with a whole read of the shop (Start must have marked the
 // feed), which is the first snapshot when there is none. It returns the
@@ -103,6 +106,41 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 	defer age.Stop()
 	var retry <-chan time.Time
 	failing := false
+	var whole wholeRead // a whole read beside the changes (wholeread.go)
+	var failedLanguage error
+	// done tells of an applied change, and of a failed one, once.
+	done := func(a Applied, err error, ch Change) bool {
+		if err != nil {
+			if ctx.Err() != nil {
+				return false
+			}
+			var badLanguage *LanguageError
+			if errors.As(err, &badLanguage) && c.cur.Load() == nil {
+				// Nothing to serve, ever: the configured language is
+				// not the shop's. Later, the last snapshot serves on.
+				failedLanguage = err
+				return false
+			}
+			if !failing {
+				c.log.WarnContext(ctx, "a change in the shop cannot be read yet; serving the last snapshot and trying again",
+					"source", feed.Name(), "kind", ch.Kind, "err", err)
+				failing = true
+			}
+			retry = time.After(retryApply)
+			return false
+		}
+		if failing {
+			c.log.InfoContext(ctx, "the shop can be read again; changes applied", "source", feed.Name())
+			failing = false
+		}
+		if a.Snapshot != nil {
+			age.Reset(max(0, every-c.cfg.Now().Sub(a.Snapshot.Built)))
+		}
+		if applied != nil {
+			applied(a)
+		}
+		return true
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -115,8 +153,23 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 		case <-age.C:
 			report(Change{All: true, Kind: KindReread})
 			continue
+		case r := <-whole.done:
+			whole.done = nil
+			err := r.err
+			var a Applied
+			if err == nil {
+				a, err = c.adoptWhole(ctx, r.s, whole.change, whole.since)
+			} else {
+				c.lastLoad.Store(&loadOutcome{err: domainError(err)})
+				err = domainError(err)
+			}
+			if !done(a, err, whole.change) {
+				whole.failed() // read again after retryApply
+			}
+			continue
 		}
 		retry = nil
+		whole.next(ctx, c)
 		mu.Lock()
 		ch := pending
 		pending = nil
@@ -136,36 +189,26 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 			again.Committed = time.Time{}
 			time.AfterFunc(ch.Confirm, func() { report(again) })
 		}
-		a, err := c.Apply(ctx, *ch)
-		if err != nil {
-			if ctx.Err() != nil {
+		if ch.All && c.cur.Load() != nil {
+			// Read beside the changes; the products it names are applied
+			// at once.
+			whole.ask(ctx, c, *ch)
+			if len(ch.Posts) == 0 && len(ch.Products) == 0 {
 				continue
 			}
-			var badLanguage *LanguageError
-			if errors.As(err, &badLanguage) && c.cur.Load() == nil {
-				// Nothing to serve, ever: the configured language is
-				// not the shop's. Later, the last snapshot serves on.
-				return err
+			ch = &Change{Posts: ch.Posts, Products: ch.Products, Kind: KindProduct, Committed: ch.Committed}
+		}
+		a, err := c.Apply(ctx, *ch)
+		if !done(a, err, *ch) {
+			if failedLanguage != nil {
+				return failedLanguage
 			}
-			if !failing {
-				c.log.WarnContext(ctx, "a change in the shop cannot be read yet; serving the last snapshot and trying again",
-					"source", feed.Name(), "kind", ch.Kind, "err", err)
-				failing = true
+			if ctx.Err() == nil {
+				keep(*ch) // kept, without waking the loop: it tries again after retryApply
 			}
-			keep(*ch) // kept, without waking the loop: it tries again after retryApply
-			retry = time.After(retryApply)
 			continue
 		}
-		if failing {
-			c.log.InfoContext(ctx, "the shop can be read again; changes applied", "source", feed.Name())
-			failing = false
-		}
-		if a.Snapshot != nil {
-			age.Reset(max(0, every-c.cfg.Now().Sub(a.Snapshot.Built)))
-		}
-		if applied != nil {
-			applied(a)
-		}
+		whole.applied(*ch)
 	}
 }
 

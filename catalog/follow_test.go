@@ -478,3 +478,57 @@ func TestFollowConfirms(t *testing.T) {
 		t.Errorf("%d whole reads, want 1", shops-shops0)
 	}
 }
+
+// TestFollowAppliesBesideAWholeRead: a whole read, once there is a
+// snapshot, does not hold the changes up (at a million products it takes
+// half a minute): a price edit reported while one is in flight is served
+// at once, and still when the read, begun before the edit, is swapped in:
+// the product is read again on top of it.
+func TestFollowAppliesBesideAWholeRead(t *testing.T) {
+	s := newStore()
+	b := s.add(product{Title: "B", Regular: "20"})
+	cat, src, _ := serve(t, s)
+	feed := fakeFeed{changes: make(chan Change)}
+	applied := make(chan Applied, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- cat.Follow(ctx, feed, func(a Applied) { applied <- a }) }()
+	next := func(what string) Applied { t.Helper(); return nextApplied(t, applied, what) }
+	next("the first whole read")
+
+	hold := make(chan struct{})
+	src.do(func(*store) { src.hold, src.holding = hold, make(chan struct{}, 1) })
+	feed.changes <- Change{All: true, Kind: KindOption}
+	select {
+	case <-src.holding:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no whole read began within 10 s of a change to everything")
+	}
+	src.do(func(s *store) {
+		s.setMeta(b, metaRegularPrice, "7")
+		s.setMeta(b, metaPrice, "7")
+		s.stored[b] = "7"
+	})
+	feed.changes <- Change{Posts: []int64{b}, Kind: KindProduct}
+	if a := next("the price edit, while the whole read is in flight"); a.Change.All || !slices.Equal(a.Products, []int64{b}) {
+		t.Fatalf("applied %+v, want product %d alone", a, b)
+	}
+	if got := deref(getProduct(t, cat, "b").Price); got != "7.00" {
+		t.Errorf("price %s while the whole read is in flight, want 7.00", got)
+	}
+
+	src.do(func(*store) { src.hold = nil })
+	close(hold)
+	a := next("the whole read")
+	if !a.Change.All || a.Change.Kind != KindOption {
+		t.Errorf("applied %+v, want the whole read of the option change", a.Change)
+	}
+	if got := deref(getProduct(t, cat, "b").Price); got != "7.00" {
+		t.Errorf("price %s once the whole read, begun before the edit, is swapped in; want 7.00", got)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Follow returned %v, want context.Canceled", err)
+	}
+}

@@ -579,11 +579,30 @@ type fakeSource struct {
 	// reads asked for, failed or not.
 	down  bool
 	tries int
+	// hold, when set, keeps LoadShop from returning, once it has read the
+	// store, until it is closed; LoadShop tells holding first.
+	hold, holding chan struct{}
 }
 
 var errDown = errors.New("fake source: the database is away")
 
-func (f *fakeSource) LoadShop(_ context.Context, r Reads) (*ShopRows, error) {
+func (f *fakeSource) LoadShop(ctx context.Context, r Reads) (*ShopRows, error) {
+	rows, err := f.loadShop()
+	f.mu.Lock()
+	hold, holding := f.hold, f.holding
+	f.mu.Unlock()
+	if hold != nil {
+		holding <- struct{}{}
+		select {
+		case <-hold:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return rows, err
+}
+
+func (f *fakeSource) loadShop() (*ShopRows, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.tries++

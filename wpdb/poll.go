@@ -151,7 +151,7 @@ type PollOptions struct {
 type PollStats struct {
 	Scan  bool // a full scan, or with Delta the products saved lately
 	Delta bool // a delta: the products saved lately, through the index (poll_delta.go)
-	Gate bool // a gate read alone (see PollOptions.Gate); neither: a cheap round
+	Gate  bool // a gate read alone (see PollOptions.Gate); neither: a cheap round
 	// DBTime is the wall time of its read-only transaction (begin, the
 	// statements, their rows, rollback): the database time it cost.
 	DBTime time.Duration
