@@ -170,15 +170,20 @@ func TestWholeReadEvery(t *testing.T) {
 	tests := []struct {
 		name string
 		feed Feed
+		cost time.Duration // the last whole read's database time
 		want time.Duration
 	}{
-		{"a feed that says nothing (polling)", fakeFeed{}, maxSnapshotAge},
-		{"a feed that sees every change", sightedFeed{sees: true}, sightedSnapshotAge},
-		{"a feed that does not, now", sightedFeed{sees: false}, maxSnapshotAge},
+		{"a feed that says nothing (polling)", fakeFeed{}, time.Second, maxSnapshotAge},
+		{"a feed that sees every change", sightedFeed{sees: true}, time.Second, sightedSnapshotAge},
+		{"a feed that does not, now", sightedFeed{sees: false}, time.Second, maxSnapshotAge},
+		// Half a percent of a core: 8.4 s (make bench's 100k shop) every
+		// 28 minutes, not every ten.
+		{"polling a shop whose read costs 8.4 s", fakeFeed{}, 8400 * time.Millisecond, 28 * time.Minute},
+		{"the binary log, a read of 90 s", sightedFeed{sees: true}, 90 * time.Second, 5 * time.Hour},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := wholeReadEvery(tt.feed); got != tt.want {
+			if got := wholeReadEvery(tt.feed, tt.cost); got != tt.want {
 				t.Errorf("wholeReadEvery = %v, want %v", got, tt.want)
 			}
 		})

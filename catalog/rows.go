@@ -99,6 +99,9 @@ type ShopRows struct {
 	// original ones.
 	TranslatedSlugs map[string]string
 	Products        ProductRows // every published product
+	// Cost is the database time the read took: every statement's, its
+	// parallel streams' added up. It paces the whole reads (Follow).
+	Cost time.Duration
 }
 
 // ProductRows are products as stored, with the rows their fields need.

@@ -24,6 +24,7 @@ type Snapshot struct {
 	// Built is when the rows it holds were read.
 	Built time.Time
 	took  time.Duration // to read and build
+	cost  time.Duration // the database time of its whole read (ShopRows.Cost)
 	// Warnings are what the shop's storage holds that WordPress itself
 	// overlooks (a damaged option, a plugin's leftovers), one line each.
 	Warnings []string
@@ -92,7 +93,7 @@ func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapsh
 		return nil, err
 	}
 	t := buildTerms(rows, sh)
-	s := &Snapshot{Version: version, Built: built, sh: sh, t: t,
+	s := &Snapshot{Version: version, Built: built, cost: rows.Cost, sh: sh, t: t,
 		trpSlugs: make(map[string]string, len(rows.TranslatedSlugs)), sum: digest{shop: shopSum(rows, cfg)}}
 	for k, v := range rows.TranslatedSlugs {
 		s.trpSlugs[foldSlug(k)] = v

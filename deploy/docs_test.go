@@ -60,6 +60,8 @@ var runners = []struct {
 	prefixes []string
 	run      func(t *testing.T, cmds []shown)
 }{
+	// Before the read-only user's: the same start, a command of its own.
+	{"index for polling", []string{postModifiedIndexCmd}, runPostModifiedIndex},
 	{"read-only database user", []string{"mysql -u root -p -e "}, runReadOnlyUser},
 	{"the demo and catalogctl against it", []string{"make build", "make demo", "catalogctl "}, runDemo},
 	{"generators", []string{"make seed", "go generate ./httpapi"}, runGenerators},

@@ -293,8 +293,22 @@ func (tx *Tx) runAnswering(ctx context.Context, stmt string, args []any, answer 
 		observed = nil
 		slog.DebugContext(ctx, "wpdb: an optional table is absent", "err", err)
 	}
-	tx.db.observe(time.Since(start), observed)
+	took := time.Since(start)
+	tx.db.observe(took, observed)
+	if c, ok := ctx.Value(costKey{}).(*atomic.Int64); ok {
+		c.Add(int64(took))
+	}
 	return err
+}
+
+// costKey carries, in a context, the total its statements took (withCost).
+type costKey struct{}
+
+// withCost returns a context whose statements add up their durations in
+// the counter it returns: a read's database time, over its streams.
+func withCost(ctx context.Context) (context.Context, *atomic.Int64) {
+	c := new(atomic.Int64)
+	return context.WithValue(ctx, costKey{}, c), c
 }
 
 // IsUnavailable reports whether err means the database could not be reached

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"strconv"
+	"time"
 
 	"catalogd/catalog"
 	"catalogd/wpopt"
@@ -61,11 +62,15 @@ func (tx *Tx) children(ctx context.Context, r catalog.Reads, ids []int64, known 
 // transaction.
 func (db *DB) LoadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows, error) {
 	var rows *catalog.ShopRows
+	ctx, cost := withCost(ctx)
 	err := db.underLoadDeadline(ctx, "the whole read of the shop", func(ctx context.Context) error {
 		var err error
 		rows, err = db.loadShop(ctx, r)
 		return err
 	})
+	if rows != nil {
+		rows.Cost = time.Duration(cost.Load())
+	}
 	return rows, classify(err)
 }
 

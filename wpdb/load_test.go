@@ -395,3 +395,23 @@ func TestLoadDeadline(t *testing.T) {
 		})
 	}
 }
+
+// A whole read says what it cost the database (ShopRows.Cost, which paces
+// the whole reads): its statements' time, on one stream or several.
+func TestLoadShopCost(t *testing.T) {
+	t.Parallel()
+	for _, streams := range []int{1, 3} {
+		t.Run(fmt.Sprint(streams, " streams"), func(t *testing.T) {
+			t.Parallel()
+			db, _ := openShopWith(t, newProductShop().shop, Options{Prefix: "wp_", LoadStreams: streams})
+			start := time.Now()
+			rows, err := db.LoadShop(context.Background(), catalog.ShopReads)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); rows.Cost <= 0 || rows.Cost > time.Duration(streams)*took {
+				t.Errorf("the read took %v on %d streams, and says it cost the database %v", took, streams, rows.Cost)
+			}
+		})
+	}
+}

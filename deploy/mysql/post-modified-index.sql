@@ -6,9 +6,9 @@
 --
 -- catalogd never runs this: the database is the shop's, and catalogd's own
 -- user may only SELECT. Its owner runs it once, as an admin, having set
--- @db and @prefix (the $table_prefix of wp-config.php):
---
---   mysql -u root -e "SET @db = 'wordpress', @prefix = 'wp_'; SOURCE deploy/mysql/post-modified-index.sql"
+-- @db and @prefix (the $table_prefix of wp-config.php): docs/operations.md's
+-- "An index for polling a large shop" shows the command, and a test runs
+-- that command exactly as printed.
 --
 -- WordPress and WooCommerce answer as before: an index changes no result,
 -- WordPress's upgrades (dbDelta) add the indexes they miss and drop none,
