@@ -154,10 +154,17 @@ bench: build demo-load bench-deps
 	$(GO) test -run '^$$' -bench '^BenchmarkPollGate$$' -benchtime 5x -count 3 ./wpdb/ > $(BIN)/bench/poll.txt; s=$$?; cat $(BIN)/bench/poll.txt; exit $$s
 	$(GO) test -run '^$$' -bench '^BenchmarkPollIsolatedEdit$$/^10k$$' -benchtime 5x -count 3 ./wpdb/ > $(BIN)/bench/poll-edit.txt; s=$$?; cat $(BIN)/bench/poll-edit.txt; exit $$s
 	$(GO) test -run '^$$' -bench '^BenchmarkPollIsolatedEdit$$/^100k$$' -benchtime 1x -count 3 ./wpdb/ >> $(BIN)/bench/poll-edit.txt; s=$$?; cat $(BIN)/bench/poll-edit.txt; exit $$s
+	# Polling at size (issue 33): a catalog following the poller, a trickle
+	# of price edits (one every 3 s for 2 minutes), a burst of 500 in 10 s,
+	# and the database time quiet and under the trickle, each with stock
+	# indexes and with the owner's index on post_modified_gmt (added to the
+	# seeded shop and taken away after); at 1m too where make bench-1m
+	# seeded it. About 25 minutes.
+	$(GO) test -run '^$$' -bench '^BenchmarkPollTrickle$$' -benchtime 1x -timeout 2h ./wpdb/ > $(BIN)/bench/poll-trickle.txt; s=$$?; cat $(BIN)/bench/poll-trickle.txt; exit $$s
 	# A whole load (issue 25): read, build, the heap's peak and the
 	# snapshot's steady heap, three times each, at catalogd's GOGC.
 	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^(10k|100k)$$' -benchtime 1x -count 3 ./wpdb/ > $(BIN)/bench/load.txt; s=$$?; cat $(BIN)/bench/load.txt; exit $$s
-	$(MAKE) --no-print-directory bench-append OUT=docs/benchmarks.md FILES='$(BIN)/bench/load.txt $(BIN)/bench/httpapi.txt $(BIN)/bench/catalog.txt $(BIN)/bench/poll.txt $(BIN)/bench/poll-edit.txt'
+	$(MAKE) --no-print-directory bench-append OUT=docs/benchmarks.md FILES='$(BIN)/bench/load.txt $(BIN)/bench/httpapi.txt $(BIN)/bench/catalog.txt $(BIN)/bench/poll.txt $(BIN)/bench/poll-edit.txt $(BIN)/bench/poll-trickle.txt'
 	# The fleet (issue 32): three catalogd behind one Varnish, two of them
 	# reading a database replica, scaled 1 -> 3 -> 1 while the shop is
 	# edited: freshness at the edge, the hit ratio across a scale-up, what
@@ -193,8 +200,10 @@ bench-deps:
 # seeded into wp_bench_1m once (wpseed reuses it when present; seeding takes
 # about ten times the 100k shop's minute, and 7.5 GB of disk), measured by
 # catalogbench alone (ready, RSS, snapshot build, list and single p99), the
-# change feed left out, then a whole load's heap peak (BenchmarkLoadShop);
-# the report goes to $(BENCH_1M_OUT), not to docs/benchmarks.md.
+# change feed left out, then a whole load's heap peak (BenchmarkLoadShop)
+# and polling at that size (BenchmarkPollTrickle, which make bench also
+# runs once the shop is seeded); the report goes to $(BENCH_1M_OUT), not to
+# docs/benchmarks.md.
 BENCH_1M_OUT ?= docs/benchmarks-1m.md
 bench-1m: build
 	$(BIN)/wpseed -dsn '$(BENCH_DSN)' -db wp_bench_1m -products 1000000
@@ -202,7 +211,8 @@ bench-1m: build
 	  -ready-timeout 15m -out $(BENCH_1M_OUT)
 	mkdir -p $(BIN)/bench
 	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^1m$$' -benchtime 1x -timeout 30m ./wpdb/ > $(BIN)/bench/load-1m.txt; s=$$?; cat $(BIN)/bench/load-1m.txt; exit $$s
-	$(MAKE) --no-print-directory bench-append OUT=$(BENCH_1M_OUT) FILES='$(BIN)/bench/load-1m.txt'
+	$(GO) test -run '^$$' -bench '^BenchmarkPollTrickle$$/^1m$$' -benchtime 1x -timeout 1h ./wpdb/ > $(BIN)/bench/poll-trickle-1m.txt; s=$$?; cat $(BIN)/bench/poll-trickle-1m.txt; exit $$s
+	$(MAKE) --no-print-directory bench-append OUT=$(BENCH_1M_OUT) FILES='$(BIN)/bench/load-1m.txt $(BIN)/bench/poll-trickle-1m.txt'
 
 seed:
 	$(GO) generate ./deploy/seed/
