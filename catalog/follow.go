@@ -143,7 +143,9 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 			c.log.InfoContext(ctx, "the shop can be read again; changes applied", "source", feed.Name())
 			failing = false
 		}
-		if a.Snapshot != nil {
+		if a.Snapshot != nil && (a.Change.All || whole.done == nil) {
+			// Not while a whole read is in flight: the snapshot it
+			// replaces is as old as it was, and the read resets the age.
 			every = wholeReadEvery(feed, a.Snapshot.cost)
 			age.Reset(max(0, every-c.cfg.Now().Sub(a.Snapshot.Built)))
 		}
@@ -162,7 +164,9 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 		case <-wake:
 		case <-retry:
 		case <-age.C:
-			report(Change{All: true, Kind: KindReread})
+			if whole.done == nil { // else the read in flight is the one that is due
+				report(Change{All: true, Kind: KindReread})
+			}
 			continue
 		case r := <-whole.done:
 			whole.done = nil
@@ -176,16 +180,18 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 			}
 			if !done(a, err, whole.change) {
 				whole.failed() // read again after retryApply
+				continue
 			}
+			whole.next(ctx, c) // the one asked for while it read
 			continue
 		}
 		retry = nil
-		whole.next(ctx, c)
 		mu.Lock()
 		ch := pending
 		pending = nil
 		mu.Unlock()
 		if ch == nil {
+			whole.next(ctx, c) // a failed one, after retryApply
 			continue
 		}
 		if ch.Confirm > 0 {
@@ -209,6 +215,7 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 			}
 			ch = &Change{Posts: ch.Posts, Products: ch.Products, Kind: KindProduct, Committed: ch.Committed}
 		}
+		whole.next(ctx, c) // a failed one
 		a, err := c.Apply(ctx, *ch)
 		if !done(a, err, *ch) {
 			if failedLanguage != nil {

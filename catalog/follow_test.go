@@ -537,3 +537,43 @@ func TestFollowAppliesBesideAWholeRead(t *testing.T) {
 		t.Errorf("Follow returned %v, want context.Canceled", err)
 	}
 }
+
+// TestFollowQueuesWholeReads: a change to everything that arrives while a
+// whole read is in flight is read once that one is in, with no other
+// change to wake Follow; and a product change applied meanwhile, on a
+// snapshot older than the whole-read age, does not bring one more.
+func TestFollowQueuesWholeReads(t *testing.T) {
+	s := newStore()
+	b := s.add(product{Title: "B", Regular: "20"})
+	cat, src, clk := serve(t, s)
+	feed := fakeFeed{changes: make(chan Change)}
+	applied := make(chan Applied, 10)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go cat.Follow(ctx, feed, func(a Applied) { applied <- a }) //nolint:errcheck // ends with ctx
+	next := func(what string) Applied { t.Helper(); return nextApplied(t, applied, what) }
+	next("the first whole read")
+
+	hold := make(chan struct{})
+	src.do(func(*store) { src.hold, src.holding = hold, make(chan struct{}, 1) })
+	feed.changes <- Change{All: true, Kind: KindOption}
+	<-src.holding
+	clk.set(t0.Add(maxSnapshotAge + time.Minute)) // the snapshot served is past the age
+	src.do(func(s *store) { s.setMeta(b, metaRegularPrice, "7"); s.setMeta(b, metaPrice, "7"); s.stored[b] = "7" })
+	feed.changes <- Change{Posts: []int64{b}, Kind: KindProduct}
+	next("the price edit")
+	feed.changes <- Change{All: true, Kind: KindTerm}
+	src.do(func(*store) { src.hold = nil })
+	close(hold)
+	if a := next("the option's whole read"); a.Change.Kind != KindOption {
+		t.Errorf("applied %+v, want the option's whole read", a.Change)
+	}
+	if a := next("the term's whole read, asked for while the option's was in flight"); a.Change.Kind != KindTerm {
+		t.Errorf("applied %+v, want the term's whole read", a.Change)
+	}
+	select {
+	case a := <-applied:
+		t.Errorf("one more change applied: %+v (%d whole reads)", a.Change, src.shops)
+	case <-time.After(300 * time.Millisecond): // a window in which nothing may come
+	}
+}

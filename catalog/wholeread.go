@@ -28,9 +28,14 @@ type wholeResult struct {
 	err error
 }
 
-// ask starts a whole read for ch, or keeps ch for after the one in flight.
+// ask starts a whole read for ch (and for the one kept after a failure,
+// if any), or keeps ch for after the one in flight.
 func (w *wholeRead) ask(ctx context.Context, c *Catalog, ch Change) {
-	ch.Posts, ch.Products = nil, nil // applied at once, beside it
+	if len(ch.Posts) > 0 || len(ch.Products) > 0 {
+		// Applied at once, beside it: their commit's lag is measured then,
+		// not again when the read is swapped in.
+		ch.Posts, ch.Products, ch.Committed = nil, nil, time.Time{}
+	}
 	if w.done != nil {
 		if w.again == nil {
 			w.again = &ch
@@ -38,6 +43,10 @@ func (w *wholeRead) ask(ctx context.Context, c *Catalog, ch Change) {
 			w.again.merge(ch)
 		}
 		return
+	}
+	if w.again != nil { // one that failed: this read begins later, it serves both
+		ch.merge(*w.again)
+		w.again = nil
 	}
 	w.change, w.since = ch, Change{}
 	w.done = make(chan wholeResult, 1)
@@ -88,6 +97,10 @@ func (c *Catalog) adoptWhole(ctx context.Context, s *Snapshot, ch, since Change)
 			return Applied{}, domainError(err)
 		}
 		s = s.With(rows, ids, c.version.Add(1), c.cfg)
+	} else {
+		// Its number was taken when the read began; the refreshes since
+		// took later ones. s is not shared yet.
+		s.Version = c.version.Add(1)
 	}
 	c.lastLoad.Store(&loadOutcome{})
 	c.lastSeen(c.cfg.Now())
