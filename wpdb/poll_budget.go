@@ -18,16 +18,21 @@ func (p *Poller) scanBudget() float64 {
 	return max(left, p.o.Budget/2)
 }
 
+// detectBudget is the share of the budget the detection's bucket gets:
+// the scan's, or where the delta is the detection, its part of it (the
+// full scan behind it has the rest: poll_delta.go).
+func (p *Poller) detectBudget() float64 {
+	if p.index != "" {
+		return p.scanBudget() * (1 - fullShare)
+	}
+	return p.scanBudget()
+}
+
 // accrue adds to the bucket the scan's share of the budget since it was
-// last filled (the delta's part of it, where the full scan runs behind
-// the delta: poll_delta.go).
+// last filled (detectBudget).
 func (p *Poller) accrue(now time.Time) {
 	if !p.accrued.IsZero() && now.After(p.accrued) {
-		rate := p.scanBudget()
-		if p.index != "" {
-			rate *= 1 - fullShare // the full scan behind the delta has the rest
-		}
-		p.tokens = min(p.tokens+now.Sub(p.accrued).Seconds()*rate, p.bucketCap(p.scanCost))
+		p.tokens = min(p.tokens+now.Sub(p.accrued).Seconds()*p.detectBudget(), p.bucketCap(p.scanCost))
 	}
 	p.accrued = now
 }

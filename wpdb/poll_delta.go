@@ -2,11 +2,15 @@ package wpdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jmoiron/sqlx"
 )
 
 // The poll feed's delta: where the shop's owner gave wp_posts an index
@@ -106,12 +110,15 @@ func (p *Poller) delta(ctx context.Context) ([]int64, error) {
 	})
 	cost := time.Since(start)
 	if err != nil {
-		// The index may be gone (dropped, renamed, made invisible): the
-		// full scan is the detection until one finds it again.
-		slog.InfoContext(ctx, "poll: a read through the index on post_modified_gmt failed; full scans find the edits until one finds the index again",
-			"index", p.index, "err", err)
-		p.index = ""
-		p.failed(ctx, PollStats{Scan: true, DBTime: cost}, err)
+		if noSuchKey(err) {
+			// The index is gone (dropped, renamed, made invisible): the
+			// full scan is the detection until one finds it again. Any
+			// other failure is tried again at the next tick.
+			slog.InfoContext(ctx, "poll: the index on post_modified_gmt is gone; full scans find the edits until one finds an index again",
+				"index", p.index)
+			p.index = ""
+		}
+		p.failed(ctx, PollStats{Scan: true, Delta: true, DBTime: cost}, err)
 		return nil, err
 	}
 	p.charge(at, read, cost, updated, localNow, gate)
@@ -126,7 +133,7 @@ func (p *Poller) delta(ctx context.Context) ([]int64, error) {
 		changed = append(changed, r.ID)
 		ids = s.reported(ids, r.ID)
 	}
-	ids = p.pendingAgain(ids, p.rows, at)
+	ids = p.pendingAgain(ids, p.rows, at, true)
 	p.addPending(p.rows, changed, false, dbNow, p.o.Now())
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -153,14 +160,37 @@ func (p *Poller) noteIndex(ctx context.Context, index string) {
 }
 
 // modifiedIndex names an index of the posts table whose first column is
-// post_modified_gmt, "" when it has none. information_schema shows a user
-// the indexes of the tables it may read, a SELECT-only user's included.
+// post_modified_gmt and that the server uses, "" when it has none: not one
+// MariaDB was told to ignore (IGNORED, 10.6+) nor one MySQL 8 made
+// invisible (IS_VISIBLE), which FORCE INDEX refuses. information_schema
+// shows a user the indexes of the tables it may read, a SELECT-only
+// user's included. Every column is asked for, as the two servers name
+// those two differently.
 func (tx *Tx) modifiedIndex(ctx context.Context) (string, error) {
 	var names []string
-	if err := tx.selectx(ctx, &names, `
-		SELECT INDEX_NAME FROM information_schema.STATISTICS
+	err := tx.each(ctx, `
+		SELECT * FROM information_schema.STATISTICS
 		WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND SEQ_IN_INDEX = 1 AND COLUMN_NAME = 'post_modified_gmt'
-		ORDER BY INDEX_NAME`, tx.prefix+"posts"); err != nil {
+		ORDER BY INDEX_NAME`, []any{tx.prefix + "posts"}, func(rows *sqlx.Rows) error {
+		row := map[string]any{}
+		if err := rows.MapScan(row); err != nil {
+			return err
+		}
+		text := func(col string) string {
+			switch v := row[col].(type) {
+			case []byte:
+				return string(v)
+			case string:
+				return v
+			}
+			return ""
+		}
+		if !strings.EqualFold(text("IGNORED"), "YES") && !strings.EqualFold(text("IS_VISIBLE"), "NO") {
+			names = append(names, text("INDEX_NAME"))
+		}
+		return nil
+	})
+	if err != nil {
 		return "", fmt.Errorf("wpdb: read the posts table's indexes: %w", err)
 	}
 	if len(names) == 0 {
@@ -183,6 +213,13 @@ func (tx *Tx) productsSavedSince(ctx context.Context, index, since string) ([]pr
 		return nil, fmt.Errorf("wpdb: read the products saved lately: %w", err)
 	}
 	return rows, nil
+}
+
+// noSuchKey reports whether err is the server's answer to FORCE INDEX of
+// an index the table does not have (1176).
+func noSuchKey(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && me.Number == 1176
 }
 
 // quoteName quotes an identifier for MySQL.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 )
 
 // The delta reads, through the owner's index on post_modified_gmt, the
@@ -128,5 +129,66 @@ func TestPollDeltaIndexDropped(t *testing.T) {
 	}
 	if p.index != "" {
 		t.Errorf("the poller still uses index %q", p.index)
+	}
+}
+
+// A delta runs at every move of the gate; it reports a product saved
+// lately (pending: poll_settle.go) again only once the time since it was
+// seen has doubled: 2, 4, 8, 16 and 32 s after, five times in its minute,
+// where a delta every quarter second would have reported it 240 times.
+func TestDeltaReportsPendingAtDoublings(t *testing.T) {
+	t.Parallel()
+	p := &Poller{}
+	saved := testNow.UTC().Format(time.DateTime)
+	rows := map[int64]scanState{7: {modified: packTime(saved)}}
+	p.addPending(rows, []int64{7}, false, saved, testNow)
+	if _, ok := p.pending[7]; !ok {
+		t.Fatal("the product saved now is not pending")
+	}
+	var got []time.Duration
+	for d := 250 * time.Millisecond; d <= maxOpenTxn+time.Second; d += 250 * time.Millisecond {
+		if ids := p.pendingAgain(nil, rows, testNow.Add(d), true); slices.Contains(ids, 7) {
+			got = append(got, d)
+		}
+	}
+	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second}
+	if !slices.Equal(got, want) {
+		t.Errorf("reported again at %v after it was seen, want %v", got, want)
+	}
+	if _, ok := p.pending[7]; ok {
+		t.Error("still pending after a minute")
+	}
+}
+
+// An index the server was told to ignore (MariaDB's IGNORED) is no index
+// to read through: FORCE INDEX would refuse it, so the poller does not
+// take it, and scans.
+func TestPollIgnoredIndex(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	ps.shop.IndexPostModified()
+	db, raw := openShopWith(t, ps.shop, Options{Prefix: "wp_"})
+	if _, err := raw.Exec(`ALTER TABLE wp_posts ALTER INDEX catalogd_post_modified_gmt IGNORED`); err != nil {
+		t.Fatalf("ALTER INDEX … IGNORED (MariaDB 10.6+): %v", err)
+	}
+	var index string
+	view(t, db, func(ctx context.Context, tx *Tx) error {
+		var err error
+		index, err = tx.modifiedIndex(ctx)
+		return err
+	})
+	if index != "" {
+		t.Errorf("the poller takes the ignored index %q", index)
+	}
+	if _, err := raw.Exec(`ALTER TABLE wp_posts ALTER INDEX catalogd_post_modified_gmt NOT IGNORED`); err != nil {
+		t.Fatal(err)
+	}
+	view(t, db, func(ctx context.Context, tx *Tx) error {
+		var err error
+		index, err = tx.modifiedIndex(ctx)
+		return err
+	})
+	if index != "catalogd_post_modified_gmt" {
+		t.Errorf("the poller finds index %q once it is no longer ignored, want catalogd_post_modified_gmt", index)
 	}
 }

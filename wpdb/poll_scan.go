@@ -99,20 +99,28 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 	})
 	cost := time.Since(start)
 	if err != nil {
+		if p.index != "" {
+			p.lastFull = at // behind the delta: tried again a period on, the deltas go on
+		}
 		p.failed(ctx, PollStats{Scan: true, DBTime: cost}, err)
 		return nil, err
 	}
-	// Behind the delta the full scan runs on its own period, from its own
-	// share of the budget: the bucket stays the delta's.
-	behind := p.index != "" && p.deltaFrom != "" && p.measured
-	if behind {
+	if index != "" {
+		// Behind the delta the full scan runs on its own period, from its
+		// own share of the budget: the bucket stays the delta's. A delta
+		// starting now costs what it will; the bucket owes nothing for the
+		// scans before it.
+		if p.index == "" {
+			p.scanCost, p.tokens = 0, max(p.tokens, 0)
+		}
 		p.noteGate(read, updated, localNow, gate)
 		p.lastScan = at
-	} else {
-		p.charge(at, read, cost, updated, localNow, gate)
 	}
 	p.lastFull, p.fullCost, p.deltaFrom = at, cost, dbNow
 	p.noteIndex(ctx, index)
+	if index == "" {
+		p.charge(at, read, cost, updated, localNow, gate)
+	}
 	period := p.period
 	if p.index != "" {
 		period = p.fullPeriod()
@@ -132,7 +140,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 		}
 		// A save may leave a row as the last scans read it (see
 		// poll_settle.go): those saved lately are read again.
-		ids = p.pendingAgain(ids, rows, at)
+		ids = p.pendingAgain(ids, rows, at, false)
 		p.addPending(rows, changed, false, dbNow, p.o.Now())
 	}
 	p.rows = rows
@@ -157,7 +165,7 @@ func (p *Poller) noteGate(read time.Time, updated, localNow string, gate bool) {
 // charge records a detection that began at at and cost cost: the gate's
 // reading, the period, and the bucket it is paid from.
 func (p *Poller) charge(at, read time.Time, cost time.Duration, updated, localNow string, gate bool) {
-	p.period = scanPeriod(cost, p.scanBudget(), p.o.Interval, p.o.MaxScan)
+	p.period = scanPeriod(cost, p.detectBudget(), p.o.Interval, p.o.MaxScan)
 	p.nextScan = at.Add(p.period)
 	p.noteGate(read, updated, localNow, gate)
 	p.accrue(at)

@@ -72,6 +72,11 @@ const (
 type pendingRow struct {
 	seen      time.Time // on the poller's clock, once that scan's read was over
 	rechecked bool      // reported again settleStep after seen
+	// next is when a delta reports it again at the soonest: deltas run
+	// at every move of the gate, up to four times an interval, where a
+	// scan ran about once a period; each reports a pending post again
+	// when the time since seen has doubled since its last report.
+	next time.Time
 }
 
 // noteStamp records, for settleDue, when on the poller's clock the second
@@ -131,13 +136,13 @@ func (p *Poller) addPending(rows map[int64]scanState, changed []int64, every boo
 	if every {
 		for id, s := range rows {
 			if lately(s) {
-				p.pending[id] = pendingRow{seen: seen}
+				p.pending[id] = pendingRow{seen: seen, next: seen.Add(settleStep)}
 			}
 		}
 	}
 	for _, id := range changed {
 		if s, ok := rows[id]; ok && lately(s) {
-			p.pending[id] = pendingRow{seen: seen}
+			p.pending[id] = pendingRow{seen: seen, next: seen.Add(settleStep)}
 		}
 	}
 	if over := len(p.pending) - pendingMax; over > 0 {
@@ -151,20 +156,28 @@ func (p *Poller) addPending(rows map[int64]scanState, changed []int64, every boo
 }
 
 // pendingAgain appends to ids the pending posts still in rows, read by a
-// scan that began at at (a post gone was reported as such), and drops
-// those pending for maxOpenTxn, after this last report.
-func (p *Poller) pendingAgain(ids []int64, rows map[int64]scanState, at time.Time) []int64 {
+// scan (or, with delta, a delta) that began at at (a post gone was
+// reported as such), and drops those pending for maxOpenTxn, after this
+// last report. A delta reports a post only once the time since it was seen
+// doubled since its last report (pendingRow.next): 2, 4, 8, 16 and 32 s
+// after, so that a shop whose gate moves every second re-reads each saved
+// product five or six times, not sixty.
+func (p *Poller) pendingAgain(ids []int64, rows map[int64]scanState, at time.Time, delta bool) []int64 {
 	for id, r := range p.pending {
 		s, ok := rows[id]
-		if ok {
+		again := ok && (!delta || !at.Before(r.next))
+		if again {
 			ids = s.reported(ids, id)
+			r.next = r.seen.Add(max(settleStep, 2*at.Sub(r.seen)))
 		}
 		switch {
 		case !ok || at.Sub(r.seen) >= maxOpenTxn:
 			delete(p.pending, id)
-		case !at.Before(r.seen.Add(settleStep)):
-			p.pending[id] = pendingRow{seen: r.seen, rechecked: true}
+			continue
+		case again && !at.Before(r.seen.Add(settleStep)):
+			r.rechecked = true
 		}
+		p.pending[id] = r
 	}
 	return ids
 }
@@ -182,7 +195,8 @@ func (p *Poller) recheck(now time.Time) []catalog.Change {
 		if r.rechecked || now.Before(r.seen.Add(settleStep)) {
 			continue
 		}
-		p.pending[id] = pendingRow{seen: r.seen, rechecked: true}
+		r.rechecked = true
+		p.pending[id] = r
 		if s, ok := p.rows[id]; ok {
 			ids = s.reported(ids, id)
 		}
