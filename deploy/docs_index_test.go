@@ -2,16 +2,11 @@ package deploy
 
 import (
 	"context"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
-
-	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
-	"catalogd/internal/wpfixture"
 )
 
 // postModifiedIndexCmd is the command docs/operations.md prints to add
@@ -24,32 +19,16 @@ const postModifiedIndexCmd = "mysql -u root -p -e \"SET @db='wordpress', @prefix
 func runPostModifiedIndex(t *testing.T, cmds []shown) {
 	for _, c := range cmds {
 		t.Run(c.where, func(t *testing.T) {
-			s := wpfixture.New("wp_", "https://shop.example")
-			s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
-			dsn, admin := testdb.Load(t, s)
-			cfg, err := mysql.ParseDSN(dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cfg.User != "root" {
-				testdb.Lacking(t, "the command logs in as root; CATALOG_TEST_DSN names %s", cfg.User)
-			}
+			dsn, cfg := rootShop(t)
+			admin := testdb.Open(t, dsn)
 			if n := strings.Count(c.text, "@db='wordpress'"); n != 1 {
 				t.Fatalf("%s: expected @db='wordpress' once in the shown text, found it %d times", c.where, n)
 			}
 			text := strings.Replace(c.text, "@db='wordpress'", "@db='"+cfg.DBName+"'", 1)
-			host, port, err := net.SplitHostPort(cfg.Addr)
-			if err != nil {
-				t.Fatal(err)
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			for range 2 {
-				cmd := shell(ctx, repoRoot(t), text, proctest.Environ("MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port))
-				cmd.Stdin = strings.NewReader(cfg.Passwd + "\n") // what -p asks for
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("%s: `%s`: %v\n%s", c.where, c.text, err, out)
-				}
+				runMySQLCommand(t, ctx, c, text, cfg)
 			}
 			var cols []string
 			rows, err := admin.QueryContext(ctx, `SELECT COLUMN_NAME FROM information_schema.STATISTICS

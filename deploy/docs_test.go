@@ -413,19 +413,7 @@ func randomSuffix() string {
 func runReadOnlyUser(t *testing.T, cmds []shown) {
 	for _, c := range cmds {
 		t.Run(c.where, func(t *testing.T) {
-			s := wpfixture.New("wp_", "https://shop.example")
-			s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
-			dsn, _ := testdb.Load(t, s)
-			cfg, err := mysql.ParseDSN(dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := exec.LookPath("mysql"); err != nil {
-				testdb.Lacking(t, "the mysql client is not installed (.ci/run installs MariaDB)")
-			}
-			if cfg.User != "root" {
-				testdb.Lacking(t, "the command logs in as root; CATALOG_TEST_DSN names %s", cfg.User)
-			}
+			dsn, cfg := rootShop(t)
 			suffix := randomSuffix()
 			user, password := "catalogd_doc_"+suffix, "pw-"+suffix
 			admin := testdb.Open(t, dsn)
@@ -442,17 +430,9 @@ func runReadOnlyUser(t *testing.T, cmds []shown) {
 			text := fill(c.text, "@db='wordpress'", "@db='"+cfg.DBName+"'",
 				"@user='catalogd'", "@user='"+user+"'", "@password='change-me'", "@password='"+password+"'")
 
-			host, port, err := net.SplitHostPort(cfg.Addr)
-			if err != nil {
-				t.Fatal(err)
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			cmd := shell(ctx, repoRoot(t), text, proctest.Environ("MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port))
-			cmd.Stdin = strings.NewReader(cfg.Passwd + "\n") // what -p asks for
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("%s: `%s`: %v\n%s", c.where, c.text, err, out)
-			}
+			runMySQLCommand(t, ctx, c, text, cfg)
 
 			// The DSN printed beside it, with the same three names.
 			m := regexp.MustCompile(`# DSN: (\S+)`).FindStringSubmatch(c.block)
@@ -475,6 +455,43 @@ func runReadOnlyUser(t *testing.T, cmds []shown) {
 				t.Errorf("the new user can write: %v (%v)", w, err)
 			}
 		})
+	}
+}
+
+// rootShop loads a throwaway shop of one product for a command that logs
+// in to the test server as root with the mysql client, or says what is
+// lacking: its DSN, parsed too.
+func rootShop(t *testing.T) (string, *mysql.Config) {
+	t.Helper()
+	s := wpfixture.New("wp_", "https://shop.example")
+	s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
+	dsn, _ := testdb.Load(t, s)
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("mysql"); err != nil {
+		testdb.Lacking(t, "the mysql client is not installed (.ci/run installs MariaDB)")
+	}
+	if cfg.User != "root" {
+		testdb.Lacking(t, "the command logs in as root; CATALOG_TEST_DSN names %s", cfg.User)
+	}
+	return dsn, cfg
+}
+
+// runMySQLCommand runs text, the shown command c with the reader's names
+// made throwaway ones, from the repository's root, the mysql client
+// pointed at the test server (cfg) and given its password where -p asks.
+func runMySQLCommand(t *testing.T, ctx context.Context, c shown, text string, cfg *mysql.Config) {
+	t.Helper()
+	host, port, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := shell(ctx, repoRoot(t), text, proctest.Environ("MYSQL_HOST="+host, "MYSQL_TCP_PORT="+port))
+	cmd.Stdin = strings.NewReader(cfg.Passwd + "\n") // what -p asks for
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: `%s`: %v\n%s", c.where, c.text, err, out)
 	}
 }
 

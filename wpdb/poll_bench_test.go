@@ -2,15 +2,11 @@ package wpdb
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"os"
 	"slices"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
@@ -24,28 +20,11 @@ import (
 var benchSizes = []string{"10k", "100k"}
 
 // openBenchShop opens the seeded shop wp_bench_<size> on the test server,
-// or skips, saying how to seed it.
+// or skips, saying how to seed it (openBenchRaw).
 func openBenchShop(b *testing.B, size string) *DB {
 	b.Helper()
-	dsn := os.Getenv("CATALOG_TEST_DSN")
-	if dsn == "" {
-		dsn = testdb.DefaultDSN
-	}
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		b.Fatalf("CATALOG_TEST_DSN: %v", err)
-	}
-	cfg.DBName = "wp_bench_" + size
-	raw, err := sql.Open("mysql", cfg.FormatDSN())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer raw.Close()
-	var n int
-	if err := raw.QueryRow(`SELECT COUNT(*) FROM wp_posts WHERE post_type = 'product'`).Scan(&n); err != nil {
-		b.Skipf("SKIP: no seeded shop %s (make bench, or bin/wpseed -db %s -products N): %v", cfg.DBName, cfg.DBName, err)
-	}
-	db, err := Open(cfg.FormatDSN(), Options{Prefix: "wp_"})
+	_, dsn := openBenchRaw(b, size)
+	db, err := Open(dsn, Options{Prefix: "wp_"})
 	if err != nil {
 		b.Fatal(err)
 	}
