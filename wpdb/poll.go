@@ -98,9 +98,10 @@ type Poller struct {
 	pending  map[int64]pendingRow // saved lately (poll_settle.go)
 	nextScan time.Time
 	period   time.Duration
-	// roundCost is the cheap rounds' recent database time (a moving
-	// average), which the scan's budget leaves to them.
-	roundCost time.Duration
+	// roundCost is the cheap rounds' recent database time, each with the
+	// gate reads after it (a moving average), which the scan's budget
+	// leaves to them; gateSpent the gate reads' since the last round.
+	roundCost, gateSpent time.Duration
 	// The gate (scanDue, poll_gate.go): wp_posts' UPDATE_TIME as the last
 	// round and the last scan read it, whether the scan's was within the
 	// second it was read in, whether the server gives one at all, and when

@@ -5,10 +5,11 @@ import (
 )
 
 // The poll feed's budget: the poller keeps at most PollOptions.Budget of
-// one database core busy. The cheap rounds take what they cost; the scan
-// and the gate reads are paid from a token bucket that a quiet shop fills,
-// so that a scan runs at once when an edit comes (scanDue), and, without
-// the gate, from a period that adapts to the scan's cost (scanPeriod).
+// one database core busy. The cheap rounds and the gate reads between
+// them take what they cost, up to half of it; the scan (or the delta) is
+// paid from a token bucket that a quiet shop fills, so that it runs at
+// once when an edit comes (scanDue), and, without the gate, from a period
+// that adapts to its cost (scanPeriod).
 
 // scanBudget is the share of the budget the scan may use: what the cheap
 // rounds leave of it, and at least half of it, so that the scan does not

@@ -38,10 +38,12 @@ func (p *Poller) gateOnce(ctx context.Context) []catalog.Change {
 		p.failed(ctx, PollStats{Gate: true, DBTime: cost}, err)
 		return nil
 	}
-	// The gate's reads are paid from the scan's bucket, so that the
-	// poller's average stays within the budget.
-	p.accrue(p.o.Now())
-	p.tokens -= cost.Seconds()
+	// The gate's reads count with the cheap rounds (roundCost), whose
+	// share the scan's budget leaves them: never more than half of it,
+	// so that a database slow to answer them (6 ms each was seen, the
+	// whole budget at four a round) cannot starve the scan. Paid from
+	// the scan's bucket, they did: no scan ran for minutes.
+	p.gateSpent += cost
 	p.o.OnPoll(PollStats{Gate: true, DBTime: cost, Period: p.period})
 	if !ok {
 		return nil

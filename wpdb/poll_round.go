@@ -115,10 +115,13 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 		p.failed(ctx, PollStats{DBTime: cost}, err)
 		return nil, err
 	}
+	// The round's cost with the gate reads since the last one (gateOnce).
+	spent := cost + p.gateSpent
+	p.gateSpent = 0
 	if baseline || p.roundCost == 0 {
-		p.roundCost = cost
+		p.roundCost = spent
 	} else {
-		p.roundCost = (3*p.roundCost + cost) / 4
+		p.roundCost = (3*p.roundCost + spent) / 4
 	}
 	p.roundUpdated = s.updated
 	if baseline {

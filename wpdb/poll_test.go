@@ -384,6 +384,39 @@ func TestPollScanGate(t *testing.T) {
 	}
 }
 
+// The gate reads between two rounds count with the round, not against
+// the scan's bucket: paid from it, on a server slow to answer them (6 ms
+// each was seen: more than the whole budget at four a round) they left
+// nothing for the scan, and no edit showed for minutes. The scan keeps at
+// least half the budget, however slow the gate reads grow.
+func TestPollGateReadsCannotStarveTheScan(t *testing.T) {
+	t.Parallel()
+	ps := newPollShop(false)
+	clock := &testClock{t: testNow}
+	p, _ := startPoller(t, ps.shop, clock, nil)
+	p.tokens, p.scanCost = 1, time.Hour // no scan runs: the bucket is all this test watches
+	for range 12 {
+		p.gateOnce(context.Background())
+	}
+	if p.tokens != 1 {
+		t.Errorf("twelve gate reads took %.3f ms from the scan's bucket, want none", (1-p.tokens)*1000)
+	}
+	spent := p.gateSpent
+	if spent <= 0 {
+		t.Fatal("the gate reads' time was not counted")
+	}
+	if _, err := p.round(context.Background(), false); err != nil {
+		t.Fatal(err)
+	}
+	if p.gateSpent != 0 || p.roundCost < spent/4 {
+		t.Errorf("the round after the gate reads: round cost %v, gate reads %v carried over; want their %v in the round's", p.roundCost, p.gateSpent, spent)
+	}
+	p.roundCost = time.Second // gate reads of a very slow server
+	if got := p.scanBudget(); got < p.o.Budget/2 {
+		t.Errorf("scan budget %v under slow gate reads, want at least half of %v", got, p.o.Budget)
+	}
+}
+
 // Under load the cheap rounds' database time grows; the scan keeps at
 // least half the budget, so it does not starve behind them.
 func TestPollScanBudgetUnderLoad(t *testing.T) {
