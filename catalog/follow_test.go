@@ -413,4 +413,3 @@ func TestFollowConfirms(t *testing.T) {
 		t.Errorf("%d whole reads, want 1", shops-shops0)
 	}
 }
-
