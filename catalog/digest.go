@@ -38,6 +38,8 @@ func shopSum(rows *ShopRows, cfg Config) [sha256.Size]byte {
 	type shaping struct{ SiteURL, UploadsURL, DevelopersURL, SitemapURL, Language string }
 	r := *rows
 	r.Products = ProductRows{}
+	// What the read cost the database is no content: every pod's differs.
+	r.Cost = 0
 	// Why a table could not be read is the server's error text, which
 	// names the client's address: every pod its own. Only which tables
 	// (and whether the network's) could not be read shapes the answers.

@@ -103,6 +103,28 @@ func TestDigestIgnoresTheRefusalsWords(t *testing.T) {
 	}
 }
 
+// Two pods' reads of one shop cost the database differently (ShopRows.Cost,
+// which paces the whole reads): their snapshots still have one digest, or
+// every replica that starts beside another purges the edge.
+func TestDigestIgnoresTheReadsCost(t *testing.T) {
+	st := newStore()
+	st.add(product{Title: "P", Regular: "10"})
+	cfg := Config{Now: func() time.Time { return t0 }}
+	digest := func(cost time.Duration) string {
+		t.Helper()
+		rows := st.shopRows()
+		rows.Cost = cost
+		s, err := Build(rows, cfg, 1, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Digest()
+	}
+	if a, b := digest(80*time.Millisecond), digest(130*time.Millisecond); a != b {
+		t.Errorf("one shop, read at two costs: digests %s and %s", a, b)
+	}
+}
+
 // The settings that shape the answers from the same rows are part of the
 // digest: a rolling restart that changes one of them is not taken for a
 // start beside replicas that answer alike.
