@@ -171,24 +171,23 @@ func TestPollIgnoredIndex(t *testing.T) {
 	if _, err := raw.Exec(`ALTER TABLE wp_posts ALTER INDEX catalogd_post_modified_gmt IGNORED`); err != nil {
 		t.Fatalf("ALTER INDEX … IGNORED (MariaDB 10.6+): %v", err)
 	}
-	var index string
-	view(t, db, func(ctx context.Context, tx *Tx) error {
-		var err error
-		index, err = tx.modifiedIndex(ctx)
-		return err
-	})
-	if index != "" {
+	found := func() string {
+		t.Helper()
+		var index string
+		view(t, db, func(ctx context.Context, tx *Tx) error {
+			var err error
+			index, err = tx.modifiedIndex(ctx)
+			return err
+		})
+		return index
+	}
+	if index := found(); index != "" {
 		t.Errorf("the poller takes the ignored index %q", index)
 	}
 	if _, err := raw.Exec(`ALTER TABLE wp_posts ALTER INDEX catalogd_post_modified_gmt NOT IGNORED`); err != nil {
 		t.Fatal(err)
 	}
-	view(t, db, func(ctx context.Context, tx *Tx) error {
-		var err error
-		index, err = tx.modifiedIndex(ctx)
-		return err
-	})
-	if index != "catalogd_post_modified_gmt" {
+	if index := found(); index != "catalogd_post_modified_gmt" {
 		t.Errorf("the poller finds index %q once it is no longer ignored, want catalogd_post_modified_gmt", index)
 	}
 }
