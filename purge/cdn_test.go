@@ -249,8 +249,9 @@ func TestCloudflareStandInConfiguredBatch(t *testing.T) {
 	}
 }
 
-// 429 with Retry-After: the purger waits as long as asked, then sends the
-// tags that were refused together with those that came meanwhile.
+// 429 with Retry-After: the purger waits as long as asked (the jitter
+// drawing its least, no longer), then sends the tags that were refused
+// together with those that came meanwhile.
 func TestCloudflareStandInRateLimited(t *testing.T) {
 	api, problems := cloudflareStandIn(t, func(n int) (int, http.Header, string) {
 		if n == 0 {
@@ -259,7 +260,8 @@ func TestCloudflareStandInRateLimited(t *testing.T) {
 		return http.StatusOK, nil, ""
 	})
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
+	least := func(d time.Duration) time.Duration { return d / 2 }
+	p, _ := run(t, clock, Options{Jitter: least}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
 	p.Add([]string{"shop-product-1"}, clock.Now())
 	step(t, clock, CloudflareInterval)
 	eventually(t, "the 429 reported", func() bool { return p.Status()[0].LastErr != "" })

@@ -80,6 +80,23 @@ func (c *fakeClock) waiting() int {
 	return len(c.waiters)
 }
 
+// untilNext is how long until the earliest wait ends; false when none
+// waits.
+func (c *fakeClock) untilNext() (time.Duration, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.waiters) == 0 {
+		return 0, false
+	}
+	at := c.waiters[0].at
+	for _, w := range c.waiters[1:] {
+		if w.at.Before(at) {
+			at = w.at
+		}
+	}
+	return at.Sub(c.now), true
+}
+
 // lastAsked is the last wait asked for.
 func (c *fakeClock) lastAsked() time.Duration {
 	c.mu.Lock()
