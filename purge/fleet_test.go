@@ -109,13 +109,13 @@ func TestFleetConvergesOnTheAccountsLimit(t *testing.T) {
 			p.Add([]string{tag}, clock.Now())
 		}
 		clock.Advance(time.Second)
-		eventually(t, "every replica waits", func() bool { return clock.waiting() == replicas })
+		eventually(t, "every replica waits", func() bool { return clock.Waiting() == replicas })
 	}
 	// The replicas stop (a scale-down): each sends what waits, as
 	// catalogd's stop does, while the account's limit still holds.
 	cancel()
 	running.Wait()
-	clock.forget() // the stopped workers' waits
+	clock.Forget() // the stopped workers' waits
 	var flushing atomic.Int32
 	stopped, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop) // before the wait above: a failure ends the flushes
@@ -133,7 +133,7 @@ func TestFleetConvergesOnTheAccountsLimit(t *testing.T) {
 			}
 			t.Fatalf("tags still waiting an hour after the changes stopped")
 		}
-		eventually(t, "every flush waits or ends", func() bool { return clock.waiting() == int(flushing.Load()) })
+		eventually(t, "every flush waits or ends", func() bool { return clock.Waiting() == int(flushing.Load()) })
 		if flushing.Load() > 0 {
 			clock.Advance(time.Second)
 		}
@@ -237,8 +237,8 @@ func TestReplicasToldTheSameRetryAfterComeBackSpread(t *testing.T) {
 	// The clock moves to each wait's end in turn, once every replica waits
 	// or is done: each request is seen at the instant its wait ended.
 	for acked() < replicas {
-		eventually(t, "every replica waits or is done", func() bool { return clock.waiting()+acked() == replicas })
-		if d, ok := clock.untilNext(); ok {
+		eventually(t, "every replica waits or is done", func() bool { return clock.Waiting()+acked() == replicas })
+		if d, ok := clock.UntilNext(); ok {
 			clock.Advance(d)
 		}
 		if clock.Now().Sub(refuseUntil) > time.Minute {
