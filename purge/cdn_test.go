@@ -160,13 +160,13 @@ func TestFastlyStandInBadToken(t *testing.T) {
 	if !strings.Contains(s.LastErr, "401") || !strings.Contains(s.LastErr, "credentials are missing or invalid") {
 		t.Errorf("last error %q, want the 401 and Fastly's message", s.LastErr)
 	}
-	eventually(t, "the pause", func() bool { return clock.waiting() == 1 })
+	eventually(t, "the pause", func() bool { return clock.Waiting() == 1 })
 	clock.Advance(30 * time.Second)
 	p.Add([]string{"shop-product-10"}, clock.Now()) // waits for the pause too
 	clock.Advance(29 * time.Second)
 	// A worker the move woke (wrongly) would send, be refused, and wait
 	// again: the count is read once it waits, not at once.
-	eventually(t, "the purger waits", func() bool { return clock.waiting() == 1 })
+	eventually(t, "the purger waits", func() bool { return clock.Waiting() == 1 })
 	if n := api.count(); n != 1 {
 		t.Errorf("%d requests within the minute after a 401, want 1", n)
 	}
@@ -179,8 +179,8 @@ func TestFastlyStandInBadToken(t *testing.T) {
 		t.Errorf("after a refusal, purged %v: want the new tag and the kinds", keys)
 	}
 	// The next pause is longer.
-	eventually(t, "the second pause", func() bool { return clock.waiting() == 1 })
-	if d := clock.lastAsked(); d != 2*time.Minute {
+	eventually(t, "the second pause", func() bool { return clock.Waiting() == 1 })
+	if d := clock.LastAsked(); d != 2*time.Minute {
 		t.Errorf("second pause %v, want 2m", d)
 	}
 	for what, text := range map[string]string{"the log": logs.String(), "the status": s.LastErr,
@@ -249,8 +249,9 @@ func TestCloudflareStandInConfiguredBatch(t *testing.T) {
 	}
 }
 
-// 429 with Retry-After: the purger waits as long as asked, then sends the
-// tags that were refused together with those that came meanwhile.
+// 429 with Retry-After: the purger waits as long as asked (the jitter
+// drawing its least, no longer), then sends the tags that were refused
+// together with those that came meanwhile.
 func TestCloudflareStandInRateLimited(t *testing.T) {
 	api, problems := cloudflareStandIn(t, func(n int) (int, http.Header, string) {
 		if n == 0 {
@@ -259,20 +260,21 @@ func TestCloudflareStandInRateLimited(t *testing.T) {
 		return http.StatusOK, nil, ""
 	})
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
+	least := func(d time.Duration) time.Duration { return d / 2 }
+	p, _ := run(t, clock, Options{Jitter: least}, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
 	p.Add([]string{"shop-product-1"}, clock.Now())
 	step(t, clock, CloudflareInterval)
 	eventually(t, "the 429 reported", func() bool { return p.Status()[0].LastErr != "" })
 	if s := p.Status()[0].LastErr; !strings.Contains(s, "429") {
 		t.Errorf("last error %q", s)
 	}
-	eventually(t, "the wait", func() bool { return clock.waiting() == 1 })
-	if d := clock.lastAsked(); d != 7*time.Second {
+	eventually(t, "the wait", func() bool { return clock.Waiting() == 1 })
+	if d := clock.LastAsked(); d != 7*time.Second {
 		t.Errorf("waited %v after Retry-After: 7, want 7s", d)
 	}
 	p.Add([]string{"shop-product-2"}, clock.Now())
 	clock.Advance(6 * time.Second)
-	eventually(t, "the purger waits", func() bool { return clock.waiting() == 1 })
+	eventually(t, "the purger waits", func() bool { return clock.Waiting() == 1 })
 	if api.count() != 1 {
 		t.Errorf("%d requests before Retry-After passed", api.count())
 	}
@@ -319,8 +321,8 @@ func TestBackoffOnServerErrors(t *testing.T) {
 	var waits []time.Duration
 	for i := range fails {
 		eventually(t, "a failure", func() bool { return api.count() == i+1 })
-		eventually(t, "the backoff", func() bool { return clock.waiting() == 1 })
-		d := clock.lastAsked()
+		eventually(t, "the backoff", func() bool { return clock.Waiting() == 1 })
+		d := clock.LastAsked()
 		waits = append(waits, d)
 		clock.Advance(d)
 	}
@@ -346,8 +348,8 @@ func TestBackoffOnNetworkError(t *testing.T) {
 	p.Add([]string{"shop-product-1"}, clock.Now())
 	step(t, clock, CloudflareInterval)
 	eventually(t, "the failure reported", func() bool { return p.Status()[0].LastErr != "" })
-	eventually(t, "the backoff", func() bool { return clock.waiting() == 1 })
-	if d := clock.lastAsked(); d != time.Second {
+	eventually(t, "the backoff", func() bool { return clock.Waiting() == 1 })
+	if d := clock.LastAsked(); d != time.Second {
 		t.Errorf("backoff %v, want 1s", d)
 	}
 	if s := p.Status()[0]; s.Pending != 1 {

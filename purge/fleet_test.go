@@ -51,6 +51,14 @@ func (b *bucket) take() (ok bool, left int, next time.Duration) {
 // seconds rounds up, as Retry-After and Ratelimit's t do.
 func seconds(d time.Duration) string { return fmt.Sprint(int((d + time.Second - 1) / time.Second)) }
 
+// seededJitter is replica i's jitter: at random in [d/2, d] as the
+// default draws it, from a seed of its own, so that a test's draws are
+// the same at every run.
+func seededJitter(i int) func(time.Duration) time.Duration {
+	rng := rand.New(rand.NewPCG(1, uint64(i)))
+	return func(d time.Duration) time.Duration { return d/2 + time.Duration(rng.Int64N(int64(d/2)+1)) }
+}
+
 // Three replicas purge one Cloudflare account limited to 5 purges a minute
 // (the Free plan's rate), each with a change a second to purge and no
 // setting telling it about the others or the plan. Each learns its pace
@@ -81,10 +89,9 @@ func TestFleetConvergesOnTheAccountsLimit(t *testing.T) {
 	var purgers []*Purger
 	var running sync.WaitGroup
 	for i := range replicas {
-		rng := rand.New(rand.NewPCG(1, uint64(i)))
 		p := New([]Target{NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil)},
 			Options{Clock: clock, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Kinds: []string{"shop-product"},
-				Jitter: func(d time.Duration) time.Duration { return d/2 + time.Duration(rng.Int64N(int64(d/2)+1)) }})
+				Jitter: seededJitter(i)})
 		purgers = append(purgers, p)
 		running.Go(func() { p.Run(ctx) })
 	}
@@ -102,13 +109,13 @@ func TestFleetConvergesOnTheAccountsLimit(t *testing.T) {
 			p.Add([]string{tag}, clock.Now())
 		}
 		clock.Advance(time.Second)
-		eventually(t, "every replica waits", func() bool { return clock.waiting() == replicas })
+		eventually(t, "every replica waits", func() bool { return clock.Waiting() == replicas })
 	}
 	// The replicas stop (a scale-down): each sends what waits, as
 	// catalogd's stop does, while the account's limit still holds.
 	cancel()
 	running.Wait()
-	clock.forget() // the stopped workers' waits
+	clock.Forget() // the stopped workers' waits
 	var flushing atomic.Int32
 	stopped, stop := context.WithCancel(context.Background())
 	t.Cleanup(stop) // before the wait above: a failure ends the flushes
@@ -126,7 +133,7 @@ func TestFleetConvergesOnTheAccountsLimit(t *testing.T) {
 			}
 			t.Fatalf("tags still waiting an hour after the changes stopped")
 		}
-		eventually(t, "every flush waits or ends", func() bool { return clock.waiting() == int(flushing.Load()) })
+		eventually(t, "every flush waits or ends", func() bool { return clock.Waiting() == int(flushing.Load()) })
 		if flushing.Load() > 0 {
 			clock.Advance(time.Second)
 		}
@@ -189,5 +196,105 @@ func TestFleetConvergesOnTheAccountsLimit(t *testing.T) {
 	}
 	if problems.any() {
 		t.Errorf("requests Cloudflare's API would refuse: %v", problems.list())
+	}
+}
+
+// Replicas sharing an account are refused together and told the same
+// Retry-After: each comes back no sooner than it says, and not at the
+// same instant as the others, which would all meet the bucket as it
+// refills and all but one be refused again.
+func TestReplicasToldTheSameRetryAfterComeBackSpread(t *testing.T) {
+	const replicas, retryAfter = 5, 3 * time.Second
+	clock := newFakeClock()
+	refuseUntil := clock.Now().Add(CloudflareInterval) // the first round of each
+	var mu sync.Mutex
+	when := map[int]time.Time{}
+	api, problems := cloudflareStandIn(t, func(n int) (int, http.Header, string) {
+		mu.Lock()
+		when[n] = clock.Now()
+		mu.Unlock()
+		if !clock.Now().After(refuseUntil) {
+			return http.StatusTooManyRequests, http.Header{"Retry-After": {seconds(retryAfter)}}, "Rate limited"
+		}
+		return http.StatusOK, nil, ""
+	})
+	var purgers []*Purger
+	for i := range replicas {
+		p, _ := run(t, clock, Options{Jitter: seededJitter(i)},
+			NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
+		p.Add([]string{fmt.Sprintf("shop-product-%d", i)}, clock.Now())
+		purgers = append(purgers, p)
+	}
+	acked := func() int {
+		n := 0
+		for _, p := range purgers {
+			if s := p.Status()[0]; !s.LastOK.IsZero() && s.LastErr == "" {
+				n++
+			}
+		}
+		return n
+	}
+	// The clock moves to each wait's end in turn, once every replica waits
+	// or is done: each request is seen at the instant its wait ended.
+	for acked() < replicas {
+		eventually(t, "every replica waits or is done", func() bool { return clock.Waiting()+acked() == replicas })
+		if d, ok := clock.UntilNext(); ok {
+			clock.Advance(d)
+		}
+		if clock.Now().Sub(refuseUntil) > time.Minute {
+			t.Fatalf("%d of %d replicas acknowledged a minute after the 429s", acked(), replicas)
+		}
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	back := map[time.Duration]int{} // the replica that came back that long after its 429
+	retried := 0
+	for n, r := range api.requests() {
+		var i int
+		fmt.Sscanf(decode[map[string][]string](t, r.Body)["tags"][0], "shop-product-%d", &i)
+		if at := when[n]; at.After(refuseUntil) {
+			after := at.Sub(refuseUntil)
+			if after < retryAfter || after > retryAfter*3/2 {
+				t.Errorf("replica %d came back %v after Retry-After: %v, want between it and half of it more", i, after, retryAfter)
+			}
+			if j, ok := back[after]; ok {
+				t.Errorf("replicas %d and %d came back at the same instant, %v after Retry-After: %v", j, i, after, retryAfter)
+			}
+			back[after] = i
+			retried++
+		}
+	}
+	if retried != replicas {
+		t.Errorf("%d requests after the 429s, want one from each of the %d replicas", retried, replicas)
+	}
+	t.Logf("came back after Retry-After: %v: %v", retryAfter, back)
+	if problems.any() {
+		t.Errorf("requests Cloudflare's API would refuse: %v", problems.list())
+	}
+}
+
+// Without a Jitter set (as catalogd runs), the wait past a Retry-After is
+// drawn at random between it and half of it more: never sooner, and not
+// the same for every replica.
+func TestRetryAfterSpreadByDefault(t *testing.T) {
+	target, err := NewVarnish("http://127.0.0.1:6091", nil) // never sent to
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := New([]Target{target}, Options{}).workers[0]
+	for _, told := range []time.Duration{time.Second, 3 * time.Second, time.Hour} {
+		capped := min(told, maxRetryAfter)
+		seen := map[time.Duration]bool{}
+		for range 200 {
+			d := w.afterRetry(told)
+			if d < capped || d > capped*3/2 {
+				t.Fatalf("Retry-After: %v: waits %v, want between %v and %v", told, d, capped, capped*3/2)
+			}
+			seen[d] = true
+		}
+		if len(seen) < 100 {
+			t.Errorf("Retry-After: %v: %d different waits in 200 draws, want them spread", told, len(seen))
+		}
 	}
 }

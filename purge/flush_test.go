@@ -60,7 +60,7 @@ func TestFlushSendsWhatWaits(t *testing.T) {
 	clock := newFakeClock()
 	f := newFlushing(t, clock, v, NewCloudflare(cloudflare.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
 	f.Add([]string{"shop-product-1", "shop-product-2"}, clock.Now())
-	eventually(t, "the purger collects", func() bool { return clock.waiting() == 2 })
+	eventually(t, "the purger collects", func() bool { return clock.Waiting() == 2 })
 	f.stop()
 	if varnish.count() != 0 || cloudflare.count() != 0 {
 		t.Fatalf("sent before the interval passed")
@@ -110,8 +110,8 @@ func TestFlushResendsACutRoundAndRetries(t *testing.T) {
 	}
 	done := make(chan int)
 	go func() { done <- f.flush(10 * time.Second) }()
-	eventually(t, "the 503 and the backoff", func() bool { return api.count() == 2 && clock.waiting() == 1 })
-	if d := clock.lastAsked(); d != time.Second {
+	eventually(t, "the 503 and the backoff", func() bool { return api.count() == 2 && clock.Waiting() == 1 })
+	if d := clock.LastAsked(); d != time.Second {
 		t.Errorf("the flush tried again after %v, want the backoff's 1s", d)
 	}
 	clock.Advance(time.Second)
@@ -174,7 +174,7 @@ func TestFlushSendsOwedKinds(t *testing.T) {
 	f := newFlushing(t, clock, NewCloudflare(api.URL+"/client/v4", cloudflareZone, FixedToken(cloudflareToken), 0, 0, nil))
 	f.Add([]string{"shop-product-1"}, clock.Now())
 	step(t, clock, CloudflareInterval)
-	eventually(t, "the refusal", func() bool { return api.count() == 1 && clock.waiting() > 0 })
+	eventually(t, "the refusal", func() bool { return api.count() == 1 && clock.Waiting() > 0 })
 	f.stop()
 	// Within the refusal's pause (a minute): left, and said.
 	if left := f.flush(10 * time.Second); left != 2 || api.count() != 1 {

@@ -11,83 +11,16 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/internal/fakeclock"
 	"catalogd/internal/proctest"
 )
 
 // fakeClock is moved by the test: a wait ends when Advance passes it, so
 // no test depends on how fast the machine is.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []fakeWaiter
-	asked   []time.Duration // every wait asked for, in order
-}
-
-type fakeWaiter struct {
-	at time.Time
-	ch chan time.Time
-}
+type fakeClock = fakeclock.Clock
 
 func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.asked = append(c.asked, d)
-	ch := make(chan time.Time, 1)
-	if d <= 0 {
-		ch <- c.now
-		return ch
-	}
-	c.waiters = append(c.waiters, fakeWaiter{at: c.now.Add(d), ch: ch})
-	return ch
-}
-
-// Advance moves the time on and ends the waits it passes.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if !w.at.After(c.now) {
-			w.ch <- c.now
-		} else {
-			kept = append(kept, w)
-		}
-	}
-	c.waiters = kept
-}
-
-// forget drops the waits of goroutines that have stopped waiting.
-func (c *fakeClock) forget() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.waiters = nil
-}
-
-func (c *fakeClock) waiting() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.waiters)
-}
-
-// lastAsked is the last wait asked for.
-func (c *fakeClock) lastAsked() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.asked) == 0 {
-		return 0
-	}
-	return c.asked[len(c.asked)-1]
+	return fakeclock.New(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 }
 
 // eventually polls cond until it holds, failing the test after a deadline
@@ -183,7 +116,7 @@ func run(t *testing.T, clock *fakeClock, o Options, targets ...Target) (*Purger,
 // then moves the clock by d.
 func step(t *testing.T, clock *fakeClock, d time.Duration) {
 	t.Helper()
-	eventually(t, "the purger waits", func() bool { return clock.waiting() > 0 })
+	eventually(t, "the purger waits", func() bool { return clock.Waiting() > 0 })
 	clock.Advance(d)
 }
 

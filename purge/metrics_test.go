@@ -49,7 +49,7 @@ func TestFailingGauge(t *testing.T) {
 	}
 
 	p.Add([]string{"shop-product-2"}, clock.Now())
-	step(t, clock, clock.lastAsked()) // the pause after a refusal
+	step(t, clock, clock.LastAsked()) // the pause after a refusal
 	eventually(t, "the round that works counted", func() bool { return gauge(t, failing) == 0 })
 	if n := varnish.count(); n != 2 {
 		t.Errorf("%d purge requests, want the refused one and the one that worked", n)

@@ -17,9 +17,9 @@ import (
 // two of its requests, from the target's answers, as TCP learns a window:
 //
 //   - a 429 doubles the pace (multiplicative decrease of the rate), and
-//     the next request waits for Retry-After or the pace, whichever is
-//     longer, drawn with jitter so that replicas told the same Retry-After
-//     do not all come back at the same instant;
+//     the next request waits for the pace, drawn with jitter, or for
+//     Retry-After and up to half of it more (afterRetry), whichever is
+//     longer;
 //   - an acknowledged request whose answer says it took the quota's last
 //     (Cloudflare's Ratelimit r=0, Fastly's Fastly-RateLimit-Remaining: 0)
 //     adds an eighth to the pace: the bucket is dry, the next request
@@ -44,6 +44,17 @@ import (
 // with 2–6% of requests refused; and a refused request is not lost — its
 // tags wait, merged with what comes meanwhile, and collapse to the kinds
 // past MaxPending.
+
+// afterRetry is the wait after a target's Retry-After d (capped): never
+// less than d, as the target said not before, and up to half of d more,
+// drawn by Jitter. Replicas sharing an account are told the same
+// Retry-After at about the same time: waiting it exactly, they would all
+// come back at the instant the bucket refills, and all but one be refused
+// again.
+func (w *worker) afterRetry(d time.Duration) time.Duration {
+	d = min(d, maxRetryAfter)
+	return max(d, d/2+w.o.Jitter(d))
+}
 
 // paceHalving is how long the pace takes to halve while no 429 comes: a
 // replica left alone by a scale-down, or an account moved to a higher

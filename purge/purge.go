@@ -122,7 +122,9 @@ type Options struct {
 	// Refused is the first wait after a refusal that will not go away by
 	// itself (401, 403, 400…), doubled up to an hour; zero: a minute.
 	Refused time.Duration
-	// Jitter draws a wait in [d/2, d]; nil: at random. Tests fix it.
+	// Jitter draws a wait in [d/2, d]; nil: at random. It spreads the
+	// backoff, the pace after a 429 and the wait past a Retry-After
+	// (afterRetry). Tests fix it.
 	Jitter func(d time.Duration) time.Duration
 	// Acknowledged, when set, is told of every round a target
 	// acknowledged that left nothing waiting, with its tags: catalogd asks

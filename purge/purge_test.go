@@ -93,7 +93,7 @@ func TestBurstCoalesced(t *testing.T) {
 		// Every worker has tags now, so each waits for its round (or
 		// will, once the round it sends is acknowledged): the time
 		// moves on only then, as it would while they wait.
-		eventually(t, "the workers wait", func() bool { return clock.waiting() == len(targets) })
+		eventually(t, "the workers wait", func() bool { return clock.Waiting() == len(targets) })
 		clock.Advance(every) // 500 × 2ms: one second
 	}
 	// Let every round still waiting go out: the time moves on, a second
@@ -201,7 +201,7 @@ func TestPurgeKinds(t *testing.T) {
 	clock := newFakeClock()
 	p, _ := run(t, clock, Options{Metrics: NewMetrics(reg), Kinds: []string{"acme-index", "acme-list"}}, va, vb)
 	p.PurgeKinds("start", clock.Now())
-	eventually(t, "both wait", func() bool { return clock.waiting() == 2 })
+	eventually(t, "both wait", func() bool { return clock.Waiting() == 2 })
 	clock.Advance(VarnishInterval)
 	for _, s := range []*standIn{a, b} {
 		eventually(t, "a purge", func() bool { return s.count() == 1 })
@@ -265,8 +265,8 @@ func TestOverflowStaysCollapsedThroughAnOutage(t *testing.T) {
 		for i := range 150 {
 			p.Add([]string{fmt.Sprintf("shop-product-%d", round*1000+i)}, clock.Now())
 		}
-		eventually(t, "the purger waits", func() bool { return clock.waiting() > 0 })
-		clock.Advance(clock.lastAsked()) // the interval, then the backoffs
+		eventually(t, "the purger waits", func() bool { return clock.Waiting() > 0 })
+		clock.Advance(clock.LastAsked()) // the interval, then the backoffs
 		eventually(t, "a failed round", func() bool { return varnish.count() == round+1 })
 		eventually(t, "the failure put back", func() bool { return p.Status()[0].Pending == 5 })
 	}
@@ -312,7 +312,7 @@ func TestAcknowledgedRounds(t *testing.T) {
 	p.Add([]string{"shop-product-7", "shop-index"}, clock.Now())
 	step(t, clock, 100*time.Millisecond) // the Varnish interval: the first round, refused with a 503
 	eventually(t, "the first round sent", func() bool { return varnish.count() == 1 })
-	eventually(t, "the purger waits out its backoff", func() bool { return clock.waiting() > 0 })
+	eventually(t, "the purger waits out its backoff", func() bool { return clock.Waiting() > 0 })
 	if got := told(); len(got) != 0 {
 		t.Errorf("Acknowledged heard of a refused round: %v", got)
 	}

@@ -134,7 +134,7 @@ func TestRedirectIsAFailureNeverFollowed(t *testing.T) {
 			p.Add([]string{"shop-product-1"}, clock.Now())
 			step(t, clock, target.Limits().Interval)
 			eventually(t, "the redirect reported", func() bool { return p.Status()[0].LastErr != "" })
-			eventually(t, "the pause", func() bool { return clock.waiting() == 1 })
+			eventually(t, "the pause", func() bool { return clock.Waiting() == 1 })
 			want := fmt.Sprintf("%d %s: redirected to %s/purge: purge APIs do not redirect; check the URL",
 				tt.code, http.StatusText(tt.code), elsewhere.URL)
 			if s := p.Status()[0].LastErr; !strings.Contains(s, want) {
@@ -143,7 +143,7 @@ func TestRedirectIsAFailureNeverFollowed(t *testing.T) {
 			if r := p.Report(clock.Now()); !strings.Contains(r, "purge "+target.Name()+": failing") {
 				t.Errorf("/readyz's report does not say failing:\n%s", r)
 			}
-			if d := clock.lastAsked(); d != time.Minute {
+			if d := clock.LastAsked(); d != time.Minute {
 				t.Errorf("tried again after %v, want the refusal's minute", d)
 			}
 			if n := elsewhere.count(); n != 0 {
@@ -187,8 +187,8 @@ func TestCloudflareGarbledAnswerRetried(t *testing.T) {
 			if s := p.Status()[0].LastErr; !strings.Contains(s, "not Cloudflare's JSON answer") {
 				t.Errorf("last error %q, want it to say the answer is not the API's", s)
 			}
-			eventually(t, "the backoff", func() bool { return clock.waiting() == 1 })
-			if d := clock.lastAsked(); d != time.Second {
+			eventually(t, "the backoff", func() bool { return clock.Waiting() == 1 })
+			if d := clock.LastAsked(); d != time.Second {
 				t.Errorf("tried again after %v, want the backoff's 1s", d)
 			}
 			clock.Advance(time.Second)

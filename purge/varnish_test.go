@@ -79,7 +79,7 @@ func TestVarnishSeveral(t *testing.T) {
 	}
 	p, _ := run(t, clock, Options{}, targets...)
 	p.Add([]string{"shop-product-7", "shop-list"}, clock.Now())
-	eventually(t, "three waits", func() bool { return clock.waiting() == 3 })
+	eventually(t, "three waits", func() bool { return clock.Waiting() == 3 })
 	clock.Advance(VarnishInterval)
 	for i, s := range servers {
 		eventually(t, "a purge at each", func() bool { return s.count() == 1 })
@@ -115,14 +115,14 @@ func TestVarnishRefusalReported(t *testing.T) {
 		t.Errorf("report %q", r)
 	}
 	// No second request before the pause for a refusal (a minute).
-	eventually(t, "the pause", func() bool { return clock.waiting() == 1 })
-	if d := clock.lastAsked(); d != time.Minute {
+	eventually(t, "the pause", func() bool { return clock.Waiting() == 1 })
+	if d := clock.LastAsked(); d != time.Minute {
 		t.Errorf("waits %v after a refusal, want a minute", d)
 	}
 	clock.Advance(59 * time.Second)
 	// A worker the move woke (wrongly) would send, be refused, and wait
 	// again: the count is read once it waits, not at once.
-	eventually(t, "the purger waits", func() bool { return clock.waiting() == 1 })
+	eventually(t, "the purger waits", func() bool { return clock.Waiting() == 1 })
 	if n := varnish.count(); n != 1 {
 		t.Errorf("%d requests within the pause, want 1", n)
 	}

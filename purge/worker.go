@@ -275,8 +275,8 @@ func (w *worker) attempt(ctx context.Context) bool {
 			pause = w.o.Jitter(min(w.o.MaxBackoff, w.o.Backoff<<min(w.failures, 20)))
 			w.failures++
 		}
-		if se != nil && se.RetryAfter > pause {
-			pause = min(se.RetryAfter, maxRetryAfter)
+		if se != nil && se.RetryAfter > 0 {
+			pause = max(pause, w.afterRetry(se.RetryAfter))
 		}
 		if first {
 			w.o.Logger.Warn("edge purge failed; trying again with backoff", "target", w.t.Name(), "err", err,

@@ -38,17 +38,7 @@ func TestFollowerPurges(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	purger := purge.New([]purge.Target{target}, purge.Options{Kinds: httpapi.KindTags("shop"), Logger: log})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		purger.Run(ctx)
-		close(done)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	purger := runPurger(t, purge.New([]purge.Target{target}, purge.Options{Kinds: httpapi.KindTags("shop"), Logger: log}))
 	reg := prometheus.NewRegistry()
 	cfg := httpapi.DefaultCacheConfig
 	cfg.Namespace = "shop" // as main sets it: before the server is made, after the first snapshot
@@ -123,6 +113,22 @@ func TestFollowerPurges(t *testing.T) {
 	if got := wait("a periodic read and a product's change", n); !slices.Equal(got, []string{"shop-product-8", "shop-overflow", "shop-index"}) {
 		t.Errorf("a periodic read and a product's change after the restart: purged %v, want shop-product-8 shop-overflow shop-index", got)
 	}
+}
+
+// runPurger runs p until the test ends.
+func runPurger(t *testing.T, p *purge.Purger) *purge.Purger {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		p.Run(ctx)
+		close(done)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	return p
 }
 
 // sightedFeed is resyncFeed saying it sees every change, as the binary log

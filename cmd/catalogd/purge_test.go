@@ -16,12 +16,13 @@ import (
 // purgeRecorder is a local server in place of Varnish (the real Varnish,
 // with the shipped VCL, is deploy/varnish's end-to-end test): it records the
 // xkey tags of every PURGE / it receives, and answers the start-up
-// question for the API index with a 404.
+// question for the API index with index, a 404 when nil.
 type purgeRecorder struct {
 	*httptest.Server
 	mu     sync.Mutex
 	purges [][]string
 	bad    []string // requests that were not PURGE / with an xkey header
+	index  http.HandlerFunc
 }
 
 func newPurgeRecorder(t *testing.T) *purgeRecorder {
@@ -34,6 +35,10 @@ func newPurgeRecorder(t *testing.T) *purgeRecorder {
 		if r.Method == http.MethodGet && r.URL.Path == "/wp-json/shop/v1/catalog" {
 			// catalogd starting asks what the edge holds (startpurge.go):
 			// this Varnish holds nothing, so it purges everything.
+			if rec.index != nil {
+				rec.index(w, r)
+				return
+			}
 			http.NotFound(w, r)
 			return
 		}
@@ -46,6 +51,14 @@ func newPurgeRecorder(t *testing.T) *purgeRecorder {
 	}))
 	t.Cleanup(rec.Close)
 	return rec
+}
+
+// answerIndex has the recorder answer the question for the API index with
+// h.
+func (rec *purgeRecorder) answerIndex(h http.HandlerFunc) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	rec.index = h
 }
 
 // purged says whether a purge named every one of the tags (each purge of
