@@ -384,7 +384,7 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 		// RENAME) is its own transaction. What it names may be a view, or
 		// have triggers, from now on.
 		if isDDL(q) {
-			if why := b.m.knownChanged(h.Timestamp, q); why != "" {
+			if why := b.m.knownChanged(string(e.Schema), h.Timestamp, q); why != "" {
 				return &BlindError{Reason: BlindStatement, Detail: why}
 			}
 		}

@@ -3,6 +3,7 @@ package wpdb
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -151,20 +152,24 @@ func (m *binlogMapper) forgetTables() {
 	m.mu.Unlock()
 }
 
-// knownChanged takes a schema change logged at began (the server's clock,
-// Unix seconds, when it began): what the mapper knows of the tables it
-// names is dropped. One it took for plain from reads made after the change
-// began may have been a view, or had a trigger, when the statement that
-// wrote it ran, before the change in the log: knownChanged says so, and
-// the feed is blind; "" otherwise. A table counts as named when its name
-// is anywhere in the text, which takes in more, never less.
-func (m *binlogMapper) knownChanged(began uint32, q string) string {
+// knownChanged takes a schema change logged in schema at began (the
+// server's clock, Unix seconds, when it began): what the mapper knows of
+// the tables it names is dropped. One it took for plain from reads made
+// after the change began may have been a view, or had a trigger, when the
+// statement that wrote it ran, before the change in the log: knownChanged
+// says so, and the feed is blind; "" otherwise. A table counts as named
+// when its name is anywhere in the text (a DROP TRIGGER names only the
+// trigger: every table counts), and its schema too or the change ran in
+// it, which takes in more, never less.
+func (m *binlogMapper) knownChanged(schema string, began uint32, q string) string {
 	lq := strings.ToLower(q)
+	anyTable := dropTriggerRE.MatchString(q)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	why := ""
 	for t, f := range m.tablesKnown {
-		if !strings.Contains(lq, strings.ToLower(t.table)) {
+		if !anyTable && !strings.Contains(lq, strings.ToLower(t.table)) ||
+			!strings.EqualFold(t.schema, schema) && !strings.Contains(lq, strings.ToLower(t.schema)) {
 			continue
 		}
 		delete(m.tablesKnown, t)
@@ -175,6 +180,9 @@ func (m *binlogMapper) knownChanged(began uint32, q string) string {
 	}
 	return why
 }
+
+// dropTriggerRE finds a DROP TRIGGER, which names no table.
+var dropTriggerRE = regexp.MustCompile(`(?i)\bDROP\s+TRIGGER\b`)
 
 // lookupTable reads what information_schema shows the user of the table t:
 // its type and engine, its triggers, and whether it may see them (the

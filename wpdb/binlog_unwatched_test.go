@@ -94,22 +94,25 @@ func TestKnownTablesChanged(t *testing.T) {
 	plain := tableFacts{seen: true, kind: "BASE TABLE", engine: "InnoDB", triggersSeen: true, at: 1000}
 	view := tableFacts{seen: true, kind: "VIEW", at: 1000}
 	tests := []struct {
-		name      string
-		began     uint32
-		ddl       string
-		blind     bool
-		forgotten bool
+		name, schema string // the change ran in schema
+		began        uint32
+		ddl          string
+		blind        bool
+		forgotten    bool
 	}{
-		{"its trigger dropped before the reads", 999, "DROP TRIGGER price_feed_ai", true, true},
-		{"its trigger dropped in the reads' second", 1000, "DROP TRIGGER IF EXISTS `shop`.`price_feed_ai`", true, true},
-		{"a view replaced by it before the reads", 1000, "RENAME TABLE price_feed_new TO price_feed", true, true},
-		{"a trigger made on it after the reads", 1001, "CREATE TRIGGER t AFTER INSERT ON price_feed FOR EACH ROW SET @x = 1", false, true},
-		{"another table changed", 999, "ALTER TABLE wp_actionscheduler_logs ADD COLUMN x INT", false, false},
+		{"its trigger dropped before the reads", "shop", 999, "/* cleanup */ DROP TRIGGER reprice", true, true},
+		{"its trigger dropped in the reads' second", "percona", 1000, "DROP TRIGGER IF EXISTS `shop`.`price_feed_ai`", true, true},
+		{"a view replaced by it before the reads", "shop", 1000, "RENAME TABLE price_feed_new TO price_feed", true, true},
+		{"a trigger made on it after the reads", "shop", 1001,
+			"CREATE TRIGGER t AFTER INSERT ON price_feed FOR EACH ROW SET @x = 1", false, true},
+		{"another table changed", "shop", 999, "ALTER TABLE wp_actionscheduler_logs ADD COLUMN x INT", false, false},
+		{"a trigger of another schema dropped", "percona", 999, "DROP TRIGGER reprice", false, false},
+		{"a table of its name in another schema", "percona", 999, "DROP VIEW price_feed", false, false},
 	}
 	for _, tt := range tests {
 		m := newBinlogMapper("shop", "wp_", catalog.ShopReads)
 		m.tablesKnown = map[target]tableFacts{{"shop", "price_feed"}: plain, {"shop", "v_meta"}: view}
-		why := m.knownChanged(tt.began, tt.ddl)
+		why := m.knownChanged(tt.schema, tt.began, tt.ddl)
 		if (why != "") != tt.blind {
 			t.Errorf("%s: knownChanged = %q, want blind %v", tt.name, why, tt.blind)
 		}
@@ -120,7 +123,7 @@ func TestKnownTablesChanged(t *testing.T) {
 	// A view stays a view whatever came after: it is only forgotten.
 	m := newBinlogMapper("shop", "wp_", catalog.ShopReads)
 	m.tablesKnown = map[target]tableFacts{{"shop", "v_meta"}: view}
-	if why := m.knownChanged(999, "DROP VIEW v_meta"); why != "" || len(m.tablesKnown) != 0 {
+	if why := m.knownChanged("shop", 999, "DROP VIEW v_meta"); why != "" || len(m.tablesKnown) != 0 {
 		t.Errorf("a view dropped: knownChanged = %q, known %v; want no blindness, the view forgotten", why, m.tablesKnown)
 	}
 }
