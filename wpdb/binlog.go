@@ -190,6 +190,7 @@ func (b *Binlog) mark(ctx context.Context) (binlogPosition, error) {
 	if err != nil {
 		return binlogPosition{}, b.redact(err)
 	}
+	b.m.forgetTables()
 	if err := b.m.load(ctx, b.db); err != nil {
 		return binlogPosition{}, b.redact(err)
 	}
@@ -361,13 +362,15 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 			return nil
 		case strings.EqualFold(q, "COMMIT"):
 			return b.commit(h, pos, t, report)
-		case isDML(q):
+		case isDML(q) || isCall(q):
 			// A change logged as a statement (binlog_format STATEMENT or
 			// MIXED, for the server or one session): its rows are not in
-			// the log, so what it changed cannot be known from here.
-			if b.m.dmlTouches(string(e.Schema), q) {
-				return &BlindError{Reason: BlindStatement,
-					Detail: "a change to a table catalogd reads was logged as a statement, not as rows (binlog_format is not ROW for the server or a session)"}
+			// the log, so what it changed cannot be known from here,
+			// unless it writes only tables shown to be plain ones the
+			// catalog does not read (binlog_unwatched.go).
+			lookup := func(t target) tableFacts { return b.m.known(ctx, b.db, t) }
+			if why := b.m.dmlTouches(string(e.Schema), q, lookup); why != "" {
+				return statementBlind(e.SlaveProxyID, why)
 			}
 			if !t.open {
 				return b.commit(h, pos, t, report)
@@ -378,7 +381,13 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 			return nil
 		}
 		// A statement logged as such (DDL: ALTER, CREATE, DROP, TRUNCATE,
-		// RENAME) is its own transaction.
+		// RENAME) is its own transaction. What it names may be a view, or
+		// have triggers, from now on.
+		if isDDL(q) {
+			if why := b.m.knownChanged(string(e.Schema), h.Timestamp, q); why != "" {
+				return &BlindError{Reason: BlindStatement, Detail: why}
+			}
+		}
 		if b.m.ddlTouches(string(e.Schema), q) {
 			if err := b.m.load(ctx, b.db); err != nil {
 				return b.redact(err)
@@ -408,6 +417,10 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 			}
 		}
 		return nil
+	case *replication.ExecuteLoadQueryEvent:
+		// LOAD DATA logged as a statement: go-mysql does not decode its
+		// text, so which table it loads is not known.
+		return statementBlind(e.SlaveProxyID, "it is a LOAD DATA, whose table catalogd cannot read from the log")
 	case *replication.TableMapEvent:
 		return nil
 	case *replication.RowsEvent:

@@ -60,6 +60,10 @@ type binlogMapper struct {
 	cols    map[string]tableColumns // lower-cased table name → columns, for the tables that exist
 	terms   map[int64]bool          // term_ids of the taxonomies read
 	memberT map[int64]bool          // term_taxonomy_ids of the member taxonomies
+	// tablesKnown: what information_schema showed of the tables changes
+	// logged as statements wrote (binlog_unwatched.go), by schema and
+	// name, lower-cased where the server folds case.
+	tablesKnown map[target]tableFacts
 }
 
 // tableColumns are a table's column count and positions (0-based).
@@ -176,12 +180,6 @@ func (m *binlogMapper) sameSchema(s string) bool {
 // truncates one (binlog_targets.go).
 func (m *binlogMapper) ddlTouches(schema, q string) bool {
 	return isDDL(q) && m.writes(schema, q)
-}
-
-// dmlTouches reports whether a data change logged as a statement in
-// schema may change a watched table: it writes one (binlog_targets.go).
-func (m *binlogMapper) dmlTouches(schema, q string) bool {
-	return isDML(q) && m.writes(schema, q)
 }
 
 // names reports whether a statement run in schema names a watched table

@@ -165,7 +165,7 @@ const (
 	BlindNoLog     = "log_bin"          // the server writes no binary log
 	BlindFormat    = "binlog_format"    // binlog_format is not ROW
 	BlindImage     = "binlog_row_image" // binlog_row_image is not FULL
-	BlindStatement = "statement"        // a change to a watched table logged as a statement
+	BlindStatement = "statement"        // a change logged as a statement that may touch a watched table
 	BlindPartial   = "partial_image"    // a row event without the columns the feed reads
 	BlindReplica   = "replica"          // a replica that does not log what it applies
 	BlindFilter    = "binlog_filter"    // binlog_do_db or binlog_ignore_db leaves the shop out

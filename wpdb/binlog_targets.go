@@ -11,15 +11,17 @@ import (
 )
 
 // A statement logged as a statement (binlog_format STATEMENT or MIXED)
-// changes the tables it writes, and only those: what it merely reads (the
-// SELECT of pt-table-checksum's REPLACE INTO percona.checksums … SELECT …
-// FROM shop.wp_posts, a name in a string of its WHERE) changes nothing
-// the feed follows. So the feed asks the statement's target tables of
-// pingcap's MySQL parser (the one go-mysql's canal uses), and falls back
-// to any name in the text only when the parser cannot say.
+// changes the tables it writes, and what their views and triggers write
+// (binlog_unwatched.go): what it merely reads (the SELECT of
+// pt-table-checksum's REPLACE INTO percona.checksums … SELECT … FROM
+// shop.wp_posts, a name in a string of its WHERE) changes nothing. So the
+// feed asks the statement's target tables of pingcap's MySQL parser (the
+// one go-mysql's canal uses); for a schema change the parser cannot
+// read, any name in the text counts.
 
 // target is a table a statement writes: its schema ("" for the
-// statement's default one) and name, lower-cased.
+// statement's default one) and name, as the statement spells them (a
+// server that tells case apart finds them so).
 type target struct{ schema, table string }
 
 // statementTargets returns the tables the statement q writes, and
@@ -48,7 +50,7 @@ func targetsOf(stmt ast.StmtNode) (tables []target, wholeSchemas []string, ok bo
 		out := make([]target, 0, len(ns))
 		for _, n := range ns {
 			if n != nil {
-				out = append(out, target{n.Schema.L, n.Name.L})
+				out = append(out, target{n.Schema.O, n.Name.O})
 			}
 		}
 		return out
@@ -116,7 +118,7 @@ func written(refs *ast.TableRefsClause, set []*ast.Assignment, named []*ast.Tabl
 		if !ok {
 			continue // a derived table: never written
 		}
-		t := target{n.Schema.L, n.Name.L}
+		t := target{n.Schema.O, n.Name.O}
 		all = append(all, t)
 		alias[n.Name.L] = t
 		if src.AsName.L != "" {
@@ -124,7 +126,7 @@ func written(refs *ast.TableRefsClause, set []*ast.Assignment, named []*ast.Tabl
 		}
 	}
 	resolve := func(schema, name string) []target {
-		if t, ok := alias[name]; ok && (schema == "" || schema == t.schema) {
+		if t, ok := alias[strings.ToLower(name)]; ok && (schema == "" || strings.EqualFold(schema, t.schema)) {
 			return []target{t}
 		}
 		if schema != "" {
@@ -136,7 +138,7 @@ func written(refs *ast.TableRefsClause, set []*ast.Assignment, named []*ast.Tabl
 	case len(named) > 0:
 		var out []target
 		for _, n := range named {
-			out = append(out, resolve(n.Schema.L, n.Name.L)...)
+			out = append(out, resolve(n.Schema.O, n.Name.O)...)
 		}
 		return out
 	case len(set) > 0 && len(all) > 1:
@@ -145,7 +147,7 @@ func written(refs *ast.TableRefsClause, set []*ast.Assignment, named []*ast.Tabl
 			if a.Column == nil || a.Column.Table.L == "" {
 				return all
 			}
-			out = append(out, resolve(a.Column.Schema.L, a.Column.Table.L)...)
+			out = append(out, resolve(a.Column.Schema.O, a.Column.Table.O)...)
 		}
 		return out
 	}
@@ -165,34 +167,42 @@ func collectSources(n ast.ResultSetNode, out *[]*ast.TableSource) {
 	}
 }
 
-// writes reports whether a data or schema change logged as a statement in
-// schema may change a watched table: it writes one (of the followed
-// schema: named so, or unqualified in a statement run in it), or drops
-// the followed schema. When the parser cannot tell, a mention of one
-// anywhere in its text counts (names).
+// writes reports whether a schema change logged in schema may change a
+// watched table: it alters, creates, drops, renames or truncates one, or
+// drops the followed schema. When the parser cannot tell, a mention of
+// one anywhere in its text counts (names).
 func (m *binlogMapper) writes(schema, q string) bool {
 	tables, schemas, ok := statementTargets(q)
 	if !ok {
 		return m.names(schema, q)
 	}
-	// A schema the statement names is compared without case: on a
-	// server that tells case apart, two schemas spelled alike but for it
-	// cost at most a needless fallback.
-	ours := func(s string) bool {
-		if s == "" {
-			return m.sameSchema(schema)
-		}
-		return strings.EqualFold(s, m.schema)
-	}
 	for _, s := range schemas {
-		if ours(s) {
+		if m.ours(schema, s) {
 			return true
 		}
 	}
 	for _, t := range tables {
-		if _, watched := m.tables[t.table]; watched && ours(t.schema) {
+		if m.watched(schema, t) {
 			return true
 		}
 	}
 	return false
+}
+
+// ours reports whether s, a schema a statement run in schema names ("" for
+// that one), is the followed schema. A schema the statement names is
+// compared without case: on a server that tells case apart, two schemas
+// spelled alike but for it cost at most a needless fallback.
+func (m *binlogMapper) ours(schema, s string) bool {
+	if s == "" {
+		return m.sameSchema(schema)
+	}
+	return strings.EqualFold(s, m.schema)
+}
+
+// watched reports whether t, written by a statement run in schema, is a
+// table the feed follows.
+func (m *binlogMapper) watched(schema string, t target) bool {
+	_, ok := m.tables[strings.ToLower(t.table)]
+	return ok && m.ours(schema, t.schema)
 }
