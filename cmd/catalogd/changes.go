@@ -142,12 +142,32 @@ type follower struct {
 	// edge asks the edges for the API index at start (startpurge.go);
 	// nil: every start purges by kind.
 	edge *edgeIndex
+	// recheck is the wait before polling tries the binary log again
+	// (nextRecheck); 0 until it first went blind.
+	recheck time.Duration
 }
 
-// binlogRecheck is how often a follower that polls where it could follow
-// the binary log (--changes auto or binlog) checks whether the log can
-// show every change again: three reads of variables and grants.
+// binlogRecheck is how often, at first, a follower that polls where it
+// could follow the binary log checks whether the log can show every change
+// again: three reads of variables and grants.
 const binlogRecheck = 10 * time.Second
+
+// maxBinlogRecheck bounds the wait nextRecheck doubles.
+const maxBinlogRecheck = 10 * time.Minute
+
+// nextRecheck is the wait before the binary log is checked again after it
+// went blind, the last wait having been last and the log followed for
+// followed since. A session that keeps logging statements (a maintenance
+// job, a plugin's own binlog_format) would turn the feed back and forth at
+// every check, each turn costing a whole read of the shop: blindness soon
+// after a return doubles the wait; a log followed for longer than the
+// longest wait starts it afresh.
+func nextRecheck(last, followed time.Duration) time.Duration {
+	if last == 0 || followed >= maxBinlogRecheck {
+		return binlogRecheck
+	}
+	return min(2*last, maxBinlogRecheck)
+}
 
 // errBinlogUsable ends polling: the binary log can show every change again.
 var errBinlogUsable = errors.New("the binary log can show every change again")
@@ -196,10 +216,11 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 		}
 		// Where the binary log was wanted, go back to it once it can
 		// show every change: it shows them sooner, for less.
-		return untilBinlog{Feed: p, every: binlogRecheck, usable: func(ctx context.Context) bool {
+		every := max(f.recheck, binlogRecheck)
+		return untilBinlog{Feed: p, every: every, usable: func(ctx context.Context) bool {
 			ok, _ := f.db.BinlogStatus(ctx, f.cfg.DSN)
 			return ok
-		}}, why + "; the binary log is checked again every " + binlogRecheck.String()
+		}}, why + "; the binary log is checked again every " + every.String()
 	}
 	if f.cfg.Changes == "poll" {
 		return poll("--changes=poll")
@@ -278,6 +299,7 @@ func (f *follower) run(ctx context.Context) error {
 			}
 		}
 		retry.succeeded()
+		followed := time.Now()
 		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen}, f.follows(restarted))
 		restarted = false
 		var badLanguage *catalog.LanguageError
@@ -292,7 +314,9 @@ func (f *follower) run(ctx context.Context) error {
 			// Follow begins with a whole read, made after the wait, when
 			// whatever the log could not show is committed and visible.
 			f.m.blind.WithLabelValues(blind.Reason).Inc()
-			f.log.Warn("the binary log cannot show every change; polling until it can", "why", blind.Detail)
+			f.recheck = nextRecheck(f.recheck, time.Since(followed))
+			f.log.Warn("the binary log cannot show every change; polling until it can", "why", blind.Detail,
+				"recheck", f.recheck)
 			if !wait() {
 				return nil
 			}
