@@ -62,6 +62,14 @@ func wholeReadEvery(feed Feed, cost time.Duration) time.Duration {
 	return max(every, time.Duration(float64(cost)/wholeReadShare))
 }
 
+// WholeReadInterval is how old Follow lets the snapshot grow before it
+// reads the whole shop again, as it last decided (wholeReadEvery): longer
+// than the feed's period on a shop whose whole read costs the database
+// much. An alert on the snapshot's age compares the age with it, so that
+// a large shop's long interval is not taken for failing reads. 0 until
+// Follow begins.
+func (c *Catalog) WholeReadInterval() time.Duration { return time.Duration(c.wholeEvery.Load()) }
+
 // retryApply is how long Follow waits before trying again a change it
 // could not read (the database is away): the snapshot keeps serving.
 const retryApply = time.Second
@@ -111,7 +119,14 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 	// so whatever changed before is in this read and nothing after is lost.
 	report(Change{All: true, Kind: KindReread})
 
-	every := wholeReadEvery(feed, 0)
+	// Until this Follow's first whole read, the snapshot served (of an
+	// earlier feed, if any) tells what a read costs.
+	var cost time.Duration
+	if s := c.cur.Load(); s != nil {
+		cost = s.cost
+	}
+	every := wholeReadEvery(feed, cost)
+	c.wholeEvery.Store(int64(every))
 	age := time.NewTimer(every)
 	defer age.Stop()
 	var retry <-chan time.Time
@@ -147,6 +162,7 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 			// Not while a whole read is in flight: the snapshot it
 			// replaces is as old as it was, and the read resets the age.
 			every = wholeReadEvery(feed, a.Snapshot.cost)
+			c.wholeEvery.Store(int64(every))
 			age.Reset(max(0, every-c.cfg.Now().Sub(a.Snapshot.Built)))
 		}
 		if applied != nil {

@@ -192,6 +192,63 @@ func TestWholeReadEvery(t *testing.T) {
 	}
 }
 
+// TestFollowReportsTheWholeReadInterval: Follow says the interval it keeps
+// between whole reads, which the snapshot's staleness alert compares the
+// snapshot's age with: the feed's period on a cheap shop, and on a shop
+// whose whole read costs the database seconds, the longer interval that
+// spaces them (hours at a million products), so that a healthy large shop
+// does not look stale.
+func TestFollowReportsTheWholeReadInterval(t *testing.T) {
+	tests := []struct {
+		name string
+		feed Feed
+		cost time.Duration
+		want time.Duration
+	}{
+		{"polling a small shop", fakeFeed{changes: make(chan Change)}, 20 * time.Millisecond, maxSnapshotAge},
+		{"polling a read of 8.4 s", fakeFeed{changes: make(chan Change)}, 8400 * time.Millisecond, 28 * time.Minute},
+		{"the binary log, a read of 8.4 s", sightedFeed{fakeFeed{changes: make(chan Change)}, true}, 8400 * time.Millisecond, sightedSnapshotAge},
+		{"the binary log, a read of 90 s", sightedFeed{fakeFeed{changes: make(chan Change)}, true}, 90 * time.Second, 5 * time.Hour},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newStore()
+			s.add(product{Title: "B", Regular: "20"})
+			src := costlySource{&fakeSource{st: s}, tt.cost}
+			cat := New(src, Config{Now: newClock(t0).now})
+			if got := cat.WholeReadInterval(); got != 0 {
+				t.Errorf("before Follow: %v, want 0", got)
+			}
+			applied := make(chan Applied, 10)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- cat.Follow(ctx, tt.feed, func(a Applied) { applied <- a }) }()
+			if a := nextApplied(t, applied, "the first whole read"); !a.Change.All {
+				t.Fatalf("Follow began with %+v, not a whole read", a.Change)
+			}
+			if got := cat.WholeReadInterval(); got != tt.want {
+				t.Errorf("WholeReadInterval = %v, want %v", got, tt.want)
+			}
+			cancel()
+			<-done
+		})
+	}
+}
+
+// costlySource is a source whose whole reads cost the database cost.
+type costlySource struct {
+	*fakeSource
+	cost time.Duration
+}
+
+func (c costlySource) LoadShop(ctx context.Context, r Reads) (*ShopRows, error) {
+	rows, err := c.fakeSource.LoadShop(ctx, r)
+	if rows != nil {
+		rows.Cost = c.cost
+	}
+	return rows, err
+}
+
 // sightedFeed is a feed that says whether it sees every change.
 type sightedFeed struct {
 	fakeFeed

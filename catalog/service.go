@@ -56,6 +56,9 @@ type Catalog struct {
 	seen    seen
 
 	lastLoad atomic.Pointer[loadOutcome]
+	// wholeEvery is the interval Follow keeps between whole reads, as it
+	// last set it (WholeReadInterval).
+	wholeEvery atomic.Int64
 
 	firstMu sync.Mutex
 	first   *firstLoad // the load requests wait for while there is no snapshot

@@ -217,7 +217,9 @@ type networkPolicy struct {
 
 // checkNetworkPolicy: a policy selects catalogd's pods, so that only what it
 // allows reaches them, and what it allows is the ingress controller's pods
-// on the public port; no rule opens the admin port or admits every source.
+// on the public port and Prometheus's on the admin port; no rule admits
+// every source, and the admin port only pods of one namespace chosen by
+// their labels (deploy/checks evaluates the built policy for Prometheus).
 func checkNetworkPolicy(t *testing.T, objs map[string]object) {
 	t.Helper()
 	o, ok := objs["NetworkPolicy/catalogd"]
@@ -278,8 +280,18 @@ func checkNetworkPolicy(t *testing.T, objs map[string]object) {
 			t.Errorf("ingress rule %d opens every port, the admin port too", i)
 		}
 		for _, p := range rule.Port {
-			if s := fmt.Sprint(p.Port); s != "http" && s != "8080" {
-				t.Errorf("ingress rule %d opens port %s; only the public port (http, 8080) may be reached", i, s)
+			switch s := fmt.Sprint(p.Port); {
+			case s == "http" || s == "8080":
+			case s == "admin" || s == "9090":
+				for _, from := range rule.From {
+					ns, _ := dig(from, "namespaceSelector", "matchLabels").(map[string]any)
+					pods, _ := dig(from, "podSelector", "matchLabels").(map[string]any)
+					if len(ns) == 0 || len(pods) == 0 {
+						t.Errorf("ingress rule %d opens the admin port to %v; only to Prometheus's pods, by their namespace and labels", i, from)
+					}
+				}
+			default:
+				t.Errorf("ingress rule %d opens port %s; only the public port (http, 8080) may be reached, and the admin port by Prometheus", i, s)
 			}
 		}
 	}

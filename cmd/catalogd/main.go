@@ -131,7 +131,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	_ = mysql.SetLogger(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), memoryLimit{})
 	queryLatency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "catalogd_db_query_duration_seconds", Help: "Time of one database statement, by outcome.",
 		Buckets: []float64{.0002, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1, 5},
@@ -164,9 +164,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Help: "Published products in the last whole snapshot (of the language served)."})
 	snapVersion := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_version",
 		Help: "Version of the snapshot served; it rises at every change applied."})
-	// Its age is what an alert watches: the whole shop is read again every
-	// 10 minutes when polling, every hour under the binary log, so a much
-	// older one means whole reads fail.
+	// Its age is what an alert watches, against the interval Follow keeps
+	// between whole reads (catalogd_snapshot_whole_read_interval_seconds):
+	// a much older one means whole reads fail.
 	snapBuilt := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_built_timestamp_seconds",
 		Help: "When the rows of the last whole snapshot of the shop were read (Unix time); 0 before the first."})
 	reg.MustRegister(buildSeconds, snapProducts, snapVersion, snapBuilt)
@@ -190,6 +190,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			// the collection it forces made their p99 3.6 ms (0.7 ms).
 			debug.FreeOSMemory()
 		}})
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "catalogd_snapshot_whole_read_interval_seconds",
+		Help: "The interval kept between whole reads of the shop: 10 minutes polling, an hour under the binary log, longer where a read costs the database much; 0 before the first."},
+		func() float64 { return cat.WholeReadInterval().Seconds() }))
 	changes := newChangeMetrics(reg)
 	source := &changeSource{configured: cfg.Changes}
 	cache := httpapi.NewCache(httpapi.CacheConfig{Namespace: cfg.Namespace, TTL: cfg.CacheTTL, StaleFor: cfg.CacheStale,

@@ -73,7 +73,8 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 			"catalogd_db_queries_total", "catalogd_db_query_duration_seconds_count", "go_sql_open_connections",
 			"go_sql_idle_connections", "go_sql_in_use_connections", "go_sql_wait_count_total",
 			"catalogd_snapshot_build_seconds", "catalogd_snapshot_products",
-			"catalogd_snapshot_version", "go_goroutines", "process_resident_memory_bytes"} {
+			"catalogd_snapshot_version", "catalogd_snapshot_whole_read_interval_seconds", "go_goroutines",
+			"process_resident_memory_bytes", "catalogd_memory_limit_bytes"} {
 			if _, ok := before[name]; !ok {
 				t.Errorf("series %s missing", name)
 			}
@@ -95,6 +96,12 @@ func TestServesAndStopsOnSIGTERM(t *testing.T) {
 		if b := before["catalogd_snapshot_built_timestamp_seconds"]; b < float64(started.Unix()) || b > float64(time.Now().Unix()+1) {
 			t.Errorf("catalogd_snapshot_built_timestamp_seconds = %v, want between the start (%d) and now",
 				b, started.Unix())
+		}
+		// The interval the staleness alert holds the age to: the feed's
+		// period (polling's or the binary log's), a read of three
+		// products costing the database next to nothing.
+		if v := before["catalogd_snapshot_whole_read_interval_seconds"]; v != 600 && v != 3600 {
+			t.Errorf("catalogd_snapshot_whole_read_interval_seconds = %v, want 600 or 3600", v)
 		}
 		getJSON(t, client, api+"/catalog/products/police-radar") // cached by the subtest above: a hit
 		getJSON(t, client, api+"/catalog/products?per_page=1")   // a miss, computed from memory

@@ -22,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite metrics.txt with the series the
 // that follows a private MariaDB's binary log and purges a real Varnish,
 // with catalogd.rules.yml loaded (every for: shortened to 1s, the
 // expressions as shipped). CatalogdChangeFeedBlind stays silent while the
-// log is followed, and fires once the server logs the shop's changes as
+// log is followed, as do the alerts a healthy catalogd never raises, and
+// it fires once the server logs the shop's changes as
 // statements (binlog_format=STATEMENT), which catalogd cannot follow.
 // Along the way every series catalogd exports has appeared, and they are
 // the ones metrics.txt lists, which the dashboard and rules check
@@ -65,8 +66,18 @@ func TestBlindAlertFiresForReal(t *testing.T) {
 		return prom.query(t, `catalogd_change_source{job="catalogd", source="binlog"} == 1`) == 1
 	})
 	prom.evaluatedSince(t, time.Now())
-	if a, ok := prom.alerts(t)["CatalogdChangeFeedBlind"]; ok {
+	alerts := prom.alerts(t)
+	if a, ok := alerts["CatalogdChangeFeedBlind"]; ok {
 		t.Fatalf("CatalogdChangeFeedBlind is %s while the binary log is followed: %v", a.State, a.Annotations)
+	}
+	// Nor any alert a healthy catalogd must never raise, whatever the
+	// machine: the snapshot's age held to the interval catalogd reports,
+	// its memory to the limit it reads from its cgroup.
+	for _, name := range []string{"CatalogdDown", "CatalogdAbsent", "CatalogdNotReady", "CatalogdSnapshotStale",
+		"CatalogdLatencyHigh", "CatalogdMemoryNearLimit"} {
+		if a, ok := alerts[name]; ok {
+			t.Errorf("%s is %s on a healthy catalogd: %v", name, a.State, a.Annotations)
+		}
 	}
 
 	// A change followed through the log, purged at Varnish: the change
