@@ -37,6 +37,7 @@ type Config struct {
 	DBLoadStreams int           // connections a whole read of the shop reads on at once
 	MaxConns      int           // public connections open at once, at most
 	IdleTimeout   time.Duration // how long an idle keep-alive connection is kept
+	ShutdownDrain time.Duration // how long the stop keeps answering, /readyz failing, before it stops listening
 	RateLimit     int           // advisory requests per minute per client IP
 	LogFormat     string        // text or json
 	LogLevel      string        // debug, info, warn, error
@@ -175,6 +176,7 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 	// an abandoned connection 4x sooner than the 120s before; nginx retries
 	// a GET whose cached upstream connection was closed meanwhile.
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", 30*time.Second, "how long an idle keep-alive connection is kept open")
+	fs.DurationVar(&c.ShutdownDrain, "shutdown-drain", DefaultShutdownDrain, fmt.Sprintf("how long catalogd keeps answering after SIGTERM or Ctrl-C, /readyz failing, so that proxies and load balancers move off it before it stops listening; then the requests in flight and the edge purges waiting get %s more. 0 stops at once, as does a second SIGTERM or Ctrl-C", ShutdownGrace))
 	fs.IntVar(&c.RateLimit, "rate-limit", 60, "advisory requests per minute per client IP, shown in the RateLimit headers")
 
 	fs.BoolVar(&c.AccessLog, "access-log", true, "log every request; a health probe (HEAD of the catalog index) only when its status changes")
@@ -401,6 +403,9 @@ func (c *Config) validate() []string {
 	}
 	if c.IdleTimeout < time.Second || c.IdleTimeout > 10*time.Minute {
 		bad("idle-timeout", "want a duration from 1s to 10m (like 30s), got %s", c.IdleTimeout)
+	}
+	if c.ShutdownDrain < 0 || c.ShutdownDrain > maxShutdownDrain {
+		bad("shutdown-drain", "want a duration from 0 (stop at once) to 5m (like 10s), got %s", c.ShutdownDrain)
 	}
 	if c.RateLimit < 1 || c.RateLimit > 1_000_000 {
 		bad("rate-limit", "want a whole number from 1 to 1000000, got %d", c.RateLimit)

@@ -57,6 +57,9 @@ func TestLoad(t *testing.T) {
 			if c.MaxConns != 1024 || c.IdleTimeout != 30*time.Second {
 				t.Errorf("max conns, idle timeout = %d, %v; want 1024, 30s", c.MaxConns, c.IdleTimeout)
 			}
+			if c.ShutdownDrain != DefaultShutdownDrain {
+				t.Errorf("ShutdownDrain = %v, want %v", c.ShutdownDrain, DefaultShutdownDrain)
+			}
 			// 200s say public, max-age=600 (the binding decisions).
 			if c.MaxAge != 10*time.Minute || c.SMaxAge != 10*time.Minute || c.StaleWhileRevalidate != time.Minute || c.StaleIfError != 24*time.Hour {
 				t.Errorf("max-age, s-maxage, swr, sie = %v, %v, %v, %v; want 10m, 10m, 1m, 24h",
@@ -73,14 +76,14 @@ func TestLoad(t *testing.T) {
 			"CATALOG_SITE_URL", "https://shop.example", "CATALOG_QUERY_TIMEOUT", "2s", "CATALOG_DB_MAX_OPEN", "5", "CATALOG_DB_LOAD_STREAMS", "2", "CATALOG_DB_LOAD_TIMEOUT", "5m",
 			"CATALOG_RATE_LIMIT", "120", "CATALOG_LOG_FORMAT", "json", "CATALOG_LOG_LEVEL", "debug",
 			"CATALOG_CACHE_TTL", "1m", "CATALOG_TRUSTED_PROXIES", "10.0.0.0/8, 192.0.2.7", "CATALOG_RATE_LIMIT_ENFORCE", "true",
-			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_S_MAXAGE", "1h", "CATALOG_CHANGES", "poll", "CATALOG_POLL_BUDGET", "0.05", "CATALOG_TAG_HEADER", "both"),
+			"CATALOG_ACCESS_LOG", "false", "CATALOG_MAX_CONNS", "50", "CATALOG_IDLE_TIMEOUT", "5s", "CATALOG_SHUTDOWN_DRAIN", "0s", "CATALOG_S_MAXAGE", "1h", "CATALOG_CHANGES", "poll", "CATALOG_POLL_BUDGET", "0.05", "CATALOG_TAG_HEADER", "both"),
 			func(t *testing.T, c *Config) {
 				want := Config{DSN: goodDSN, Listen: "127.0.0.1:8000", AdminListen: "127.0.0.1:8001",
 					TablePrefix: "shop_", Namespace: "acme", SiteURL: "https://shop.example",
 					QueryTimeout: 2 * time.Second, DBMaxOpen: 5, DBLoadStreams: 2, DBLoadTimeout: 5 * time.Minute, RateLimit: 120, LogFormat: "json", LogLevel: "debug",
 					CacheTTL: time.Minute, CacheStale: 24 * time.Hour, CacheMaxEntries: 10000, CacheMaxMB: 64,
 					PollInterval: 2 * time.Second, Changes: "poll", PollBudget: 0.05, MaxAge: 10 * time.Minute, SMaxAge: time.Hour, StaleWhileRevalidate: time.Minute,
-					StaleIfError: 24 * time.Hour, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second,
+					StaleIfError: 24 * time.Hour, EnforceRate: true, AccessLog: false, MaxConns: 50, IdleTimeout: 5 * time.Second, ShutdownDrain: 0,
 					TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("192.0.2.7/32")},
 					TagHeader:      "both",
 					PurgeFastlyAPI: "https://api.fastly.com", PurgeCloudflareAPI: "https://api.cloudflare.com/client/v4",
@@ -203,6 +206,9 @@ func TestLoadRejects(t *testing.T) {
 		{"log-level loud", nil, append(dsn, "CATALOG_LOG_LEVEL", "loud"), []string{"CATALOG_LOG_LEVEL"}, ""},
 		{"max-conns 0", nil, append(dsn, "CATALOG_MAX_CONNS", "0"), []string{"CATALOG_MAX_CONNS", "--max-conns"}, ""},
 		{"idle-timeout 0 by flag", []string{"--idle-timeout", "0s"}, dsn, []string{"--idle-timeout"}, ""},
+		{"shutdown-drain negative by flag", []string{"--shutdown-drain", "-1s"}, dsn, []string{"--shutdown-drain", "CATALOG_SHUTDOWN_DRAIN", "from 0 (stop at once) to 5m", "got -1s"}, ""},
+		{"shutdown-drain past 5m by env", nil, append(dsn, "CATALOG_SHUTDOWN_DRAIN", "10m"), []string{"CATALOG_SHUTDOWN_DRAIN", "--shutdown-drain", "got 10m0s"}, ""},
+		{"shutdown-drain not a duration by env", nil, append(dsn, "CATALOG_SHUTDOWN_DRAIN", "10"), []string{"CATALOG_SHUTDOWN_DRAIN", `"10"`, "want a duration"}, ""},
 		{"rate-limit 0", nil, append(dsn, "CATALOG_RATE_LIMIT", "0"), []string{"CATALOG_RATE_LIMIT"}, ""},
 		{"cache entry larger than the cache", nil, append(dsn, "CATALOG_CACHE_MAX_MB", "8", "CATALOG_CACHE_MAX_ENTRY_MB", "9"),
 			[]string{"CATALOG_CACHE_MAX_ENTRY_MB", "--cache-max-entry-mb"}, ""},

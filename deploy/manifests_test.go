@@ -346,6 +346,7 @@ func TestSystemdAndDockerfile(t *testing.T) {
 			t.Errorf("catalogd.service lacks %s", want)
 		}
 	}
+	checkStopTimeout(t, string(unit))
 	df, err := os.ReadFile("Dockerfile")
 	if err != nil {
 		t.Fatal(err)

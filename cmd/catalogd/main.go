@@ -223,8 +223,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	var live atomic.Bool // the catalog's handler is installed
 	starting := apiHandler(cfg.SiteURL, loading{}, nil, nil)
 	current.Store(&starting)
+	stopping := &drain{}
 	public := &http.Server{
-		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*current.Load()).ServeHTTP(w, r) }),
+		Handler:           stopping.closing(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*current.Load()).ServeHTTP(w, r) })),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -234,6 +235,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	dbReady := &recentCheck{check: db.Ready, within: time.Second}
 	ready := func(ctx context.Context) error {
+		if err := stopping.ready(); err != nil {
+			return err
+		}
 		if err := dbReady.run(ctx); err != nil {
 			return err
 		}
@@ -280,7 +284,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		"api", httpapi.IndexPath(cfg.Namespace), "prefix", cfg.TablePrefix)
 	fmt.Fprintf(stdout, "catalogd listening on %s (admin %s)\n", pl.Addr(), al.Addr())
 
-	followCtx, stopFollowing := context.WithCancel(ctx)
+	// Not ctx's: the follower and the purger go on through the drain, so
+	// that what this replica answers meanwhile stays fresh and purged.
+	followCtx, stopFollowing := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopFollowing()
 	errc := make(chan error, 3)
 	f := &follower{cfg: cfg, db: db, cat: cat, cache: cache, log: log, m: changes, source: source,
@@ -320,15 +326,25 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	go func() { errc <- public.Serve(pl) }()
 	go func() { errc <- admin.Serve(al) }()
 
+	hurry := context.Background()
 	select {
 	case err = <-errc:
 	case <-ctx.Done():
+		var stopHurry func()
+		hurry, stopHurry = stopSignals()
+		defer stopHurry()
+		// A replica not ready yet is sent nothing: no drain.
+		if live.Load() && cfg.ShutdownDrain > 0 {
+			log.Info("draining before the stop: /readyz fails, requests are still answered; a second signal stops at once",
+				"drain", cfg.ShutdownDrain)
+			stopping.run(hurry, cfg.ShutdownDrain)
+		}
 	}
 	// Finish the requests in flight, and send the purges still waiting
 	// (a replica stopped for good takes them with it otherwise), within
 	// the grace period; then stop.
 	stopFollowing()
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	shutdownCtx, cancel := context.WithTimeout(hurry, config.ShutdownGrace)
 	defer cancel()
 	log.Info("shutting down")
 	flushed := make(chan struct{})
@@ -350,14 +366,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
+	if hurry.Err() != nil && errors.Is(serr, context.Canceled) {
+		serr = nil // a second signal: stopping at once was asked for
+	}
 	return errors.Join(err, serr)
 }
-
-// shutdownGrace bounds the stop: the requests in flight finish and the
-// purges waiting are sent within it. It is under what the shipped units
-// wait before they kill catalogd: systemd's TimeoutStopSec=20s, the
-// Kubernetes Deployment's terminationGracePeriodSeconds: 30.
-const shutdownGrace = 15 * time.Second
 
 // logLanguages says which translation plugin the first snapshot found.
 func logLanguages(log *slog.Logger, info catalog.LanguageInfo) {

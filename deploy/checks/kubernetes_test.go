@@ -152,22 +152,9 @@ func TestKustomizeBuilds(t *testing.T) {
 		t.Errorf("kustomize build deploy/kubernetes: %v, want %v", got, want)
 	}
 
-	fs := filesys.MakeFsInMemory()
-	copyTree(t, fs, "../kubernetes", "/k")
-	k, err := fs.ReadFile("/k/kustomization.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	on := strings.Replace(string(k), "# components:\n#   - varnish\n", "components:\n  - varnish\n", 1)
-	if on == string(k) {
-		t.Fatal("kustomization.yaml has no commented components: varnish to uncomment")
-	}
-	if err := fs.WriteFile("/k/kustomization.yaml", []byte(on)); err != nil {
-		t.Fatal(err)
-	}
-	withVarnish := build(t, fs, "/k")
+	withVarnish := buildWithVarnish(t)
 	for _, name := range append(want, "StatefulSet/catalogd-varnish", "Service/catalogd-varnish",
-		"Service/catalogd-varnish-peers", "NetworkPolicy/catalogd-varnish") {
+		"Service/catalogd-varnish-peers", "NetworkPolicy/catalogd-varnish", "PodDisruptionBudget/catalogd-varnish") {
 		if withVarnish[name] == nil {
 			t.Errorf("with the Varnish component, no %s among %v", name, keys(withVarnish))
 		}
@@ -217,6 +204,26 @@ func TestKustomizeBuilds(t *testing.T) {
 				"their mode lets only their group read them, which is the pod's fsGroup, unset", name)
 		}
 	}
+}
+
+// buildWithVarnish builds the kustomization with the Varnish component
+// its comment says to uncomment.
+func buildWithVarnish(t *testing.T) map[string]runtime.Object {
+	t.Helper()
+	fs := filesys.MakeFsInMemory()
+	copyTree(t, fs, "../kubernetes", "/k")
+	k, err := fs.ReadFile("/k/kustomization.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	on := strings.Replace(string(k), "# components:\n#   - varnish\n", "components:\n  - varnish\n", 1)
+	if on == string(k) {
+		t.Fatal("kustomization.yaml has no commented components: varnish to uncomment")
+	}
+	if err := fs.WriteFile("/k/kustomization.yaml", []byte(on)); err != nil {
+		t.Fatal(err)
+	}
+	return build(t, fs, "/k")
 }
 
 // secretReadable says whether the pod's non-root process may read the

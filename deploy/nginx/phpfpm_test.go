@@ -23,7 +23,7 @@ func TestNginxPHPFPMSite(t *testing.T) {
 	site := wptest.Install(t)
 	fpm := wptest.StartFPM(t)
 	catalogd := startCatalogd(t, site.URL)
-	listen := startNginx(t, bin, []string{"server 127.0.0.1:8080;", "server " + catalogd + ";",
+	listen := proxytest.StartNginx(t, bin, ".", []string{"server 127.0.0.1:8080;", "server " + catalogd + ";",
 		"unix:/run/php/php8.2-fpm.sock", "unix:" + fpm.Socket, "root /var/www/wordpress;", "root " + wptest.Root + ";"},
 		"catalogd-http.conf", "catalogd-upstream.conf", "catalogd-locations.conf", "catalogd-proxy.conf",
 		"wordpress-fastcgi.conf", "wordpress-php-fpm.conf", "site-php-fpm.conf")

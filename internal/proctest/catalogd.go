@@ -43,8 +43,11 @@ func Launch(bin string, o Options) (*Catalogd, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := Environ(append([]string{"CATALOG_DSN=" + o.DSN, "CATALOG_LISTEN=" + public, "CATALOG_ADMIN_LISTEN=" + admin},
-		o.Env...)...)
+	// No drain before the stop: nothing in front of a test's catalogd
+	// needs time to move off it; a test of the drain sets its own (o.Env
+	// comes after, and the last of a variable wins).
+	env := Environ(append([]string{"CATALOG_DSN=" + o.DSN, "CATALOG_LISTEN=" + public, "CATALOG_ADMIN_LISTEN=" + admin,
+		"CATALOG_SHUTDOWN_DRAIN=0s"}, o.Env...)...)
 	p, err := StartProc(bin, env, o.Stdout, o.Stderr)
 	if err != nil {
 		return nil, err
