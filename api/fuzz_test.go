@@ -19,12 +19,12 @@ var listParams = []string{"page", "per_page", "category", "framework"}
 
 // FuzzParseListQuery checks properties of the parse, whatever the raw query
 // string, rather than a second copy of its rules: it never panics; every
-// problem names a list parameter, with a message and a hint for the first;
-// a parameter not sent is no problem and leaves its default, one sent twice
-// always is; parameters the list does not read change nothing; a valid
-// query is within the contract's ranges, and its canonical form (the values
-// canonical encodes) parses back to the same query, and encodes again to the
-// same form.
+// problem names a list parameter, with a message and a hint for the first,
+// and the query keeps them; a parameter not sent is no problem and leaves
+// its zero value (the default, Paging), one sent twice always is;
+// parameters the list does not read change nothing; a valid query is within
+// the contract's ranges, and its canonical spelling parses back to the same
+// query and is spelt again the same.
 func FuzzParseListQuery(f *testing.F) {
 	for _, s := range []string{"", "page=2&per_page=10", "per_page=50&category=police&framework=esx", "page=0",
 		"page=-1", "page=%2B1", "page=1&page=1", "per_page=51", "category=", "framework=ESX", "page=%zz",
@@ -33,7 +33,7 @@ func FuzzParseListQuery(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		values, _ := url.ParseQuery(raw) // keeps what it could parse
+		values := api.QueryValues(raw)
 		q, problems := api.ParseListQuery(values)
 		for name, msg := range problems {
 			if !slices.Contains(listParams, name) || msg == "" || !utf8.ValidString(msg) {
@@ -43,15 +43,14 @@ func FuzzParseListQuery(f *testing.F) {
 		if first := problems.First(); len(problems) > 0 && api.ParamHints[first] == "" {
 			t.Fatalf("ParseListQuery(%q): first problem %q has no hint", raw, first)
 		}
-		if got := q.Check(); !maps.Equal(got, problems) {
-			t.Fatalf("ParseListQuery(%q): problems %v, but the query checks %v", raw, problems, got)
+		if got := q.Problems(); !maps.Equal(got, problems) {
+			t.Fatalf("ParseListQuery(%q): problems %v, but the query keeps %v", raw, problems, got)
 		}
-		defaults := api.ListQuery{Page: 1, PerPage: api.DefaultPerPage}
 		for _, name := range listParams {
 			switch v, sent := values[name]; {
 			case !sent && problems[name] != "":
 				t.Fatalf("ParseListQuery(%q): %s not sent, but a problem: %v", raw, name, problems)
-			case !sent && field(q, name) != field(defaults, name):
+			case !sent && field(q, name) != field(api.ListQuery{}, name):
 				t.Fatalf("ParseListQuery(%q): %s not sent, but %q", raw, name, field(q, name))
 			case len(v) > 1 && problems[name] == "":
 				t.Fatalf("ParseListQuery(%q): %s sent %d times, but no problem", raw, name, len(v))
@@ -63,37 +62,49 @@ func FuzzParseListQuery(f *testing.F) {
 				known[name] = v
 			}
 		}
-		if kq, kp := api.ParseListQuery(known); !sameQuery(kq, q) || !maps.Equal(kp, problems) {
+		if kq, kp := api.ParseListQuery(known); !sameQuery(kq, q) || !maps.Equal(kp, problems) || kq.Canonical() != q.Canonical() {
 			t.Fatalf("ParseListQuery(%q) = %+v %v, but without the other parameters %+v %v", raw, q, problems, kq, kp)
 		}
 		if len(problems) > 0 {
 			return
 		}
-		if q.Page < 1 || q.PerPage < 1 || q.PerPage > api.MaxPerPage || q.Framework != "" && !api.ValidFramework(q.Framework) {
+		page, perPage := q.Paging()
+		if page < 1 || perPage < 1 || perPage > api.MaxPerPage || q.Framework != "" && !api.ValidFramework(q.Framework) {
 			t.Fatalf("ParseListQuery(%q) = %+v: out of range", raw, q)
 		}
-		form := canonical(q)
-		again, p := api.ParseListQuery(form)
-		if len(p) > 0 || !sameQuery(again, q) {
-			t.Fatalf("ParseListQuery(%q) = %+v, canonical %v parses to %+v %v", raw, q, form, again, p)
+		form := strings.TrimPrefix(q.Canonical(), "?")
+		again := api.ParseListQueryString(form)
+		if p := again.Problems(); len(p) > 0 || !sameQuery(again, q) {
+			t.Fatalf("ParseListQuery(%q) = %+v, canonical %q parses to %+v %v", raw, q, form, again, p)
 		}
-		if twice := canonical(again); !maps.EqualFunc(twice, form, slices.Equal) {
-			t.Fatalf("ParseListQuery(%q): canonical form %v, then %v", raw, form, twice)
+		if twice := strings.TrimPrefix(again.Canonical(), "?"); twice != form {
+			t.Fatalf("ParseListQuery(%q): canonical spelling %q, then %q", raw, form, twice)
 		}
 	})
 }
 
-// canonical is the values a valid query encodes: page and per_page always,
-// category and framework when they restrict.
-func canonical(q api.ListQuery) url.Values {
-	v := url.Values{"page": {strconv.Itoa(q.Page)}, "per_page": {strconv.Itoa(q.PerPage)}}
-	if q.Category != "" {
-		v.Set("category", q.Category)
+// FuzzCanonicalQuery: a raw query CanonicalQuery takes as canonical, which
+// the cache keys as it is without a parse, is the canonical spelling of
+// what it parses to.
+func FuzzCanonicalQuery(f *testing.F) {
+	for _, q := range []string{"page=2&per_page=5", "category=ui-hud&framework=esx", "page=02", "per_page=51",
+		"category=%41", "page=1&page=2", "category=&page=1", "framework=ESX", "per_page=50", "page=123456789012345678",
+		"category=%e6%9d%b1", "page=1&", "&page=1", "per_page=5&page=2"} {
+		f.Add(q)
 	}
-	if q.Framework != "" {
-		v.Set("framework", q.Framework)
-	}
-	return v
+	f.Fuzz(func(t *testing.T, raw string) {
+		if !api.CanonicalQuery(raw) {
+			return
+		}
+		q := api.ParseListQueryString(raw)
+		want := ""
+		if raw != "" {
+			want = "?" + raw
+		}
+		if got := q.Canonical(); got != want || len(q.Problems()) > 0 {
+			t.Fatalf("CanonicalQuery(%q), but it parses to %q, problems %v", raw, got, q.Problems())
+		}
+	})
 }
 
 // field is a list parameter's value in q, as text.
@@ -110,7 +121,7 @@ func field(q api.ListQuery, name string) string {
 }
 
 // sameQuery compares the parameters of two queries (not the problems they
-// carry, compared through Check).
+// carry, compared through Problems).
 func sameQuery(a, b api.ListQuery) bool {
 	return a.Page == b.Page && a.PerPage == b.PerPage && a.Category == b.Category && a.Framework == b.Framework
 }

@@ -2,8 +2,8 @@ package api
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
+	"maps"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 )
@@ -32,18 +32,51 @@ func ValidFramework(f string) bool {
 	return false
 }
 
-// ListQuery selects a page of the product list. Zero Page and PerPage mean
-// the defaults; empty Category and Framework mean no restriction.
+// ListQuery selects a page of the product list. ParseListQuery makes one
+// from a request, every parameter checked once, and keeps what it rejected
+// with it; the catalog trusts the values and reports those problems with
+// what only it can tell (an unknown category). A query built in code holds
+// valid values: zero Page and PerPage are the defaults (Paging), empty
+// Category and Framework no restriction.
 type ListQuery struct {
 	Page      int
 	PerPage   int
 	Category  string
 	Framework string
 
-	// problems are what ParseListQuery rejected, so that the server can
-	// report them together with what only the catalog can tell (an
-	// unknown category).
+	// sent are the parameters the request named (Canonical writes them).
+	sent paramSet
+	// problems are what ParseListQuery rejected.
 	problems Problems
+}
+
+// Paging is the page asked for and its size, the defaults where the query
+// leaves them out: the one place the defaults are applied.
+func (q ListQuery) Paging() (page, perPage int) {
+	page, perPage = q.Page, q.PerPage
+	if page == 0 {
+		page = 1
+	}
+	if perPage == 0 {
+		perPage = DefaultPerPage
+	}
+	return page, perPage
+}
+
+// Problems are what ParseListQuery rejected, a message per parameter: a
+// copy, never nil, to which the catalog adds its own.
+func (q ListQuery) Problems() Problems {
+	if q.problems == nil {
+		return Problems{}
+	}
+	return maps.Clone(q.problems)
+}
+
+// WithPage is q asking for page, as a paging link names it.
+func (q ListQuery) WithPage(page int) ListQuery {
+	q.Page = page
+	q.sent |= paramBit("page")
+	return q
 }
 
 // Problems are what is wrong with a request, a message per parameter.
@@ -51,7 +84,7 @@ type Problems map[string]string
 
 // ParamOrder is the order in which an error's code names the first
 // offending parameter.
-var ParamOrder = []string{"page", "per_page", "category", "framework", "slug"}
+var ParamOrder = append(paramNames(), "slug")
 
 // First is the first offending parameter in ParamOrder, "" for none.
 func (p Problems) First() string {
@@ -73,88 +106,67 @@ var ParamHints = map[string]string{
 }
 
 // ParseListQuery reads the product list's parameters from query values,
-// strictly: page and per_page are plain base-10 whole numbers (not empty,
-// signed, fractional, huge or repeated) in range, category a non-empty slug
-// (in its stored form, CanonicalSlug), framework one of Frameworks. Other
-// parameters are ignored, as WordPress ignores them. The problems name every
-// offending parameter; the query holds what was valid, so that whether an
-// unknown category is a problem too can still be told.
+// strictly, by each one's rule (listParams): page and per_page are plain
+// base-10 whole numbers (not empty, signed, fractional, huge or repeated)
+// in range, category a non-empty slug (in its stored form, CanonicalSlug),
+// framework one of Frameworks. Other parameters are ignored, as WordPress
+// ignores them. The problems name every offending parameter; the query
+// holds what was valid, so that whether an unknown category is a problem
+// too can still be told, and the problems too (Problems).
 func ParseListQuery(values map[string][]string) (ListQuery, Problems) {
-	q := ListQuery{Page: 1, PerPage: DefaultPerPage}
+	var q ListQuery
 	problems := Problems{}
-	one := func(name string) (string, bool) {
-		v, ok := values[name]
+	for i, p := range listParams {
+		v, ok := values[p.name]
 		if !ok {
-			return "", false
+			continue
 		}
+		q.sent |= 1 << i
 		if len(v) > 1 {
-			problems[name] = name + " was given more than once; send it once."
-			return "", false
+			problems[p.name] = p.name + " was given more than once; send it once."
+			continue
 		}
-		return v[0], true
-	}
-	number := func(name string, min, max int, dst *int) {
-		s, ok := one(name)
-		if !ok {
-			return
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || !digitsRE.MatchString(s) || n < min || max > 0 && n > max {
-			msg := fmt.Sprintf("%s must be a plain whole number of at least %d.", name, min)
-			if max > 0 {
-				msg = fmt.Sprintf("%s must be a plain whole number from %d to %d.", name, min, max)
-			}
-			problems[name] = msg
-			return
-		}
-		*dst = n
-	}
-	number("page", 1, 0, &q.Page)
-	number("per_page", 1, MaxPerPage, &q.PerPage)
-	if s, ok := one("category"); ok {
-		if s == "" || len(s) > MaxSlugLength || !utf8.ValidString(s) {
-			problems["category"] = "category must be a category slug from the categories endpoint."
-		} else if canonical, ok := CanonicalSlug(s); ok {
-			q.Category = canonical // as listed or decoded, the stored form
-		} else {
-			// Not a spelling SlugPattern knows: looked up exactly as sent,
-			// so a stored slug outside the pattern still filters.
-			q.Category = s
-		}
-	}
-	if s, ok := one("framework"); ok {
-		if !ValidFramework(s) {
-			problems["framework"] = frameworkProblem
-		} else {
-			q.Framework = s
+		if msg := p.read(&q, v[0]); msg != "" {
+			problems[p.name] = msg
 		}
 	}
 	if len(problems) > 0 {
 		q.problems = problems
 	}
-	return q, problems
+	return q, maps.Clone(problems)
 }
 
-// Check returns the problems of the query: those ParseListQuery found, and
-// the ranges of a query built in code, in the same words.
-func (q ListQuery) Check() Problems {
-	problems := Problems{}
-	for k, v := range q.problems {
-		problems[k] = v
-	}
-	if q.Page < 1 && problems["page"] == "" {
-		problems["page"] = "page must be a plain whole number of at least 1."
-	}
-	if (q.PerPage < 1 || q.PerPage > MaxPerPage) && problems["per_page"] == "" {
-		problems["per_page"] = fmt.Sprintf("per_page must be a plain whole number from 1 to %d.", MaxPerPage)
-	}
-	if q.Framework != "" && !ValidFramework(q.Framework) && problems["framework"] == "" {
-		problems["framework"] = frameworkProblem
-	}
-	return problems
+// ParseListQueryString is ParseListQuery of a raw query string (QueryValues).
+func ParseListQueryString(raw string) ListQuery {
+	q, _ := ParseListQuery(QueryValues(raw))
+	return q
 }
 
-var digitsRE = regexp.MustCompile(`^[0-9]+$`)
+// QueryValues parses a raw query string like url.ParseQuery, except that a
+// pair whose value is not valid percent-encoding is kept undecoded rather
+// than dropped: "page=%zz" must be rejected as a bad page, not read as no
+// page at all. A pair whose key cannot be decoded is no parameter the API
+// knows, and is ignored as unknown parameters are.
+func QueryValues(raw string) url.Values {
+	v := url.Values{}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		k, val, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(k)
+		if err != nil {
+			continue
+		}
+		if dec, err := url.QueryUnescape(val); err == nil {
+			val = dec
+		}
+		v[key] = append(v[key], val)
+	}
+	return v
+}
 
 // SlugProblem is the message for a product slug CanonicalSlug rejects.
 func SlugProblem(slug string) string {

@@ -35,7 +35,8 @@ func TestParseListQuery(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			q, problems := ParseListQuery(tt.values)
 			if tt.code == "" {
-				if len(problems) > 0 || q.Page != tt.want.Page || q.PerPage != tt.want.PerPage ||
+				page, perPage := q.Paging()
+				if len(problems) > 0 || page != tt.want.Page || perPage != tt.want.PerPage ||
 					q.Category != tt.want.Category || q.Framework != tt.want.Framework {
 					t.Fatalf("got %+v, %v; want %+v", q, problems, tt.want)
 				}
@@ -55,8 +56,8 @@ func TestParseListQuery(t *testing.T) {
 			if ParamHints[problems.First()] == "" {
 				t.Error("no hint")
 			}
-			if got := q.Check(); len(got) != len(problems) {
-				t.Errorf("the query forgot its problems: Check() = %v, want %v", got, problems)
+			if got := q.Problems(); len(got) != len(problems) {
+				t.Errorf("the query forgot its problems: Problems() = %v, want %v", got, problems)
 			}
 		})
 	}

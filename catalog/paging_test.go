@@ -52,7 +52,7 @@ func TestPaging(t *testing.T) {
 	if !errors.As(err, &e) || e.Reason != "invalid_page" || !strings.Contains(e.Hint, "3") {
 		t.Errorf("page 4 of 3: err = %v, want invalid_page with the last page in the hint", err)
 	}
-	if _, err := f.cat.Products(context.Background(), api.ListQuery{PerPage: 51}); catalog.ErrorKind(err) != catalog.EINVALID {
+	if _, err := f.cat.Products(context.Background(), api.ParseListQueryString("per_page=51")); catalog.ErrorKind(err) != catalog.EINVALID {
 		t.Errorf("per_page 51: err = %v, want invalid", err)
 	}
 }

@@ -54,17 +54,12 @@ func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 // their counts, computed with the snapshot (aggregates); shared read-only.
 func (s *Snapshot) categories() []Category { return s.agg.categories }
 
-// Products returns one page of the catalog-visible products. The query's
-// problems (api.ParseListQuery's) are reported together with an unknown
-// category, in the contract's order.
+// Products returns one page of the catalog-visible products. The query is
+// trusted as api.ParseListQuery made it; the problems that parse found are
+// reported together with an unknown category, in the contract's order.
 func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, error) {
-	if q.Page == 0 {
-		q.Page = 1
-	}
-	if q.PerPage == 0 {
-		q.PerPage = api.DefaultPerPage
-	}
-	problems := q.Check()
+	pageNo, perPage := q.Paging()
+	problems := q.Problems()
 	if len(problems) > 0 && q.Category == "" {
 		return nil, InvalidParams(problems) // nothing the shop could add
 	}
@@ -93,14 +88,14 @@ func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, 
 		set.where(snap.memberSets([]int64{t.fwBySlug[q.Framework]}))
 	}
 	total := set.count()
-	pages := (total + q.PerPage - 1) / q.PerPage
-	if q.Page > pages && q.Page > 1 {
-		return nil, invalidPage(q, pages)
+	pages := (total + perPage - 1) / perPage
+	if pageNo > pages && pageNo > 1 {
+		return nil, invalidPage(pageNo, perPage, pages)
 	}
 	settingsSeen, shopSeen := c.lastSeen(now)
-	list := &ProductList{ProductList: api.ProductList{Products: []api.Product{}, Page: q.Page, PerPage: q.PerPage,
+	list := &ProductList{ProductList: api.ProductList{Products: []api.Product{}, Page: pageNo, PerPage: perPage,
 		Total: total, TotalPages: pages}, CategoryID: catID, Modified: notAfter(shopSeen, now), Version: snap.Version}
-	page := set.page((q.Page-1)*q.PerPage, q.PerPage)
+	page := set.page((pageNo-1)*perPage, perPage)
 	// Sized once: grown by append, a page left as much again in garbage.
 	list.Items = make([]Listed, 0, len(page))
 	list.Products = make([]api.Product, 0, len(page))
@@ -155,9 +150,9 @@ func InvalidParams(problems api.Problems) *Error {
 	return e
 }
 
-func invalidPage(q api.ListQuery, pages int) *Error {
-	e := InvalidParams(api.Problems{"page": fmt.Sprintf("page %d is beyond the last page, %d.", q.Page, pages)})
-	e.Hint = fmt.Sprintf("The last page is %d at per_page=%d; ask for page %d or lower.", pages, q.PerPage, pages)
+func invalidPage(page, perPage, pages int) *Error {
+	e := InvalidParams(api.Problems{"page": fmt.Sprintf("page %d is beyond the last page, %d.", page, pages)})
+	e.Hint = fmt.Sprintf("The last page is %d at per_page=%d; ask for page %d or lower.", pages, perPage, pages)
 	if pages == 0 {
 		e.Hint = "Nothing matches these filters: page 1 answers with an empty list."
 	}

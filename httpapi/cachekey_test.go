@@ -1,15 +1,28 @@
 package httpapi
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"testing"
+
+	"catalogd/api"
 )
+
+// keyOf is the cache key of r, as the server computes it: the list's query
+// parsed before the cache when it is not canonical.
+func keyOf(listPath string, r *http.Request) string {
+	var k string
+	parseList(listPath, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		k = apiKey(listPath)(r)
+	})).ServeHTTP(nil, r)
+	return k
+}
 
 // Requests that mean the same share a cache entry whether or not their
 // query is already canonical; requests that differ never do.
 func TestCacheKey(t *testing.T) {
-	key := func(target string) string { return apiKey("/p")(httptest.NewRequest("GET", target, nil)) }
+	key := func(target string) string { return keyOf("/p", httptest.NewRequest("GET", target, nil)) }
 	same := [][]string{
 		{"/p?page=2&per_page=5", "/p?per_page=5&page=2", "/p?per_page=5&utm_source=x&page=2", "/p?page=2&per_page=%35",
 			"/p?page=02&per_page=005", "/p?page=%302&per_page=0005"},
@@ -65,12 +78,12 @@ func FuzzCacheKey(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		u, err := url.Parse("/p?" + raw)
-		if raw == "" || err != nil || u.RawQuery != raw || !canonicalQuery(raw) {
+		if raw == "" || err != nil || u.RawQuery != raw || !api.CanonicalQuery(raw) {
 			return
 		}
 		r := httptest.NewRequest("GET", "/p", nil)
 		r.URL.RawQuery = "x=1&" + raw // not canonical: the long way
-		if long := cacheKey(r, true); long != "/p?"+raw {
+		if long := keyOf("/p", r); long != "/p?"+raw {
 			t.Errorf("canonical %q, but the long way keys it %q", raw, long)
 		}
 	})

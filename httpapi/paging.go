@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"catalogd/api"
@@ -18,7 +17,7 @@ import (
 //
 // The links are absolute, on the site URL, and carry the request's list
 // parameters in the canonical form and order the cache key uses
-// (listQuery), page always: every link to a page is one spelling, so one
+// (api.ListQuery.Canonical), page always: every link to a page is one spelling, so one
 // cache entry (a request that left page out is another entry, once). With
 // total 0 no page holds a product, and, as WordPress does, no link is
 // given. prev is omitted on page 1, next on the last.
@@ -26,27 +25,22 @@ import (
 // The headers depend on the query only, so they are kept in the cached
 // entry with the body; the common rel="service-desc" Link is combined with
 // them when the entry is served.
-func (s *server) setPagingHeaders(h http.Header, v url.Values, q api.ListQuery, list *catalog.ProductList) {
+func (s *server) setPagingHeaders(h http.Header, q api.ListQuery, list *catalog.ProductList) {
 	h.Set("X-WP-Total", strconv.Itoa(list.Total))
 	h.Set("X-WP-TotalPages", strconv.Itoa(list.TotalPages))
 	if list.TotalPages == 0 {
 		return
 	}
-	has := func(k string) bool {
-		_, ok := v[k]
-		return ok || k == "page"
-	}
 	link := func(page int, rel string) {
-		p := q
-		p.Page = page
-		h.Add("Link", "<"+s.site+s.base+"/catalog/products"+listQuery(p, has, nil)+">; rel=\""+rel+"\"")
+		h.Add("Link", "<"+s.site+s.base+"/catalog/products"+q.WithPage(page).Canonical()+">; rel=\""+rel+"\"")
 	}
 	link(1, "first")
-	if q.Page > 1 {
-		link(min(q.Page-1, list.TotalPages), "prev")
+	page, _ := q.Paging()
+	if page > 1 {
+		link(min(page-1, list.TotalPages), "prev")
 	}
-	if q.Page < list.TotalPages {
-		link(q.Page+1, "next")
+	if page < list.TotalPages {
+		link(page+1, "next")
 	}
 	link(list.TotalPages, "last")
 }

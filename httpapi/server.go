@@ -209,7 +209,7 @@ func NewServer(d Deps) http.Handler {
 	r.NotFoundHandler = s.handle(s.notFound)
 	api.NotFoundHandler = r.NotFoundHandler
 	list := s.base + "/catalog/products" // the one operation that reads the query
-	return s.middleware(canonicalSlugs(list+"/", d.Cache.middleware(r, apiKey(list), newCacheControl(fresh))))
+	return s.middleware(canonicalSlugs(list+"/", parseList(list, d.Cache.middleware(r, apiKey(list), newCacheControl(fresh)))))
 }
 
 // middleware wraps every response: panics become a JSON 500, a trailing
@@ -310,7 +310,7 @@ func accessRecord(e *accessEntry) slog.Record {
 // pretty permalinks). ok is false for the plain /wp-json/… form.
 func restRoute(u *url.URL) (path string, ok bool) {
 	if strings.Contains(u.RawQuery, "rest_route=") {
-		if v := queryValues(u.RawQuery)["rest_route"]; len(v) > 0 && v[len(v)-1] != "" {
+		if v := api.QueryValues(u.RawQuery)["rest_route"]; len(v) > 0 && v[len(v)-1] != "" {
 			return "/wp-json/" + strings.TrimLeft(v[len(v)-1], "/"), true
 		}
 	}
@@ -364,14 +364,13 @@ func (s *server) listCategories(w http.ResponseWriter, r *http.Request) error {
 func (s *server) listProducts(w http.ResponseWriter, r *http.Request) error {
 	// Products reports the problems the parse found together with those only
 	// the catalog can tell (an unknown category), in the contract's order.
-	v := queryValues(r.URL.RawQuery)
-	q, _ := api.ParseListQuery(v)
+	q := listQueryOf(r)
 	list, err := s.cat.Products(r.Context(), q)
 	if err != nil {
 		return err
 	}
 	describe(r, list.Version, list.ExpiresAt, list.Modified, s.tags.listTags(list))
-	s.setPagingHeaders(w.Header(), v, q, list)
+	s.setPagingHeaders(w.Header(), q, list)
 	return s.writeJSON(w, r, http.StatusOK, list.ProductList)
 }
 
