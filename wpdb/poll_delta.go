@@ -85,9 +85,9 @@ func (p *Poller) fullPeriod() time.Duration {
 
 // delta reads the product and variation posts saved within its window
 // through the index, compares each with what the poller knows, and
-// returns the products to read again, with those still pending
-// (poll_settle.go). It keeps the bookkeeping the scan keeps: the gate's
-// reading, the bucket, the pending saves.
+// returns the products to read again. It keeps the bookkeeping the scan
+// keeps: the gate's reading, the bucket, the pending saves (which
+// recheck, not the delta, reports again: poll_settle.go).
 func (p *Poller) delta(ctx context.Context) ([]int64, error) {
 	at := p.o.Now()
 	since := addSeconds(p.deltaFrom, -int(deltaWindow/time.Second))
@@ -133,7 +133,6 @@ func (p *Poller) delta(ctx context.Context) ([]int64, error) {
 		changed = append(changed, r.ID)
 		ids = s.reported(ids, r.ID)
 	}
-	ids = p.pendingAgain(ids, p.rows, at, true)
 	p.addPending(p.rows, changed, false, dbNow, p.o.Now())
 	slices.Sort(ids)
 	ids = slices.Compact(ids)

@@ -75,8 +75,8 @@ func TestPollDeltaSees(t *testing.T) {
 		if n := p.db.Queries() - before; n != 4 {
 			t.Errorf("%s: the delta sent %d statements, want 4", tt.name, n)
 		}
-		// What the delta reports: the change and the products still
-		// pending (saved within the last minute, poll_settle.go).
+		// What the delta reports: the changes it saw (the products
+		// still pending are recheck's to report again, poll_settle.go).
 		for _, w := range tt.want {
 			if !tt.full && !slices.Contains(got, w) {
 				t.Errorf("%s: the delta reported %v, want %d among them", tt.name, got, w)
@@ -86,7 +86,7 @@ func TestPollDeltaSees(t *testing.T) {
 			continue
 		}
 		for _, w := range tt.want {
-			if _, pending := p.pending[w]; slices.Contains(got, w) && !pending {
+			if slices.Contains(got, w) {
 				t.Errorf("%s: the delta reported %d: it moved no post_modified_gmt within the window", tt.name, w)
 			}
 		}
@@ -132,31 +132,34 @@ func TestPollDeltaIndexDropped(t *testing.T) {
 	}
 }
 
-// A delta runs at every move of the gate; it reports a product saved
-// lately (pending: poll_settle.go) again only once the time since it was
-// seen has doubled: 2, 4, 8, 16 and 32 s after, five times in its minute,
-// where a delta every quarter second would have reported it 240 times.
-func TestDeltaReportsPendingAtDoublings(t *testing.T) {
+// A product saved lately (pending: poll_settle.go) is reported again,
+// without a detection, each time the time since it was seen has doubled:
+// 2, 4, 8, 16, 32 and 64 s after, six times in its minute, however often
+// the poller ticks (a quarter second here: a delta at every tick would
+// have reported it 240 times) and however rarely a detection runs.
+func TestPendingReportedAtDoublings(t *testing.T) {
 	t.Parallel()
 	p := &Poller{}
 	saved := testNow.UTC().Format(time.DateTime)
-	rows := map[int64]scanState{7: {modified: packTime(saved)}}
-	p.addPending(rows, []int64{7}, false, saved, testNow)
+	p.rows = map[int64]scanState{7: {modified: packTime(saved)}}
+	p.addPending(p.rows, []int64{7}, false, saved, testNow)
 	if _, ok := p.pending[7]; !ok {
 		t.Fatal("the product saved now is not pending")
 	}
 	var got []time.Duration
-	for d := 250 * time.Millisecond; d <= maxOpenTxn+time.Second; d += 250 * time.Millisecond {
-		if ids := p.pendingAgain(nil, rows, testNow.Add(d), true); slices.Contains(ids, 7) {
-			got = append(got, d)
+	for d := 250 * time.Millisecond; d <= 2*maxOpenTxn; d += 250 * time.Millisecond {
+		for _, c := range p.recheck(testNow.Add(d)) {
+			if slices.Contains(c.Products, 7) {
+				got = append(got, d)
+			}
 		}
 	}
-	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second}
+	want := []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 32 * time.Second, 64 * time.Second}
 	if !slices.Equal(got, want) {
 		t.Errorf("reported again at %v after it was seen, want %v", got, want)
 	}
 	if _, ok := p.pending[7]; ok {
-		t.Error("still pending after a minute")
+		t.Error("still pending after its last report")
 	}
 }
 

@@ -140,7 +140,7 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 		}
 		// A save may leave a row as the last scans read it (see
 		// poll_settle.go): those saved lately are read again.
-		ids = p.pendingAgain(ids, rows, at, false)
+		ids = p.pendingAgain(ids, rows, at)
 		p.addPending(rows, changed, false, dbNow, p.o.Now())
 	}
 	p.rows = rows

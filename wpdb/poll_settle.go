@@ -35,15 +35,17 @@ import (
 //     scan for the next edit: a transaction begun in that second and open
 //     for d shows within about d more. One open longer than maxOpenTxn
 //     shows at the next scan another commit or MaxScan brings.
-//   - The products a scan saw saved (their post_modified_gmt within
-//     maxClockSkew of the database's clock: a save made now, by a clock
-//     within that skew) stay pending for maxOpenTxn: every scan in that
-//     time reports them again, and settleStep after the scan that saw
-//     them the poller reports them once more without a scan (recheck).
-//     On one web server's clock, a save in the same second as the first
-//     comes less than a second after it, so before the recheck; a later
-//     one (a save in a transaction that commits later, a web server whose
-//     clock lags further) at the next scan within maxOpenTxn. At most
+//   - The products a scan or a delta saw saved (their post_modified_gmt
+//     within maxClockSkew of the database's clock: a save made now, by a
+//     clock within that skew) stay pending for maxOpenTxn: every scan in
+//     that time reports them again, and the poller reports them without
+//     a detection (recheck) each time the time since it saw them has
+//     doubled (2, 4, 8, 16, 32 and 64 s after). The reports follow the
+//     poller's clock, not the detections: a detection's period follows
+//     its cost, which a busy database stretches past the minute. A save
+//     that leaves the row as it was and commits within that minute (in
+//     a transaction that commits later, from a web server whose clock
+//     lags further) is reported within about its delay again. At most
 //     pendingMax are kept (an import: the oldest go first).
 //   - A scan that read the gate within the second it was read in, or the
 //     one before, keeps it open for one more scan at once (scanUnsure).
@@ -68,14 +70,13 @@ const (
 	pendingMax = 1000
 )
 
-// pendingRow is a product or variation post a scan saw saved.
+// pendingRow is a product or variation post a scan or a delta saw saved.
 type pendingRow struct {
-	seen      time.Time // on the poller's clock, once that scan's read was over
-	rechecked bool      // reported again settleStep after seen
-	// next is when a delta reports it again at the soonest: deltas run
-	// at every move of the gate, up to four times an interval, where a
-	// scan ran about once a period; each reports a pending post again
-	// when the time since seen has doubled since its last report.
+	seen time.Time // on the poller's clock, once that read was over
+	// next is when recheck reports it again: once the time since seen
+	// has doubled since its last report (settleStep after seen first),
+	// so that it is read again some six times in its minute, whether the
+	// gate moves every second or not at all.
 	next time.Time
 }
 
@@ -156,56 +157,56 @@ func (p *Poller) addPending(rows map[int64]scanState, changed []int64, every boo
 }
 
 // pendingAgain appends to ids the pending posts still in rows, read by a
-// scan (or, with delta, a delta) that began at at (a post gone was
-// reported as such), and drops those pending for maxOpenTxn, after this
-// last report. A delta reports a post only once the time since it was seen
-// doubled since its last report (pendingRow.next): 2, 4, 8, 16 and 32 s
-// after, so that a shop whose gate moves every second re-reads each saved
-// product five or six times, not sixty.
-func (p *Poller) pendingAgain(ids []int64, rows map[int64]scanState, at time.Time, delta bool) []int64 {
+// scan that began at at (a post gone was reported as such, and is no
+// longer pending). Each report counts as recheck's when it is due.
+func (p *Poller) pendingAgain(ids []int64, rows map[int64]scanState, at time.Time) []int64 {
 	for id, r := range p.pending {
 		s, ok := rows[id]
-		again := ok && (!delta || !at.Before(r.next))
-		if again {
-			ids = s.reported(ids, id)
-			r.next = r.seen.Add(max(settleStep, 2*at.Sub(r.seen)))
-		}
-		switch {
-		case !ok || at.Sub(r.seen) >= maxOpenTxn:
+		if !ok {
 			delete(p.pending, id)
 			continue
-		case again && !at.Before(r.seen.Add(settleStep)):
-			r.rechecked = true
 		}
-		p.pending[id] = r
+		ids = s.reported(ids, id)
+		p.reportedPending(id, r, at)
 	}
 	return ids
 }
 
-// recheck reports, at now, the pending posts no scan reported again since
-// settleStep after it saw them: once, without a scan (the catalog reads
-// them again). It drops those pending for maxOpenTxn.
+// recheck reports, at now, the pending posts whose next report is due,
+// without a detection (the catalog reads them again).
 func (p *Poller) recheck(now time.Time) []catalog.Change {
 	var ids []int64
 	for id, r := range p.pending {
-		if now.Sub(r.seen) >= maxOpenTxn && r.rechecked {
+		if now.Before(r.next) {
+			continue
+		}
+		s, ok := p.rows[id]
+		if !ok {
 			delete(p.pending, id)
 			continue
 		}
-		if r.rechecked || now.Before(r.seen.Add(settleStep)) {
-			continue
-		}
-		r.rechecked = true
-		p.pending[id] = r
-		if s, ok := p.rows[id]; ok {
-			ids = s.reported(ids, id)
-		}
+		ids = s.reported(ids, id)
+		p.reportedPending(id, r, now)
 	}
 	if len(ids) == 0 {
 		return nil
 	}
 	slices.Sort(ids)
 	return []catalog.Change{{Products: slices.Compact(ids), Kind: catalog.KindProduct}}
+}
+
+// reportedPending records that pending post id was reported at at: a
+// report maxOpenTxn or more after it was seen is its last; a due one
+// sets the next once the time since seen has doubled.
+func (p *Poller) reportedPending(id int64, r pendingRow, at time.Time) {
+	if at.Sub(r.seen) >= maxOpenTxn {
+		delete(p.pending, id)
+		return
+	}
+	if !at.Before(r.next) {
+		r.next = r.seen.Add(max(settleStep, 2*at.Sub(r.seen)))
+	}
+	p.pending[id] = r
 }
 
 // unsureUpdate says whether the gate's reading updated, read when the

@@ -36,12 +36,18 @@ func newPollRig(t *testing.T, o Options) *pollRig {
 // post_modified_gmt when indexed: its detections are deltas then.
 func newPollRigOn(t *testing.T, o Options, indexed bool) *pollRig {
 	t.Helper()
+	return newPollRigTuned(t, o, indexed, PollOptions{})
+}
+
+// newPollRigTuned is newPollRigOn with the poller tuned by po.
+func newPollRigTuned(t *testing.T, o Options, indexed bool, po PollOptions) *pollRig {
+	t.Helper()
 	r := &pollRig{ps: newPollShop(false), clock: &testClock{t: testNow}}
 	if indexed {
 		r.ps.shop.IndexPostModified()
 	}
 	o.Prefix = r.ps.shop.Prefix
-	r.p, r.raw = startPollerWith(t, r.ps.shop, r.clock, r.onPoll, o)
+	r.p, r.raw = startPollerWith(t, r.ps.shop, r.clock, r.onPoll, o, po)
 	if !r.p.gateWorks {
 		t.Fatal("the server shows no UPDATE_TIME for wp_posts: no gate")
 	}
@@ -363,6 +369,77 @@ func secondSaveUnderClockSkew(t *testing.T, r *pollRig, late, inTx bool) {
 	if !r.reportedWithin(r.ps.radar, r.clock.Now().Sub(earliest)) {
 		t.Errorf("the second save (post_modified_gmt %s kept) was not reported after it committed", modified)
 	}
+}
+
+// A database so busy that the budget pays for a detection only every
+// MaxScan (a delta's cost over its share of the budget is minutes there):
+// the second save of a product, in a transaction that commits seconds or
+// most of a minute after the detection that saw the first, leaves the
+// posts row as the first left it (only its meta moves), and no detection
+// runs between its commit and the end of the product's pending minute.
+// The poller's reports of the pending product, on its own clock, show it:
+// within twice as long after the detection as the commit came.
+func TestPollSecondSaveBetweenDetections(t *testing.T) {
+	t.Parallel()
+	for _, d := range detections {
+		for _, late := range []time.Duration{4 * time.Second, 40 * time.Second} {
+			t.Run(fmt.Sprintf("%s/committed %v after", d.name, late), func(t *testing.T) {
+				t.Parallel()
+				r := newPollRigTuned(t, Options{}, d.indexed, PollOptions{Budget: 1e-7})
+				secondSaveBetweenDetections(t, r, d.indexed, late)
+			})
+		}
+	}
+}
+
+func secondSaveBetweenDetections(t *testing.T, r *pollRig, indexed bool, late time.Duration) {
+	// The detection MaxScan brings, then (behind the delta: the full
+	// scan's own period is hours on this budget) the next.
+	r.clock.Add(r.p.o.MaxScan)
+	if _, scanned := r.round(); !scanned {
+		t.Fatal("no detection MaxScan after the last")
+	}
+	r.clock.Add(r.p.o.MaxScan)
+	radar := fmt.Sprint(r.ps.radar)
+	price := func(v string) string {
+		return `UPDATE wp_postmeta SET meta_value = '` + v + `' WHERE meta_key IN ('_price', '_regular_price') AND post_id = ` + radar
+	}
+	exec(t, r.raw, "first save", `UPDATE wp_posts SET post_modified = UTC_TIMESTAMP() - INTERVAL 5 SECOND,
+		post_modified_gmt = UTC_TIMESTAMP() - INTERVAL 5 SECOND WHERE ID = `+radar, price("25"))
+	ids, scanned := r.round()
+	if delta := slices.ContainsFunc(r.stats, func(s PollStats) bool { return s.Delta }); !scanned || delta != indexed ||
+		!slices.Contains(ids, r.ps.radar) {
+		t.Fatalf("the detection after the first save: products %v, stats %+v; want %d, by a delta %v", ids, r.stats, r.ps.radar, indexed)
+	}
+	seen, scans := r.clock.Now(), r.scans
+	tx, err := r.raw.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	for _, q := range []string{`UPDATE wp_posts SET post_modified = post_modified, post_modified_gmt = post_modified_gmt
+		WHERE ID = ` + radar, price("26")} {
+		if _, err := tx.Exec(q); err != nil {
+			t.Fatalf("second save: %s: %v", q, err)
+		}
+	}
+	for r.clock.Now().Sub(seen) < late {
+		r.round()
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	committed := r.clock.Now().Sub(seen)
+	for r.clock.Now().Sub(seen) <= 2*committed+r.p.o.Interval {
+		if ids, _ := r.round(); slices.Contains(ids, r.ps.radar) {
+			if r.scans != scans {
+				t.Errorf("%d detections ran after the first save's, want none (a budget of %v)", r.scans-scans, r.p.o.Budget)
+			}
+			return
+		}
+	}
+	t.Errorf("the second save, committed %v after the detection that saw the first, was not reported within %v after that detection",
+		committed, r.clock.Now().Sub(seen))
 }
 
 // The wait for a transaction begun in the second of the scan's

@@ -67,14 +67,16 @@ func newPollShop(withTransientVersion bool) *pollShop {
 // delivers the scan's baseline, adopted here as the first round would.
 func startPoller(t *testing.T, shop *wpfixture.Shop, clock *testClock, onPoll func(PollStats)) (*Poller, *sql.DB) {
 	t.Helper()
-	return startPollerWith(t, shop, clock, onPoll, Options{Prefix: shop.Prefix})
+	return startPollerWith(t, shop, clock, onPoll, Options{Prefix: shop.Prefix}, PollOptions{})
 }
 
-// startPollerWith is startPoller on a DB opened with o.
-func startPollerWith(t *testing.T, shop *wpfixture.Shop, clock *testClock, onPoll func(PollStats), o Options) (*Poller, *sql.DB) {
+// startPollerWith is startPoller on a DB opened with o, its poller tuned
+// by po (whose clock and OnPoll it sets).
+func startPollerWith(t *testing.T, shop *wpfixture.Shop, clock *testClock, onPoll func(PollStats), o Options, po PollOptions) (*Poller, *sql.DB) {
 	t.Helper()
 	db, raw := openShopWith(t, shop, o)
-	p := NewPoller(db, catalog.ShopReads, PollOptions{Now: clock.Now, OnPoll: onPoll})
+	po.Now, po.OnPoll = clock.Now, onPoll
+	p := NewPoller(db, catalog.ShopReads, po)
 	if err := p.Start(context.Background()); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -311,11 +313,14 @@ func TestPollScanGate(t *testing.T) {
 		}
 		return false
 	}
-	round := func() []string {
+	round := func() []catalog.Change {
 		t.Helper()
 		stats = nil
 		clock.Add(p.o.Interval)
-		return describe(p.pollOnce(context.Background()))
+		return p.pollOnce(context.Background())
+	}
+	reported := func(changes []catalog.Change, id int64) bool {
+		return slices.ContainsFunc(changes, func(c catalog.Change) bool { return slices.Contains(c.Products, id) })
 	}
 	// The shop was just loaded: the gate stays open until a scan reads
 	// an UPDATE_TIME older than the database's second, and the poller
@@ -334,21 +339,21 @@ func TestPollScanGate(t *testing.T) {
 	// Quiet for many scan periods: no scan.
 	for range 20 {
 		if got := round(); got != nil || scanned() {
-			t.Fatalf("a quiet shop: changes %v, stats %+v; want a cheap round alone", got, stats)
+			t.Fatalf("a quiet shop: changes %v, stats %+v; want a cheap round alone", describe(got), stats)
 		}
 	}
 
-	edit := func(title string) {
-		exec(t, raw, "edit", `UPDATE wp_posts SET post_title = '`+title+`', post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(ps.radar))
+	edit := func(id int64, title string) {
+		exec(t, raw, "edit", `UPDATE wp_posts SET post_title = '`+title+`', post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(id))
 	}
-	edit("Radar 2")
-	if got, want := round(), []string{products(ps.radar)}; !slices.Equal(got, want) || !scanned() {
+	edit(ps.radar, "Radar 2")
+	if got, want := describe(round()), []string{products(ps.radar)}; !slices.Equal(got, want) || !scanned() {
 		t.Fatalf("the round after an edit: changes %v, stats %+v; want %v from a scan", got, stats, want)
 	}
 
 	// Between rounds, the gate read alone starts the scan; the metrics
 	// tell it from a cheap round.
-	edit("Radar 2b")
+	edit(ps.radar, "Radar 2b")
 	stats = nil
 	if got, want := describe(p.gateOnce(context.Background())), []string{products(ps.radar)}; !slices.Equal(got, want) || !scanned() {
 		t.Fatalf("the gate read after an edit: changes %v, stats %+v; want %v from a scan", got, stats, want)
@@ -357,18 +362,19 @@ func TestPollScanGate(t *testing.T) {
 		t.Errorf("the gate read after an edit: stats %+v, want a gate read, then a scan", stats)
 	}
 
-	// The bucket spent: the next edit waits until the budget pays for its
-	// scan (after a round that reads the last edit again: poll_settle.go).
+	// The bucket spent: the next edit (of another product) waits until
+	// the budget pays for its scan; the rounds meanwhile report only the
+	// last edit again (poll_settle.go).
 	round()
 	p.tokens = 0
 	p.scanCost = 50 * time.Millisecond // what a larger shop's scan costs
-	edit("Radar 3")
-	if got := round(); got != nil || scanned() {
-		t.Fatalf("with the bucket empty: changes %v, stats %+v; want no scan yet", got, stats)
+	edit(ps.cuffs, "Cuffs 3")
+	if got := round(); reported(got, ps.cuffs) || scanned() {
+		t.Fatalf("with the bucket empty: changes %v, stats %+v; want no scan yet", describe(got), stats)
 	}
 	clock.Add(time.Duration(float64(p.scanCost) / (p.o.Budget / 2))) // at the slowest the bucket fills
-	if got, want := round(), []string{products(ps.radar)}; !slices.Equal(got, want) {
-		t.Fatalf("once the budget paid for the scan: changes %v, want %v", got, want)
+	if got := round(); !reported(got, ps.cuffs) || !scanned() {
+		t.Fatalf("once the budget paid for the scan: changes %v, stats %+v; want %d from a scan", describe(got), stats, ps.cuffs)
 	}
 
 	// Every MaxScan the scan runs anyway.
