@@ -283,6 +283,12 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 	if problems := c.validate(); len(problems) > 0 {
 		return nil, usageErr(problems...)
 	}
+	// One spelling of a base URL, here and only here: with and without a
+	// trailing slash it names the same answers, and what hashes it (the
+	// snapshot's digest, the Catalog-Snapshot identity) must not tell
+	// two replicas apart that were given it either way.
+	c.SiteURL = strings.TrimRight(c.SiteURL, "/")
+	c.UploadsURL = strings.TrimRight(c.UploadsURL, "/")
 	return c, nil
 }
 
