@@ -132,6 +132,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	registerBuildInfo(reg)
 	queryLatency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "catalogd_db_query_duration_seconds", Help: "Time of one database statement, by outcome.",
 		Buckets: []float64{.0002, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1, 5},
