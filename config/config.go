@@ -24,6 +24,7 @@ import (
 // Config is catalogd's configuration.
 type Config struct {
 	DSN           string        // go-sql-driver DSN of the shop's database
+	DSNFile       string        // the file DSN was read from, read again when it changes; "": --dsn's
 	TablePrefix   string        // WordPress table prefix
 	Listen        string        // public listener
 	AdminListen   string        // health, readiness and metrics; never public
@@ -148,7 +149,8 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 	// The flag package would print each error, then the whole usage, to
 	// its output: the caller prints the one line instead.
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&c.DSN, "dsn", "", "go-sql-driver DSN of the shop's database, e.g. catalog:pw@tcp(127.0.0.1:3306)/wordpress (required)")
+	fs.StringVar(&c.DSN, "dsn", "", "go-sql-driver DSN of the shop's database, e.g. catalog:pw@tcp(127.0.0.1:3306)/wordpress (required, or --dsn-file)")
+	fs.StringVar(&c.DSNFile, "dsn-file", "", "file holding the DSN, instead of --dsn (whose value shows in ps); read again when it changes: new connections take its user and password, without a restart")
 	fs.StringVar(&c.TablePrefix, "table-prefix", "wp_", "WordPress table prefix")
 	fs.StringVar(&c.Listen, "listen", "127.0.0.1:8080", "public listen address, host:port; loopback by default, behind a proxy on the same host (:8080 for every interface, as in a container)")
 	fs.StringVar(&c.AdminListen, "admin-listen", "127.0.0.1:9090", "admin listen address for /healthz and /readyz, host:port; keep it private")
@@ -269,7 +271,7 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 			c.PurgeVarnish = append(c.PurgeVarnish, u)
 		}
 	}
-	var terr []error
+	terr := c.readDSNFile(nil)
 	c.PurgeVarnishSecret, terr = secretSetting(getenv, "purge-varnish-secret", c.PurgeVarnishSecretFile, terr)
 	c.PurgeFastlyToken, terr = secretSetting(getenv, "purge-fastly-token", c.PurgeFastlyTokenFile, terr)
 	c.PurgeCloudflareToken, terr = secretSetting(getenv, "purge-cloudflare-token", c.PurgeCloudflareTokenFile, terr)
@@ -362,7 +364,7 @@ func (c *Config) validate() []string {
 		errs = append(errs, Setting(flagName)+": "+fmt.Sprintf(format, args...))
 	}
 	if c.DSN == "" {
-		bad("dsn", "required: the go-sql-driver DSN of the shop's database, e.g. catalog:secret@tcp(127.0.0.1:3306)/wordpress")
+		bad("dsn", "required: the go-sql-driver DSN of the shop's database, e.g. catalog:secret@tcp(127.0.0.1:3306)/wordpress, or --dsn-file")
 	} else if err := checkDSN(c.DSN); err != nil {
 		bad("dsn", "%v", err)
 	}

@@ -197,7 +197,7 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 		// Where the binary log was wanted, go back to it once it can
 		// show every change: it shows them sooner, for less.
 		return untilBinlog{Feed: p, every: binlogRecheck, usable: func(ctx context.Context) bool {
-			ok, _ := f.db.BinlogStatus(ctx, f.cfg.DSN)
+			ok, _ := f.db.BinlogStatus(ctx, f.db.DSN())
 			return ok
 		}}, why + "; the binary log is checked again every " + binlogRecheck.String()
 	}
@@ -207,7 +207,7 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 	if blind != nil {
 		return poll("--changes=" + f.cfg.Changes + ": the binary log stopped showing every change: " + blind.Detail)
 	}
-	ok, why, now := f.db.BinlogCheck(ctx, f.cfg.DSN)
+	ok, why, now := f.db.BinlogCheck(ctx, f.db.DSN())
 	// A log that is on but cannot show every change (its format, a
 	// replica that does not log what it applies, a filter) is counted as
 	// the feed going blind, as when it goes blind while followed; a
@@ -217,7 +217,7 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 	}
 	switch {
 	case ok:
-		feed, err := wpdb.NewBinlog(f.db, f.cfg.DSN, catalog.ShopReads, wpdb.BinlogOptions{Logger: f.log})
+		feed, err := wpdb.NewBinlog(f.db, f.db.DSN(), catalog.ShopReads, wpdb.BinlogOptions{Logger: f.log})
 		if err == nil {
 			return feed, "--changes=" + f.cfg.Changes + ": " + why
 		}

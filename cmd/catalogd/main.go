@@ -140,7 +140,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	reg.MustRegister(queryLatency)
 
 	db, err := wpdb.Open(cfg.DSN, wpdb.Options{Prefix: cfg.TablePrefix, QueryTimeout: cfg.QueryTimeout,
-		MaxOpen: cfg.DBMaxOpen, LoadTimeout: cfg.DBLoadTimeout, LoadStreams: cfg.DBLoadStreams, Observe: func(d time.Duration, err error) {
+		MaxOpen: cfg.DBMaxOpen, LoadTimeout: cfg.DBLoadTimeout, LoadStreams: cfg.DBLoadStreams, DSNFile: cfg.DSNFile, Observe: func(d time.Duration, err error) {
 			outcome := "ok"
 			if err != nil {
 				outcome = "error"
