@@ -99,6 +99,9 @@ var ErrVersion = errors.New("config: --version")
 // expects.
 type UsageError struct {
 	Problems []string
+	// JSON says the log is JSON (--log-format json), as far as the settings
+	// were read: the problems are written as its records.
+	JSON bool
 }
 
 func (e *UsageError) Error() string { return strings.Join(e.Problems, "\n") }
@@ -143,9 +146,10 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 
 // load is Load; listenersOnly checks the listen addresses alone
 // (LoadListeners).
-func load(args []string, getenv func(string) string, help io.Writer, listenersOnly bool) (*Config, error) {
+func load(args []string, getenv func(string) string, help io.Writer, listenersOnly bool) (_ *Config, err error) {
 	c := &Config{}
 	fs := flag.NewFlagSet("catalogd", flag.ContinueOnError)
+	defer markJSON(fs, getenv, &err)
 	// The flag package would print each error, then the whole usage, to
 	// its output: the caller prints the one line instead.
 	fs.SetOutput(io.Discard)

@@ -40,19 +40,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
-	var usage *config.UsageError
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-	case errors.As(err, &usage):
-		// One line per mistake, each naming the setting and pointing at
-		// --help; exit 2, as the flag package does.
-		for _, p := range usage.Problems {
-			fmt.Fprintln(os.Stderr, "catalogd:", p)
-		}
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "catalogd:", err)
-		os.Exit(1)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		os.Exit(report(os.Stderr, err))
 	}
 }
 
@@ -82,7 +71,7 @@ func checkReadOnly(ctx context.Context, log *slog.Logger, db *wpdb.DB, allowWrit
 
 // run starts catalogd and serves until ctx is done. --help and --version
 // print to stdout and return flag.ErrHelp or nil at once.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	load, sub := config.Load, subcommand{}
 	if len(args) > 0 {
 		if s, ok := subcommands[args[0]]; ok {
@@ -96,6 +85,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		return err
+	}
+	if jsonLog(cfg) {
+		defer func() {
+			if err != nil {
+				err = inJSON{err}
+			}
+		}()
 	}
 	if sub.run != nil {
 		return sub.run(ctx, cfg, stdout)
@@ -276,7 +272,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	log.Info("catalogd serving", "listen", pl.Addr().String(), "admin", al.Addr().String(),
 		"api", httpapi.IndexPath(cfg.Namespace), "prefix", cfg.TablePrefix)
-	fmt.Fprintf(stdout, "catalogd listening on %s (admin %s)\n", pl.Addr(), al.Addr())
+	_ = say(stdout, jsonLog(cfg), slog.LevelInfo, fmt.Sprintf("catalogd listening on %s (admin %s)", pl.Addr(), al.Addr()),
+		"listen", pl.Addr().String(), "admin", al.Addr().String())
 
 	followCtx, stopFollowing := context.WithCancel(ctx)
 	defer stopFollowing()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -43,8 +44,8 @@ func check(_ context.Context, cfg *config.Config, stdout io.Writer) error {
 		}
 		defer ln.Close()
 	}
-	_, err := fmt.Fprintf(stdout, "catalogd check: the settings are valid; %s and %s are free\n", cfg.Listen, cfg.AdminListen)
-	return err
+	return say(stdout, jsonLog(cfg), slog.LevelInfo,
+		fmt.Sprintf("catalogd check: the settings are valid; %s and %s are free", cfg.Listen, cfg.AdminListen))
 }
 
 // listen listens on addr, the value of the setting flag; its error names
@@ -94,8 +95,7 @@ func healthcheck(ctx context.Context, cfg *config.Config, stdout io.Writer) erro
 		}
 		return errors.New(line)
 	}
-	_, err = fmt.Fprintln(stdout, line)
-	return err
+	return say(stdout, jsonLog(cfg), slog.LevelInfo, line)
 }
 
 // dialAddr is where to reach a listener bound to addr from this host: its
