@@ -225,7 +225,9 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 		fmt.Fprintf(help, "Usage: catalogd [check | healthcheck] [flags]\n\n"+
 			"Serves a WooCommerce shop's catalog as a read-only JSON API. Each flag has an\n"+
 			"environment variable twin, named in brackets; a flag wins over its variable.\n"+
-			"check: checks the settings and that both listen addresses are free, then exits.\n"+
+			"check: checks the settings, that both listen addresses are free and that the database lets\n"+
+			"catalogd in (within --query-timeout), then exits: 0 all is right, 1 an address is taken,\n"+
+			"2 a setting is wrong, 3 the database is not ready (catalogd would start, answering 503).\n"+
 			"healthcheck: asks the admin listener's /readyz, then exits 0 (ready) or 1.\n\n")
 		fs.SetOutput(help)
 		fs.PrintDefaults()

@@ -80,6 +80,7 @@ func TestJSONLogWhenStartFails(t *testing.T) {
 	}
 	defer held.Close()
 	const dsn = "CATALOG_DSN=catalog@tcp(127.0.0.1:1)/wordpress"
+	shop, _ := testdb.Load(t, jobsShop())
 	free := "CATALOG_ADMIN_LISTEN=" + proctest.FreeAddr(t)
 	serving := start(t, "catalog@tcp("+proctest.FreeAddr(t)+")/nothing", "CATALOG_LOG_FORMAT=json")
 	tests := []struct {
@@ -98,8 +99,10 @@ func TestJSONLogWhenStartFails(t *testing.T) {
 			"catalogd: --db-max-open (CATALOG_DB_MAX_OPEN): "},
 		{"the address taken", []string{dsn, "CATALOG_LOG_FORMAT=json", "CATALOG_LISTEN=" + held.Addr().String(), free}, nil, 1, "",
 			"catalogd: listen on " + held.Addr().String()},
-		{"check", []string{dsn, "CATALOG_LOG_FORMAT=json", "CATALOG_LISTEN=" + proctest.FreeAddr(t), free}, []string{"check"}, 0,
-			"catalogd check: the settings are valid", ""},
+		{"check", []string{"CATALOG_DSN=" + shop, "CATALOG_LOG_FORMAT=json", "CATALOG_LISTEN=" + proctest.FreeAddr(t), free},
+			[]string{"check"}, 0, "catalogd check: the settings are valid", "the database user can write"},
+		{"check without a database", []string{dsn, "CATALOG_LOG_FORMAT=json", "CATALOG_LISTEN=" + proctest.FreeAddr(t), free},
+			[]string{"check"}, 3, "", "catalogd: the settings are valid and "},
 		{"healthcheck", []string{"CATALOG_LOG_FORMAT=json", "CATALOG_ADMIN_LISTEN=" + serving.Admin}, []string{"healthcheck"}, 1, "",
 			"catalogd: not ready: "},
 	}

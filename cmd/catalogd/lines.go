@@ -40,7 +40,8 @@ func (e inJSON) Unwrap() error { return e.error }
 
 // report writes the error run returned to stderr as the log would, and
 // returns the exit code: 2 for a setting catalogd cannot read (one line per
-// mistake, as the flag package exits), 1 for anything else.
+// mistake, as the flag package exits), 3 for check's database not ready,
+// 1 for anything else.
 func report(stderr io.Writer, err error) int {
 	var usage *config.UsageError
 	if errors.As(err, &usage) {
@@ -51,5 +52,8 @@ func report(stderr io.Writer, err error) int {
 	}
 	var j inJSON
 	_ = say(stderr, errors.As(err, &j), slog.LevelError, "catalogd: "+err.Error())
+	if errors.As(err, new(dbNotReady)) {
+		return 3
+	}
 	return 1
 }

@@ -94,7 +94,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}()
 	}
 	if sub.run != nil {
-		return sub.run(ctx, cfg, stdout)
+		return sub.run(ctx, cfg, stdout, stderr)
 	}
 	// The access log's lines reach stderr through a batching writer, so
 	// that they do not serialize requests on a write call each; every other
