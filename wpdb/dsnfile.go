@@ -6,32 +6,27 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/go-sql-driver/mysql"
+
+	"catalogd/internal/secretfile"
 )
 
 // A DSN may be kept in a file (catalogd's --dsn-file) rather than in a
 // flag, whose value every user of the machine sees in ps. Such a file is
-// rotated in place — Kubernetes swaps the symlink behind a mounted secret,
-// a Vault agent rewrites it — and the database's password changes with it:
-// so the file is looked at (one stat) before each new connection, and read
-// again when it is another file or its size or modification time moved.
-// Its user and password are used for the next connections; the pool's open
-// ones stay as they are, authenticated already.
+// rotated in place with the database's password (internal/secretfile), so
+// it is looked at before each new connection and read again when it
+// changed: its user and password are used for the next connections; the
+// pool's open ones stay as they are, authenticated already.
 
 // ReadDSNFile reads a DSN from a file: its content without the spaces and
 // line ends around it, checked by ParseDSN. Its errors quote nothing of
 // the content.
 func ReadDSNFile(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	dsn, err := secretfile.Read(path)
 	if err != nil {
 		return "", err
-	}
-	dsn := strings.TrimSpace(string(b))
-	if dsn == "" {
-		return "", fmt.Errorf("%s is empty", path)
 	}
 	if _, err := ParseDSN(dsn); err != nil {
 		return "", fmt.Errorf("the DSN in %s: %w", path, err)
@@ -57,13 +52,10 @@ type dsnFile struct {
 func (f *dsnFile) current() (string, *mysql.Config) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	fi, err := os.Stat(f.path)
-	if err == nil && f.read != nil && os.SameFile(fi, f.read) && fi.Size() == f.read.Size() &&
-		fi.ModTime().Equal(f.read.ModTime()) {
+	fi, same, err := secretfile.Look(f.path, f.read)
+	if same {
 		return f.dsn, f.cfg
 	}
-	// The stat is taken before the read: a file changed in between is
-	// read again at the next look.
 	var dsn string
 	var cfg *mysql.Config
 	if err == nil {

@@ -18,12 +18,7 @@ import (
 // file that names another database, or that is gone, leaves the DSN in use
 // as it was. Every password the file brought is redacted.
 func TestDSNFileTakesTheCredentials(t *testing.T) {
-	dsn := testdb.New(t)
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := testdb.NewUser(t, dsn, "SELECT ON `"+cfg.DBName+"`.*")
+	u := testdb.NewReader(t, testdb.New(t))
 	path := filepath.Join(t.TempDir(), "dsn")
 	write := func(dsn string) {
 		t.Helper()

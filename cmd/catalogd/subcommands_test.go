@@ -91,11 +91,7 @@ func TestCheck(t *testing.T) {
 	}
 	defer held.Close()
 	dsn, _ := testdb.Load(t, jobsShop())
-	cfg, err := mysql.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reader := testdb.NewUser(t, dsn, "SELECT ON `"+cfg.DBName+"`.*")
+	reader := testdb.NewReader(t, dsn)
 	wrong, err := mysql.ParseDSN(reader.DSN)
 	if err != nil {
 		t.Fatal(err)

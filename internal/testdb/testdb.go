@@ -343,6 +343,17 @@ func NewUser(t testing.TB, dsn string, grants ...string) *User {
 	return newUser(t, serverConfig(t), dsn, grants)
 }
 
+// NewReader is NewUser granted SELECT on dsn's database and nothing else,
+// as catalogd's user in production.
+func NewReader(t testing.TB, dsn string) *User {
+	t.Helper()
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatalf("dsn: %v", err)
+	}
+	return NewUser(t, dsn, "SELECT ON `"+cfg.DBName+"`.*")
+}
+
 // NewUserOn is NewUser on the server the DSN names (one of BinlogServer's),
 // for dsn, a database on it.
 func NewUserOn(t testing.TB, server, dsn string, grants ...string) *User {
