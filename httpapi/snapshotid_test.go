@@ -10,10 +10,10 @@ import (
 
 // Two builds that answer otherwise send other identities, and their
 // --version lines differ, even built as deploy/Dockerfile builds catalogd:
-// its context leaves .git out and nothing is stamped, so every image said
+// its context leaves .git out and nothing is stamped, so every image says
 // "devel (commit unknown)", and a new release starting beside the old one
-// took the edge's old answers for its own and purged nothing. The two
-// builds of testdata/buildvariant differ in one variable set at link time.
+// must not take the edge's old answers for its own. The two builds of
+// testdata/buildvariant differ in one variable set at link time.
 func TestIdentityNamesTheBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program twice")

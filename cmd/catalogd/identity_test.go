@@ -11,7 +11,7 @@ import (
 
 // Two replicas of one shop given the site URL with and without a trailing
 // slash answer alike, so they send one Catalog-Snapshot identity: else
-// each start of one beside the other purged every kind at the edge.
+// each start of one beside the other would purge every kind at the edge.
 func TestSiteURLSpellingKeepsTheIdentity(t *testing.T) {
 	dsn, _ := testdb.Load(t, jobsShop())
 	identity := func(site string) string {

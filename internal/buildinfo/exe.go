@@ -12,11 +12,11 @@ import (
 // Hash names the build by its bytes: the first 12 bytes, in hex, of the
 // SHA-256 of the running executable. Version and Commit say nothing of an
 // image built without the repository (deploy/Dockerfile's context leaves
-// .git out, and nothing is stamped): every such build was "devel, commit
-// unknown", so two releases looked alike to the start-up purge, which
-// compares identities (docs/edge-purge.md). Any change to the code, a
-// constant or a link flag changes the bytes. "unknown" when the executable
-// cannot be read.
+// .git out, and nothing is stamped): every such build is "devel, commit
+// unknown", and two releases would look alike to the start-up purge,
+// which compares identities (docs/edge-purge.md). Any change to the code,
+// a constant or a link flag changes the bytes. "unknown" when the
+// executable cannot be read.
 func Hash() string { return exeHash() }
 
 // exeHash reads the executable once, at the first call: catalogd asks at
