@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+
 	"catalogd/config"
 )
 
@@ -27,6 +29,16 @@ func say(w io.Writer, json bool, level slog.Level, text string, attrs ...any) er
 	r := slog.NewRecord(time.Now(), level, text, 0)
 	r.Add(attrs...)
 	return slog.NewJSONHandler(w, nil).Handle(context.Background(), r)
+}
+
+// useLog makes log the log of the libraries too. The catalog, its change
+// poller and the DSN file log through slog's default logger: without this
+// their lines (a failed reload, a shop change, debug detail) would ignore
+// --log-format and --log-level. The driver's own complaints (a connection
+// cut mid-read) go to it as well.
+func useLog(log *slog.Logger) {
+	slog.SetDefault(log)
+	_ = mysql.SetLogger(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 }
 
 // jsonLog says whether cfg's log is JSON.

@@ -22,7 +22,6 @@ import (
 
 	"catalogd/api"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -102,10 +101,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	lw := newLogWriter(stderr)
 	defer lw.Close() // last: every deferred step before may still log
 	log := newLogger(cfg, lw.Sync())
-	// The catalog and its change poller log through slog's default logger:
-	// without this their lines (a failed reload, a shop change, debug
-	// detail) would ignore --log-format and --log-level.
-	slog.SetDefault(log)
+	useLog(log)
 	// catalogd's heap is mostly long-lived (the snapshot of the shop) and a
 	// request makes little garbage. Go's default GOGC=100 lets the heap
 	// grow to twice what is live before collecting, which for a large shop
@@ -123,8 +119,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		gcLoading, stopTuning = keepGCHeadroom(50, gcHeadroom, gcRoom)
 		defer stopTuning()
 	}
-	// The driver's own complaints (a connection cut mid-read) go to our log.
-	_ = mysql.SetLogger(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -49,6 +49,8 @@ func check(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer) er
 		}
 		defer ln.Close()
 	}
+	log := newLogger(cfg, stderr)
+	useLog(log)
 	db, err := wpdb.Open(cfg.DSN, wpdb.Options{Prefix: cfg.TablePrefix, QueryTimeout: cfg.QueryTimeout, MaxOpen: 1,
 		DSNFile: cfg.DSNFile})
 	if err != nil {
@@ -63,7 +65,7 @@ func check(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer) er
 		return dbNotReady{fmt.Errorf("the settings are valid and %s and %s are free, but the database of %s is not ready: %w "+
 			"(catalogd would start, and answer 503 until it is)", cfg.Listen, cfg.AdminListen, setting, err)}
 	}
-	checkReadOnly(ctx, newLogger(cfg, stderr), db, cfg.AllowWritableUser)
+	checkReadOnly(ctx, log, db, cfg.AllowWritableUser)
 	return say(stdout, jsonLog(cfg), slog.LevelInfo, fmt.Sprintf("catalogd check: the settings are valid; %s and %s are free; "+
 		"the database answers, with every table under prefix %q", cfg.Listen, cfg.AdminListen, cfg.TablePrefix))
 }
