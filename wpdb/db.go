@@ -66,7 +66,8 @@ type DB struct {
 	stmts   sync.Map // statement with {table} placeholders → prefixed statement
 	// passwords are what redact takes out of every error text.
 	passwords *passwords
-	// dsn is the DSN of new connections: Open's, or file's.
+	// dsn is Open's DSN; dsnFile, when set, the file new connections take
+	// their user and password from.
 	dsn     string
 	dsnFile *dsnFile
 	// betweenOpenings, when set (tests), runs after the load's i-th
