@@ -24,6 +24,7 @@ import (
 // Config is catalogd's configuration.
 type Config struct {
 	DSN           string        // go-sql-driver DSN of the shop's database
+	DSNFile       string        // the file DSN was read from, read again when it changes; "": --dsn's
 	TablePrefix   string        // WordPress table prefix
 	Listen        string        // public listener
 	AdminListen   string        // health, readiness and metrics; never public
@@ -99,6 +100,9 @@ var ErrVersion = errors.New("config: --version")
 // expects.
 type UsageError struct {
 	Problems []string
+	// JSON says the log is JSON (--log-format json), as far as the settings
+	// were read: the problems are written as its records.
+	JSON bool
 }
 
 func (e *UsageError) Error() string { return strings.Join(e.Problems, "\n") }
@@ -143,13 +147,15 @@ func Load(args []string, getenv func(string) string, help io.Writer) (*Config, e
 
 // load is Load; listenersOnly checks the listen addresses alone
 // (LoadListeners).
-func load(args []string, getenv func(string) string, help io.Writer, listenersOnly bool) (*Config, error) {
+func load(args []string, getenv func(string) string, help io.Writer, listenersOnly bool) (_ *Config, err error) {
 	c := &Config{}
 	fs := flag.NewFlagSet("catalogd", flag.ContinueOnError)
+	defer markJSON(fs, getenv, &err)
 	// The flag package would print each error, then the whole usage, to
 	// its output: the caller prints the one line instead.
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&c.DSN, "dsn", "", "go-sql-driver DSN of the shop's database, e.g. catalog:pw@tcp(127.0.0.1:3306)/wordpress (required)")
+	fs.StringVar(&c.DSN, "dsn", "", "go-sql-driver DSN of the shop's database, e.g. catalog:pw@tcp(127.0.0.1:3306)/wordpress (required, or --dsn-file)")
+	fs.StringVar(&c.DSNFile, "dsn-file", "", "file holding the DSN, instead of --dsn (whose value shows in ps); read again when it changes: new connections take its user and password, without a restart")
 	fs.StringVar(&c.TablePrefix, "table-prefix", "wp_", "WordPress table prefix")
 	fs.StringVar(&c.Listen, "listen", "127.0.0.1:8080", "public listen address, host:port; loopback by default, behind a proxy on the same host (:8080 for every interface, as in a container)")
 	fs.StringVar(&c.AdminListen, "admin-listen", "127.0.0.1:9090", "admin listen address for /healthz and /readyz, host:port; keep it private")
@@ -221,7 +227,9 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 		fmt.Fprintf(help, "Usage: catalogd [check | healthcheck] [flags]\n\n"+
 			"Serves a WooCommerce shop's catalog as a read-only JSON API. Each flag has an\n"+
 			"environment variable twin, named in brackets; a flag wins over its variable.\n"+
-			"check: checks the settings and that both listen addresses are free, then exits.\n"+
+			"check: checks the settings, that both listen addresses are free and that the database lets\n"+
+			"catalogd in (within --query-timeout), then exits: 0 all is right, 1 an address is taken,\n"+
+			"2 a setting is wrong, 3 the database is not ready (catalogd would start, answering 503).\n"+
 			"healthcheck: asks the admin listener's /readyz, then exits 0 (ready) or 1.\n\n")
 		fs.SetOutput(help)
 		fs.PrintDefaults()
@@ -271,7 +279,7 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 			c.PurgeVarnish = append(c.PurgeVarnish, u)
 		}
 	}
-	var terr []error
+	terr := c.readDSNFile(nil)
 	c.PurgeVarnishSecret, terr = secretSetting(getenv, "purge-varnish-secret", c.PurgeVarnishSecretFile, terr)
 	c.PurgeFastlyToken, terr = secretSetting(getenv, "purge-fastly-token", c.PurgeFastlyTokenFile, terr)
 	c.PurgeCloudflareToken, terr = secretSetting(getenv, "purge-cloudflare-token", c.PurgeCloudflareTokenFile, terr)
@@ -285,6 +293,12 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 	if problems := c.validate(); len(problems) > 0 {
 		return nil, usageErr(problems...)
 	}
+	// One spelling of a base URL, here and only here: with and without a
+	// trailing slash it names the same answers, and what hashes it (the
+	// snapshot's digest, the Catalog-Snapshot identity) must not tell
+	// two replicas apart that were given it either way.
+	c.SiteURL = strings.TrimRight(c.SiteURL, "/")
+	c.UploadsURL = strings.TrimRight(c.UploadsURL, "/")
 	return c, nil
 }
 
@@ -358,7 +372,7 @@ func (c *Config) validate() []string {
 		errs = append(errs, Setting(flagName)+": "+fmt.Sprintf(format, args...))
 	}
 	if c.DSN == "" {
-		bad("dsn", "required: the go-sql-driver DSN of the shop's database, e.g. catalog:secret@tcp(127.0.0.1:3306)/wordpress")
+		bad("dsn", "required: the go-sql-driver DSN of the shop's database, e.g. catalog:secret@tcp(127.0.0.1:3306)/wordpress, or --dsn-file")
 	} else if err := checkDSN(c.DSN); err != nil {
 		bad("dsn", "%v", err)
 	}

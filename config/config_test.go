@@ -136,6 +136,12 @@ func TestLoad(t *testing.T) {
 				t.Errorf("DBLoadTimeout by env 1h = %v, %v; want 1h", c2.DBLoadTimeout, err)
 			}
 		}},
+		{"site and uploads URLs spelt one way, with or without a trailing slash", []string{"--site-url", "https://shop.example/"},
+			env("CATALOG_DSN", goodDSN, "CATALOG_UPLOADS_URL", "https://cdn.example/uploads/"), func(t *testing.T, c *Config) {
+				if c.SiteURL != "https://shop.example" || c.UploadsURL != "https://cdn.example/uploads" {
+					t.Errorf("SiteURL, UploadsURL = %q, %q; want https://shop.example, https://cdn.example/uploads", c.SiteURL, c.UploadsURL)
+				}
+			}},
 		{"empty prefix allowed", []string{"--table-prefix="}, env("CATALOG_DSN", goodDSN), func(t *testing.T, c *Config) {
 			if c.TablePrefix != "" {
 				t.Errorf("TablePrefix = %q, want empty", c.TablePrefix)

@@ -8,6 +8,7 @@ import (
 
 	"catalogd/internal/redact"
 	"catalogd/purge"
+	"catalogd/wpdb"
 )
 
 // Secret is a setting that must never be shown: formatted in any way (a
@@ -53,4 +54,22 @@ func secretSetting(getenv func(string) string, name, file string, errs []error) 
 		return "", append(errs, fmt.Errorf("--%s-file (%s_FILE): %w", name, env, err))
 	}
 	return Secret(v), errs
+}
+
+// readDSNFile reads the DSN from --dsn-file, when it is set, as the pool
+// reads it again when it changes (wpdb.Options.DSNFile). --dsn is the
+// other way to give it, never both. Errors never quote the DSN.
+func (c *Config) readDSNFile(errs []error) []error {
+	if c.DSNFile == "" {
+		return errs
+	}
+	if c.DSN != "" {
+		return append(errs, fmt.Errorf("%s and %s are both set: set one", Setting("dsn"), Setting("dsn-file")))
+	}
+	dsn, err := wpdb.ReadDSNFile(c.DSNFile)
+	if err != nil {
+		return append(errs, fmt.Errorf("%s: %w", Setting("dsn-file"), err))
+	}
+	c.DSN = dsn
+	return errs
 }

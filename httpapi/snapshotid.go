@@ -47,10 +47,13 @@ func ShapeOf(d Deps) Shape {
 
 // Identity is the identity an answer of this shape made from a snapshot
 // of the digest carries, with catalogd's build (an upgrade may change any
-// answer). Equal in every replica that read the same shop with the same
-// settings and build; never a load counter or a time.
+// answer): its executable's hash, which names it where no version was
+// stamped (an image built as deploy/Dockerfile builds it). Equal in every
+// replica that read the same shop with the same settings and build; never
+// a load counter or a time.
 func (sh Shape) Identity(digest string) string {
 	b, _ := json.Marshal(sh) // strings, ints and durations: never fails
-	sum := sha256.Sum256([]byte(digest + "\x00" + string(b) + "\x00" + buildinfo.Version() + "\x00" + buildinfo.Commit()))
+	build := buildinfo.Version() + "\x00" + buildinfo.Commit() + "\x00" + buildinfo.Hash()
+	sum := sha256.Sum256([]byte(digest + "\x00" + string(b) + "\x00" + build))
 	return hex.EncodeToString(sum[:16])
 }

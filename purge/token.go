@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"catalogd/internal/secretfile"
 )
 
 // Token is a CDN's API token as a target sends it: a fixed value (from the
@@ -51,13 +53,9 @@ func TokenFile(path string, log *slog.Logger) (*Token, error) {
 // and line ends around it, checked by CheckToken. Its errors never quote
 // the content.
 func ReadTokenFile(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	v, err := secretfile.Read(path)
 	if err != nil {
 		return "", err
-	}
-	v := strings.TrimSpace(string(b))
-	if v == "" {
-		return "", fmt.Errorf("%s is empty", path)
 	}
 	if err := CheckToken(v); err != nil {
 		return "", fmt.Errorf("the token in %s %w", path, err)
@@ -86,12 +84,9 @@ func (t *Token) Value() string {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	fi, err := os.Stat(t.path)
-	if err == nil && t.read != nil && os.SameFile(fi, t.read) && fi.Size() == t.read.Size() &&
-		fi.ModTime().Equal(t.read.ModTime()) {
-		return t.value
+	if fi, same, err := secretfile.Look(t.path, t.read); !same {
+		t.reload(fi, err)
 	}
-	t.reload(fi, err)
 	return t.value
 }
 

@@ -49,6 +49,9 @@ type Options struct {
 	LoadStreams int
 	// Observe, when set, is told the duration of every statement.
 	Observe func(d time.Duration, err error)
+	// DSNFile, when set, is the file the DSN was read from: new
+	// connections take the user and password it holds then (dsnfile.go).
+	DSNFile string
 }
 
 // DB is the shop's database, read-only.
@@ -61,8 +64,12 @@ type DB struct {
 	queries atomic.Int64
 	observe func(time.Duration, error)
 	stmts   sync.Map // statement with {table} placeholders → prefixed statement
-	// password is what redact takes out of every error text.
-	password string
+	// passwords are what redact takes out of every error text.
+	passwords *passwords
+	// dsn is Open's DSN; dsnFile, when set, the file new connections take
+	// their user and password from.
+	dsn     string
+	dsnFile *dsnFile
 	// betweenOpenings, when set (tests), runs after the load's i-th
 	// transaction is opened and before the next: where a commit would
 	// fall between the streams' snapshots.
@@ -111,7 +118,16 @@ func Open(dsn string, o Options) (*DB, error) {
 		cfg.Params = map[string]string{}
 	}
 	cfg.Collation = "utf8mb4_unicode_ci"
-	cfg.Logger = redactLogger{next: cfg.Logger, password: cfg.Passwd}
+	secrets := newPasswords(cfg.Passwd)
+	cfg.Logger = redactLogger{next: cfg.Logger, secrets: secrets}
+	var file *dsnFile
+	if o.DSNFile != "" {
+		parsed, _ := ParseDSN(dsn) // as the file gives it: cfg has Open's settings
+		file = &dsnFile{path: o.DSNFile, secrets: secrets, dsn: dsn, cfg: parsed}
+		if err := cfg.Apply(mysql.BeforeConnect(file.beforeConnect)); err != nil {
+			return nil, fmt.Errorf("wpdb: connector: %w", err)
+		}
+	}
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("wpdb: connector: %w", err)
@@ -140,7 +156,18 @@ func Open(dsn string, o Options) (*DB, error) {
 		o.LoadStreams = defaultLoadStreams
 	}
 	return &DB{db: sqlx.NewDb(sdb, "mysql"), prefix: o.Prefix, timeout: o.QueryTimeout, load: o.LoadTimeout, observe: o.Observe,
-		streams: max(1, min(o.LoadStreams, o.MaxOpen-streamsReserve)), password: cfg.Passwd}, nil
+		streams: max(1, min(o.LoadStreams, o.MaxOpen-streamsReserve)), passwords: secrets, dsn: dsn, dsnFile: file}, nil
+}
+
+// DSN is the DSN a new connection is opened with now: Open's, or the one
+// its DSN file holds (Options.DSNFile). The binary log's connection is
+// opened with it.
+func (db *DB) DSN() string {
+	if db.dsnFile == nil {
+		return db.dsn
+	}
+	dsn, _ := db.dsnFile.current()
+	return dsn
 }
 
 // boundedConnector puts the whole of opening a connection (dial,

@@ -43,7 +43,7 @@ func (db *DB) WritePrivileges(ctx context.Context) ([]string, error) {
 		}
 		if writeGrantRE.MatchString(strings.TrimPrefix(strings.ToUpper(on), "GRANT ")) {
 			// The line names the user and, on MariaDB, its password hash.
-			writes = append(writes, redactText(g, db.password))
+			writes = append(writes, db.passwords.redact(g))
 		}
 	}
 	return writes, nil

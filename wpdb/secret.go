@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -74,17 +76,44 @@ func dsnProblem(dsn string, err error) string {
 // IsUnavailable classifies by, never formatted). Every error the DB's
 // methods return passes through here: the one place they are redacted.
 func (db *DB) redact(err error) error {
-	return redact.Error(err, func(s string) string { return redactText(s, db.password) })
+	return redact.Error(err, db.passwords.redact)
+}
+
+// passwords are the database passwords this process has connected with:
+// the DSN's, and each one a rotated DSN file brought since (an error of a
+// connection opened before may still carry the one it was opened with).
+// Every text that leaves the package has them all taken out.
+type passwords struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func newPasswords(pw string) *passwords { return &passwords{list: []string{pw}} }
+
+func (p *passwords) add(pw string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !slices.Contains(p.list, pw) {
+		p.list = append(p.list, pw)
+	}
+}
+
+// redact is redactText with every password.
+func (p *passwords) redact(s string) string {
+	p.mu.Lock()
+	list := slices.Clone(p.list)
+	p.mu.Unlock()
+	return redactText(s, list...)
 }
 
 // redactLogger passes the driver's own log lines (a connection cut
 // mid-read, a failed keep-alive setting) through the same redaction.
 type redactLogger struct {
-	next     mysql.Logger
-	password string
+	next    mysql.Logger
+	secrets *passwords
 }
 
-func (l redactLogger) Print(v ...any) { l.next.Print(redactText(fmt.Sprint(v...), l.password)) }
+func (l redactLogger) Print(v ...any) { l.next.Print(l.secrets.redact(fmt.Sprint(v...))) }
 
 var (
 	// quotedRE is one SQL string literal.
@@ -97,9 +126,11 @@ var (
 	nativeHashRE = regexp.MustCompile(`\*[0-9A-Fa-f]{40}\b`)
 )
 
-// redactText takes the password and every password hash out of s.
-func redactText(s, password string) string {
-	s = redact.String(s, password)
+// redactText takes the passwords and every password hash out of s.
+func redactText(s string, passwords ...string) string {
+	for _, pw := range passwords {
+		s = redact.String(s, pw)
+	}
 	if loc := identifiedRE.FindStringIndex(s); loc != nil {
 		// Every literal of the clause is a hash or a plugin's secret.
 		s = s[:loc[1]] + quotedRE.ReplaceAllString(s[loc[1]:], "'"+redact.Mark+"'")

@@ -127,7 +127,7 @@ func (f logFunc) Print(v ...any) { f(v...) }
 
 func TestDriverLogIsRedacted(t *testing.T) {
 	var got string
-	l := redactLogger{next: logFunc(func(v ...any) { got = fmt.Sprint(v...) }), password: secret}
+	l := redactLogger{next: logFunc(func(v ...any) { got = fmt.Sprint(v...) }), secrets: newPasswords(secret)}
 	l.Print("closing bad idle connection: ", errors.New("dial unix /x/"+secret+".sock: refused"))
 	if want := "closing bad idle connection: dial unix /x/[redacted].sock: refused"; got != want {
 		t.Errorf("logged %q, want %q", got, want)

@@ -218,7 +218,7 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 		// show every change: it shows them sooner, for less.
 		every := max(f.recheck, binlogRecheck)
 		return untilBinlog{Feed: p, every: every, usable: func(ctx context.Context) bool {
-			ok, _ := f.db.BinlogStatus(ctx, f.cfg.DSN)
+			ok, _ := f.db.BinlogStatus(ctx, f.db.DSN())
 			return ok
 		}}, why + "; the binary log is checked again every " + every.String()
 	}
@@ -228,7 +228,7 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 	if blind != nil {
 		return poll("--changes=" + f.cfg.Changes + ": the binary log stopped showing every change: " + blind.Detail)
 	}
-	ok, why, now := f.db.BinlogCheck(ctx, f.cfg.DSN)
+	ok, why, now := f.db.BinlogCheck(ctx, f.db.DSN())
 	// A log that is on but cannot show every change (its format, a
 	// replica that does not log what it applies, a filter) is counted as
 	// the feed going blind, as when it goes blind while followed; a
@@ -238,7 +238,7 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 	}
 	switch {
 	case ok:
-		feed, err := wpdb.NewBinlog(f.db, f.cfg.DSN, catalog.ShopReads, wpdb.BinlogOptions{Logger: f.log})
+		feed, err := wpdb.NewBinlog(f.db, f.db.DSN(), catalog.ShopReads, wpdb.BinlogOptions{Logger: f.log})
 		if err == nil {
 			return feed, "--changes=" + f.cfg.Changes + ": " + why
 		}

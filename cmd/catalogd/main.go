@@ -22,7 +22,6 @@ import (
 
 	"catalogd/api"
 
-	"github.com/go-sql-driver/mysql"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -40,19 +39,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
-	var usage *config.UsageError
-	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
-	case errors.As(err, &usage):
-		// One line per mistake, each naming the setting and pointing at
-		// --help; exit 2, as the flag package does.
-		for _, p := range usage.Problems {
-			fmt.Fprintln(os.Stderr, "catalogd:", p)
-		}
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "catalogd:", err)
-		os.Exit(1)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		os.Exit(report(os.Stderr, err))
 	}
 }
 
@@ -82,7 +70,7 @@ func checkReadOnly(ctx context.Context, log *slog.Logger, db *wpdb.DB, allowWrit
 
 // run starts catalogd and serves until ctx is done. --help and --version
 // print to stdout and return flag.ErrHelp or nil at once.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
 	load, sub := config.Load, subcommand{}
 	if len(args) > 0 {
 		if s, ok := subcommands[args[0]]; ok {
@@ -97,8 +85,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
+	if jsonLog(cfg) {
+		defer func() {
+			if err != nil {
+				err = inJSON{err}
+			}
+		}()
+	}
 	if sub.run != nil {
-		return sub.run(ctx, cfg, stdout)
+		return sub.run(ctx, cfg, stdout, stderr)
 	}
 	// The access log's lines reach stderr through a batching writer, so
 	// that they do not serialize requests on a write call each; every other
@@ -106,10 +101,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	lw := newLogWriter(stderr)
 	defer lw.Close() // last: every deferred step before may still log
 	log := newLogger(cfg, lw.Sync())
-	// The catalog and its change poller log through slog's default logger:
-	// without this their lines (a failed reload, a shop change, debug
-	// detail) would ignore --log-format and --log-level.
-	slog.SetDefault(log)
+	useLog(log)
 	// catalogd's heap is mostly long-lived (the snapshot of the shop) and a
 	// request makes little garbage. Go's default GOGC=100 lets the heap
 	// grow to twice what is live before collecting, which for a large shop
@@ -127,11 +119,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		gcLoading, stopTuning = keepGCHeadroom(50, gcHeadroom, gcRoom)
 		defer stopTuning()
 	}
-	// The driver's own complaints (a connection cut mid-read) go to our log.
-	_ = mysql.SetLogger(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), memoryLimit{})
+	registerBuildInfo(reg)
 	queryLatency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "catalogd_db_query_duration_seconds", Help: "Time of one database statement, by outcome.",
 		Buckets: []float64{.0002, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1, 5},
@@ -139,7 +130,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	reg.MustRegister(queryLatency)
 
 	db, err := wpdb.Open(cfg.DSN, wpdb.Options{Prefix: cfg.TablePrefix, QueryTimeout: cfg.QueryTimeout,
-		MaxOpen: cfg.DBMaxOpen, LoadTimeout: cfg.DBLoadTimeout, LoadStreams: cfg.DBLoadStreams, Observe: func(d time.Duration, err error) {
+		MaxOpen: cfg.DBMaxOpen, LoadTimeout: cfg.DBLoadTimeout, LoadStreams: cfg.DBLoadStreams, DSNFile: cfg.DSNFile, Observe: func(d time.Duration, err error) {
 			outcome := "ok"
 			if err != nil {
 				outcome = "error"
@@ -282,7 +273,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	log.Info("catalogd serving", "listen", pl.Addr().String(), "admin", al.Addr().String(),
 		"api", httpapi.IndexPath(cfg.Namespace), "prefix", cfg.TablePrefix)
-	fmt.Fprintf(stdout, "catalogd listening on %s (admin %s)\n", pl.Addr(), al.Addr())
+	_ = say(stdout, jsonLog(cfg), slog.LevelInfo, fmt.Sprintf("catalogd listening on %s (admin %s)", pl.Addr(), al.Addr()),
+		"listen", pl.Addr().String(), "admin", al.Addr().String())
 
 	// Not ctx's: the follower and the purger go on through the drain, so
 	// that what this replica answers meanwhile stays fresh and purged.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"catalogd/config"
+	"catalogd/wpdb"
 )
 
 // subcommand is a word catalogd takes before its flags: it reads the same
@@ -20,7 +22,7 @@ import (
 // one thing and exits.
 type subcommand struct {
 	load func(args []string, getenv func(string) string, help io.Writer) (*config.Config, error)
-	run  func(ctx context.Context, cfg *config.Config, stdout io.Writer) error
+	run  func(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer) error
 }
 
 var subcommands = map[string]subcommand{
@@ -30,11 +32,15 @@ var subcommands = map[string]subcommand{
 	"healthcheck": {config.LoadListeners, healthcheck},
 }
 
-// check says whether catalogd could start with these settings: they are
-// valid (config.Load) and both listen addresses are free. Nothing is
-// read from the database. make demo runs it before it loads anything, so
-// that a taken port fails first, with nothing dropped.
-func check(_ context.Context, cfg *config.Config, stdout io.Writer) error {
+// check says whether catalogd could start with these settings and serve:
+// they are valid (config.Load), both listen addresses are free, and the
+// database lets catalogd's user in and holds every table under the prefix
+// (what /readyz asks), asked once within --query-timeout. A user that can
+// write is warned about, as at start. make demo runs it before it loads
+// anything, so that a taken port fails first, with nothing dropped: the
+// listeners are checked first, and a database not ready is exit 3
+// (dbNotReady), which make demo expects of a database it has not loaded yet.
+func check(ctx context.Context, cfg *config.Config, stdout, stderr io.Writer) error {
 	// Both held at once, as the server holds them.
 	for _, l := range []struct{ addr, flag string }{{cfg.Listen, "listen"}, {cfg.AdminListen, "admin-listen"}} {
 		ln, err := listen(l.addr, l.flag)
@@ -43,9 +49,31 @@ func check(_ context.Context, cfg *config.Config, stdout io.Writer) error {
 		}
 		defer ln.Close()
 	}
-	_, err := fmt.Fprintf(stdout, "catalogd check: the settings are valid; %s and %s are free\n", cfg.Listen, cfg.AdminListen)
-	return err
+	log := newLogger(cfg, stderr)
+	useLog(log)
+	db, err := wpdb.Open(cfg.DSN, wpdb.Options{Prefix: cfg.TablePrefix, QueryTimeout: cfg.QueryTimeout, MaxOpen: 1,
+		DSNFile: cfg.DSNFile})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Ready(ctx); err != nil {
+		setting := config.Setting("dsn")
+		if cfg.DSNFile != "" {
+			setting = config.Setting("dsn-file")
+		}
+		return dbNotReady{fmt.Errorf("the settings are valid and %s and %s are free, but the database of %s is not ready: %w "+
+			"(catalogd would start, and answer 503 until it is)", cfg.Listen, cfg.AdminListen, setting, err)}
+	}
+	checkReadOnly(ctx, log, db, cfg.AllowWritableUser)
+	return say(stdout, jsonLog(cfg), slog.LevelInfo, fmt.Sprintf("catalogd check: the settings are valid; %s and %s are free; "+
+		"the database answers, with every table under prefix %q", cfg.Listen, cfg.AdminListen, cfg.TablePrefix))
 }
+
+// dbNotReady is check's answer when all but the database is right: exit 3.
+type dbNotReady struct{ error }
+
+func (e dbNotReady) Unwrap() error { return e.error }
 
 // listen listens on addr, the value of the setting flag; its error names
 // the setting both ways and, when another process holds the address, says
@@ -71,7 +99,7 @@ const healthTimeout = 3 * time.Second
 // prints the first line of a ready answer and returns nil, else an error
 // that is the reason in one line. Container and service health checks,
 // and make demo's wait, run it.
-func healthcheck(ctx context.Context, cfg *config.Config, stdout io.Writer) error {
+func healthcheck(ctx context.Context, cfg *config.Config, stdout, _ io.Writer) error {
 	url := "http://" + dialAddr(cfg.AdminListen) + "/readyz"
 	ctx, cancel := context.WithTimeout(ctx, healthTimeout)
 	defer cancel()
@@ -94,8 +122,7 @@ func healthcheck(ctx context.Context, cfg *config.Config, stdout io.Writer) erro
 		}
 		return errors.New(line)
 	}
-	_, err = fmt.Fprintln(stdout, line)
-	return err
+	return say(stdout, jsonLog(cfg), slog.LevelInfo, line)
 }
 
 // dialAddr is where to reach a listener bound to addr from this host: its

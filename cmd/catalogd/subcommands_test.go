@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
 )
@@ -77,38 +79,64 @@ func TestHealthcheck(t *testing.T) {
 	}
 }
 
-// catalogd check says whether catalogd could start: valid settings and
-// both addresses free; a taken one is named by its setting both ways.
+// catalogd check says whether catalogd could start and serve: valid
+// settings, both addresses free, and a database that lets its user in and
+// holds the tables; a taken address is named by its setting both ways, and
+// a database not ready is exit 3 with the reason, whose password no line
+// shows.
 func TestCheck(t *testing.T) {
 	held, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	dsn := "catalog@tcp(127.0.0.1:3306)/wordpress" // never dialled
+	dsn, _ := testdb.Load(t, jobsShop())
+	reader := testdb.NewReader(t, dsn)
+	wrong, err := mysql.ParseDSN(reader.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong.Passwd = "Wr0ng-Pa55-7c1d"
 	_, port, _ := net.SplitHostPort(proctest.FreeAddr(t))
+	free := func() []string {
+		return []string{"CATALOG_LISTEN=" + proctest.FreeAddr(t), "CATALOG_ADMIN_LISTEN=" + proctest.FreeAddr(t)}
+	}
 	tests := []struct {
 		name           string
-		listen, admin  string
+		env            []string
 		code           int
 		output, reason string
 	}{
-		{"free", proctest.FreeAddr(t), proctest.FreeAddr(t), 0, "the settings are valid", ""},
-		{"admin port taken", proctest.FreeAddr(t), held.Addr().String(), 1, "",
+		{"all right, a SELECT-only user", append(free(), "CATALOG_DSN="+reader.DSN), 0,
+			`the settings are valid; 127.0.0.1:`, ""},
+		{"a user that can write", append(free(), "CATALOG_DSN="+dsn), 0, "the database answers",
+			"the database user can write"},
+		{"admin port taken", []string{"CATALOG_DSN=" + reader.DSN, "CATALOG_LISTEN=" + proctest.FreeAddr(t),
+			"CATALOG_ADMIN_LISTEN=" + held.Addr().String()}, 1, "",
 			"--admin-listen (CATALOG_ADMIN_LISTEN): listen tcp " + held.Addr().String() + ": bind: address already in use: another process holds it"},
-		{"public port taken", held.Addr().String(), proctest.FreeAddr(t), 1, "", "--listen (CATALOG_LISTEN)"},
-		{"not an address", "nowhere", proctest.FreeAddr(t), 2, "", "--listen (CATALOG_LISTEN): want host:port"},
+		{"public port taken", []string{"CATALOG_DSN=" + reader.DSN, "CATALOG_LISTEN=" + held.Addr().String(),
+			"CATALOG_ADMIN_LISTEN=" + proctest.FreeAddr(t)}, 1, "", "--listen (CATALOG_LISTEN)"},
+		{"not an address", []string{"CATALOG_DSN=" + reader.DSN, "CATALOG_LISTEN=nowhere"}, 2, "", "--listen (CATALOG_LISTEN): want host:port"},
 		// make demo DEMO_LISTEN=:9090 beside the default admin listener.
-		{"one port for both", ":" + port, "127.0.0.1:" + port, 2, "",
+		{"one port for both", []string{"CATALOG_DSN=" + reader.DSN, "CATALOG_LISTEN=:" + port, "CATALOG_ADMIN_LISTEN=127.0.0.1:" + port}, 2, "",
 			"--admin-listen (CATALOG_ADMIN_LISTEN): 127.0.0.1:" + port + " shares its port with --listen :" + port},
+		{"no database answers", append(free(), "CATALOG_DSN=catalog@tcp("+proctest.FreeAddr(t)+")/wordpress"), 3, "",
+			"the database of --dsn (CATALOG_DSN) is not ready: "},
+		{"the password refused", append(free(), "CATALOG_DSN="+wrong.FormatDSN()), 3, "",
+			"access denied: check the user and password in the DSN"},
+		{"another prefix", append(free(), "CATALOG_DSN="+reader.DSN, "CATALOG_TABLE_PREFIX=shop_"), 3, "",
+			"shop_posts"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, stdout, stderr := runSub(t, []string{"CATALOG_DSN=" + dsn, "CATALOG_LISTEN=" + tt.listen,
-				"CATALOG_ADMIN_LISTEN=" + tt.admin}, "check")
+			code, stdout, stderr := runSub(t, tt.env, "check")
 			if code != tt.code || !strings.Contains(stdout, tt.output) || !strings.Contains(stderr, tt.reason) {
 				t.Errorf("check = %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout, stderr, tt.code, tt.output, tt.reason)
 			}
+			if tt.code == 3 && !strings.Contains(stderr, "catalogd would start, and answer 503") {
+				t.Errorf("check's reason does not say catalogd would start: %q", stderr)
+			}
+			noSecret(t, "check's output", stdout+stderr, reader.Password, reader.Hash, wrong.Passwd)
 		})
 	}
 }

@@ -24,7 +24,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "--help", args: []string{"--help"}, code: 0,
 			stdout: []string{"Usage: catalogd [check | healthcheck] [flags]", "-dsn", "[CATALOG_DSN]", "-version"}},
 		{name: "-h", args: []string{"-h"}, code: 0, stdout: []string{"Usage: catalogd [check | healthcheck] [flags]"}},
-		{name: "--version", args: []string{"--version"}, code: 0, stdout: []string{"catalogd ", "(commit "}},
+		{name: "--version", args: []string{"--version"}, code: 0, stdout: []string{"catalogd ", "(commit ", ", build "}},
 		{name: "bad flag value", args: []string{"--query-timeout", "fast"}, env: []string{"CATALOG_DSN=catalog:pw@tcp(127.0.0.1:1)/wp"}, code: 2,
 			stderrLine: `catalogd: --query-timeout (CATALOG_QUERY_TIMEOUT): "fast" is not a valid value: want a duration like 5s or 500ms (see catalogd --help)`},
 		{name: "bad variable value", env: []string{"CATALOG_DSN=catalog:pw@tcp(127.0.0.1:1)/wp", "CATALOG_DB_MAX_OPEN=many"}, code: 2,

@@ -62,7 +62,9 @@ func recordedCommit(bi *debug.BuildInfo, ok bool) string {
 	return rev + dirty
 }
 
-// String is the line --version prints: "catalogd v1.2.0 (commit 1a2b3c…, go1.26.8)".
+// String is the line --version prints: "catalogd v1.2.0 (commit 1a2b3c…,
+// go1.26.8, build 9f86d0…)"; build is Hash, which tells two images apart
+// that were built without a version.
 func String(program string) string {
-	return program + " " + Version() + " (commit " + Commit() + ", " + runtime.Version() + ")"
+	return program + " " + Version() + " (commit " + Commit() + ", " + runtime.Version() + ", build " + Hash() + ")"
 }

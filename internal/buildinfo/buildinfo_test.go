@@ -1,6 +1,10 @@
 package buildinfo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -10,7 +14,7 @@ import (
 func TestStamped(t *testing.T) {
 	t.Cleanup(func() { version, commit = "", "" })
 	version, commit = "v1.2.0-3-gabc1234-dirty", "abc1234def"
-	if got, want := String("catalogd"), "catalogd v1.2.0-3-gabc1234-dirty (commit abc1234def, "+runtime.Version()+")"; got != want {
+	if got, want := String("catalogd"), "catalogd v1.2.0-3-gabc1234-dirty (commit abc1234def, "+runtime.Version()+", build "+Hash()+")"; got != want {
 		t.Errorf("stamped: %q, want %q", got, want)
 	}
 }
@@ -46,5 +50,25 @@ func TestRecorded(t *testing.T) {
 		if got := recordedCommit(tt.bi, tt.ok); got != tt.wantRev {
 			t.Errorf("%s: commit %q, want %q", tt.name, got, tt.wantRev)
 		}
+	}
+}
+
+// Hash is the SHA-256 of the running executable's bytes (its first 12
+// bytes in hex), the same at every call.
+func TestHash(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	if got, want := Hash(), hex.EncodeToString(sum[:12]); got != want || Hash() != got {
+		t.Errorf("Hash() = %q, want %q, the test binary's", got, want)
+	}
+	if _, err := hashFile(filepath.Join(t.TempDir(), "gone")); err == nil {
+		t.Error("hashFile of a missing file: no error")
 	}
 }

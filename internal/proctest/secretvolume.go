@@ -49,6 +49,12 @@ func (v *SecretVolume) Update(content string) error {
 	return os.RemoveAll(filepath.Join(v.dir, old))
 }
 
+// Rewrite puts content in the file as systemd or an agent does: the file
+// the current version holds, written in place through the link.
+func (v *SecretVolume) Rewrite(content string) error {
+	return os.WriteFile(filepath.Join(v.dir, v.current(), v.name), []byte(content), 0o600)
+}
+
 func (v *SecretVolume) current() string {
 	return fmt.Sprintf("..2026_11_25_12_00_0%d.%d", v.version%10, v.version)
 }

@@ -343,6 +343,17 @@ func NewUser(t testing.TB, dsn string, grants ...string) *User {
 	return newUser(t, serverConfig(t), dsn, grants)
 }
 
+// NewReader is NewUser granted SELECT on dsn's database and nothing else,
+// as catalogd's user in production.
+func NewReader(t testing.TB, dsn string) *User {
+	t.Helper()
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		t.Fatalf("dsn: %v", err)
+	}
+	return NewUser(t, dsn, "SELECT ON `"+cfg.DBName+"`.*")
+}
+
 // NewUserOn is NewUser on the server the DSN names (one of BinlogServer's),
 // for dsn, a database on it.
 func NewUserOn(t testing.TB, server, dsn string, grants ...string) *User {
@@ -388,14 +399,27 @@ func newUser(t testing.TB, cfg *mysql.Config, dsn string, grants []string) *User
 }
 
 // ChangePassword gives the user another password and ends its sessions:
-// a client still using the old one is refused from then on.
-func (u *User) ChangePassword(t testing.TB) {
+// a client still using the old one is refused from then on. It returns
+// the user as it is now (its Password, Hash and DSN the new password's);
+// u stays as it was, the old password's.
+func (u *User) ChangePassword(t testing.TB) *User {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := u.admin.ExecContext(ctx, "ALTER USER "+u.account()+" IDENTIFIED BY 'pw-"+randomHex(12)+"'"); err != nil {
+	now := *u
+	now.Password = "pw-" + randomHex(12)
+	if _, err := u.admin.ExecContext(ctx, "ALTER USER "+u.account()+" IDENTIFIED BY '"+now.Password+"'"); err != nil {
 		t.Fatalf("change password: %v", err)
 	}
+	if err := u.admin.QueryRowContext(ctx, "SELECT SUBSTRING(PASSWORD(?), 2)", now.Password).Scan(&now.Hash); err != nil {
+		t.Fatalf("password hash: %v", err)
+	}
+	ucfg, err := mysql.ParseDSN(u.DSN)
+	if err != nil {
+		t.Fatalf("dsn: %v", err)
+	}
+	ucfg.Passwd = now.Password
+	now.DSN = ucfg.FormatDSN()
 	rows, err := u.admin.QueryContext(ctx, "SELECT ID FROM information_schema.PROCESSLIST WHERE USER = ?", u.name)
 	if err != nil {
 		t.Fatalf("sessions: %v", err)
@@ -413,6 +437,7 @@ func (u *User) ChangePassword(t testing.TB) {
 		// A session may end by itself meanwhile: ignore "unknown thread".
 		_, _ = u.admin.ExecContext(ctx, fmt.Sprintf("KILL CONNECTION %d", id))
 	}
+	return &now
 }
 
 // account is the user's quoted name; names and passwords are hex, so they
