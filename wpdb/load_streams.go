@@ -53,7 +53,7 @@ import (
 //     products read again, on one connection, like any change made
 //     during a load: the load may show it half for the moment it takes
 //     the feed to report it, no longer. What the feed never reports (a
-//     raw SQL edit of post meta, docs/freshness.md) and commits in that
+//     raw SQL edit of post meta, docs/change-feed.md) and commits in that
 //     millisecond may show half until the next whole load, if it spans
 //     several rows read by different streams. The poll feed's scan
 //     baseline, when the load reads it, is read in the first stream's
