@@ -18,7 +18,7 @@ import (
 //
 //   - a 429 doubles the pace (multiplicative decrease of the rate), and
 //     the next request waits for the pace, drawn with jitter, or for
-//     Retry-After and up to half of it more (afterRetry), whichever is
+//     Retry-After and up to a quarter of it more (afterRetry), whichever is
 //     longer;
 //   - an acknowledged request whose answer says it took the quota's last
 //     (Cloudflare's Ratelimit r=0, Fastly's Fastly-RateLimit-Remaining: 0)
@@ -46,14 +46,15 @@ import (
 // past MaxPending.
 
 // afterRetry is the wait after a target's Retry-After d (capped): never
-// less than d, as the target said not before, and up to half of d more,
-// drawn by Jitter. Replicas sharing an account are told the same
+// less than d, as the target said not before, and up to a quarter of d
+// more, drawn by Jitter. Replicas sharing an account are told the same
 // Retry-After at about the same time: waiting it exactly, they would all
 // come back at the instant the bucket refills, and all but one be refused
-// again.
+// again. More spread than that leaves the replica that met the 429 behind
+// the others for long (TestFleetConvergesOnTheAccountsLimit's fair share).
 func (w *worker) afterRetry(d time.Duration) time.Duration {
 	d = min(d, maxRetryAfter)
-	return max(d, d/2+w.o.Jitter(d))
+	return max(d, d*3/4+w.o.Jitter(d/2))
 }
 
 // paceHalving is how long the pace takes to halve while no 429 comes: a
