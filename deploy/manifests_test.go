@@ -184,7 +184,7 @@ func TestKubernetes(t *testing.T) {
 	}
 
 	dep, _ := yaml.Marshal(objs["Deployment/catalogd"].Spec)
-	for _, want := range []string{"name: catalogd", "name: catalogd-db", "path: /readyz", "path: /healthz", "port: admin",
+	for _, want := range []string{"name: catalogd", "secretName: catalogd-db", "name: CATALOG_DSN_FILE", "path: /readyz", "path: /healthz", "port: admin",
 		"containerPort: 9090", "runAsNonRoot: true", "readOnlyRootFilesystem: true"} {
 		if !bytes.Contains(dep, []byte(want)) {
 			t.Errorf("Deployment lacks %q", want)
