@@ -29,9 +29,9 @@ import (
 
 	"catalogd/catalog"
 	"catalogd/config"
+	"catalogd/follow"
 	"catalogd/httpapi"
 	"catalogd/internal/buildinfo"
-	"catalogd/purge"
 	"catalogd/wpdb"
 )
 
@@ -153,14 +153,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		Help: "Time the last whole snapshot of the shop took to read and build."})
 	snapProducts := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_products",
 		Help: "Published products in the last whole snapshot (of the language served)."})
-	snapVersion := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_version",
-		Help: "Version of the snapshot served; it rises at every change applied."})
 	// Its age is what an alert watches, against the interval Follow keeps
 	// between whole reads (catalogd_snapshot_whole_read_interval_seconds):
 	// a much older one means whole reads fail.
 	snapBuilt := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_built_timestamp_seconds",
 		Help: "When the rows of the last whole snapshot of the shop were read (Unix time); 0 before the first."})
-	reg.MustRegister(buildSeconds, snapProducts, snapVersion, snapBuilt)
+	reg.MustRegister(buildSeconds, snapProducts, snapBuilt)
 	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
 		DevelopersURL: cfg.DevelopersURL, Language: cfg.Language,
 		SitemapURL: cfg.SitemapURL, OnLoad: gcLoading, OnBuild: func(s *catalog.Snapshot, took time.Duration) {
@@ -184,8 +182,6 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "catalogd_snapshot_whole_read_interval_seconds",
 		Help: "The interval kept between whole reads of the shop: 10 minutes polling, an hour under the binary log, longer where a read costs the database much; 0 before the first."},
 		func() float64 { return cat.WholeReadInterval().Seconds() }))
-	changes := newChangeMetrics(reg)
-	source := &changeSource{configured: cfg.Changes}
 	cache := httpapi.NewCache(httpapi.CacheConfig{Namespace: cfg.Namespace, TTL: cfg.CacheTTL, StaleFor: cfg.CacheStale,
 		MaxEntries: cfg.CacheMaxEntries, MaxBytes: int64(cfg.CacheMaxMB) << 20, MaxEntryBytes: int64(cfg.CacheMaxEntryMB) << 20})
 	metrics := httpapi.NewMetrics(reg, cache)
@@ -240,21 +236,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return nil
 	}
-	// The edge purger: every change's tags to each configured Varnish,
-	// Fastly service and Cloudflare zone. It runs beside the follower and
-	// never holds it up.
-	targets, err := purgeTargets(cfg, log)
+	targets, err := follow.Targets(cfg, log)
 	if err != nil {
 		return err
 	}
-	edge := &edgeIndex{cfg: cfg, cat: cat, log: log, shape: shape}
-	purger := purge.New(targets, purge.Options{Kinds: httpapi.KindTags(cfg.Namespace), Logger: log,
-		Metrics: purge.NewMetrics(reg), Acknowledged: edge.refill})
-	if len(targets) > 0 {
-		log.Info("purging the edge when the shop changes", "targets", targetNames(targets))
-	}
+	f := follow.New(follow.Options{Changes: cfg.Changes, PollInterval: cfg.PollInterval, PollBudget: cfg.PollBudget,
+		SiteURL: cfg.SiteURL, Namespace: cfg.Namespace, WarmEvery: cfg.SMaxAge / 2, Shape: shape,
+		DB: db, Catalog: cat, Cache: cache, Targets: targets, Logger: log, Registerer: reg})
 	admin := &http.Server{
-		Handler:           adminHandler(ready, readyzLines{source: source, purger: purger}, reg, cache.ChangesHandler()),
+		Handler:           adminHandler(ready, f, reg, cache.ChangesHandler()),
 		ReadHeaderTimeout: 5 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -281,18 +271,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	followCtx, stopFollowing := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopFollowing()
 	errc := make(chan error, 3)
-	f := &follower{cfg: cfg, db: db, cat: cat, cache: cache, log: log, m: changes, source: source,
-		version: snapVersion, first: make(chan struct{}), purger: purger, edge: edge}
-	go edge.keepWarm(followCtx, targets, cfg.SMaxAge/2)
-	purging := make(chan struct{}) // closed when the purger's Run has returned
-	go func() {
-		defer close(purging)
-		purger.Run(followCtx)
-	}()
-	following := make(chan struct{}) // closed when the follower has returned
+	following := make(chan struct{}) // closed when the follower and its purger have returned
 	go func() {
 		defer close(following)
-		if err := f.run(followCtx); err != nil {
+		if err := f.Run(followCtx); err != nil {
 			errc <- err
 		}
 	}()
@@ -303,7 +285,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		select {
 		case <-followCtx.Done():
 			return
-		case <-f.first:
+		case <-f.First():
 		}
 		info, err := cat.Languages(followCtx) // the snapshot is there: no read
 		if err != nil {
@@ -311,7 +293,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			return
 		}
 		logLanguages(log, info)
-		h := apiHandler(edge.site(followCtx), cat, cache, metrics)
+		h := apiHandler(f.Site(followCtx), cat, cache, metrics)
 		current.Store(&h)
 		live.Store(true)
 	}()
@@ -342,16 +324,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	flushed := make(chan struct{})
 	go func() {
 		defer close(flushed)
-		// A change the follower was applying adds its tags before it
-		// returns: the flush comes after both have stopped.
-		for _, stopped := range []chan struct{}{purging, following} {
-			select {
-			case <-stopped:
-			case <-shutdownCtx.Done():
-				return
-			}
+		select {
+		case <-following:
+		case <-shutdownCtx.Done():
+			return
 		}
-		purger.Flush(shutdownCtx)
+		f.Flush(shutdownCtx)
 	}()
 	serr := errors.Join(public.Shutdown(shutdownCtx), admin.Shutdown(shutdownCtx))
 	<-flushed

@@ -1,4 +1,4 @@
-package main
+package follow
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"catalogd/catalog"
-	"catalogd/config"
 	"catalogd/httpapi"
 	"catalogd/purge"
 )
@@ -47,19 +46,20 @@ var probeClient = &http.Client{Timeout: probeTimeout, Transport: &http.Transport
 // everything: the refill keeps the edge's copy naming the snapshot the
 // fleet serves.
 type edgeIndex struct {
-	cfg *config.Config
-	cat *catalog.Catalog
-	log *slog.Logger
+	siteURL string // the setting; "": the shop's home
+	ns      string // the API's namespace
+	cat     *catalog.Catalog
+	log     *slog.Logger
 	// shape is what, beside the snapshot, makes the answers served for
-	// a site (main.go's, from the settings the API server is given).
+	// a site (Options.Shape).
 	shape func(site string) httpapi.Shape
 }
 
 // site is the site's URL, without its trailing slash: the setting's, or
-// the shop's home. The API server names it in its links (main.go), and
-// the edges are asked for the index at it.
+// the shop's home. The API server names it in its links (Follower.Site),
+// and the edges are asked for the index at it.
 func (e *edgeIndex) site(ctx context.Context) string {
-	site := e.cfg.SiteURL
+	site := e.siteURL
 	if site == "" && e.cat != nil {
 		site, _ = e.cat.SiteURL(ctx)
 	}
@@ -75,7 +75,7 @@ func (e *edgeIndex) refill(t purge.Target, _ []string) {
 		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 		defer cancel()
 		site := e.site(ctx)
-		if _, err := edgeHolds(ctx, t, site, e.cfg.Namespace); err != nil && !errors.Is(err, errNotCached) {
+		if _, err := edgeHolds(ctx, t, site, e.ns); err != nil && !errors.Is(err, errNotCached) {
 			e.log.Debug("edge purge: the edge did not fetch the API index again", "target", t.Name(), "err", err)
 		}
 	}()
@@ -107,7 +107,7 @@ func (e *edgeIndex) keepWarm(ctx context.Context, targets []purge.Target, period
 // startPurge decides each target's purge at start, from the first snapshot,
 // without holding up the follower. The targets are asked at once, each
 // within its own probeTimeout: a slow one does not make the others purge.
-func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
+func (f *Follower) startPurge(snap *catalog.Snapshot, now time.Time) {
 	targets := f.purger.Targets()
 	if snap == nil || len(targets) == 0 || f.edge == nil {
 		f.purger.PurgeKinds("start", now)
@@ -119,7 +119,7 @@ func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
 			defer cancel()
 			site := f.edge.site(ctx)
 			want := f.edge.shape(site).Identity(snap.Digest())
-			held, err := edgeHolds(ctx, t, site, f.cfg.Namespace)
+			held, err := edgeHolds(ctx, t, site, f.o.Namespace)
 			if err == nil && held == want {
 				f.log.Info("edge purge at start: the edge holds this snapshot's answers; nothing to purge",
 					"target", t.Name(), "snapshot", want)

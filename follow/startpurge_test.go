@@ -1,4 +1,4 @@
-package main
+package follow
 
 import (
 	"io"
@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"catalogd/catalog"
-	"catalogd/config"
 	"catalogd/httpapi"
+	"catalogd/internal/edgetest"
 	"catalogd/internal/fakeclock"
 	"catalogd/purge"
 )
@@ -68,8 +68,8 @@ func TestCachedCopy(t *testing.T) {
 // refused purge waits the backoff (docs/edge-purge.md, "Starting without
 // emptying the edge").
 func TestStartPurgeWaitsOnlyTheInterval(t *testing.T) {
-	cfg := &config.Config{SiteURL: "https://shop.example", Namespace: "shop"}
-	shape := func(site string) httpapi.Shape { return httpapi.Shape{Namespace: cfg.Namespace, SiteURL: site} }
+	o := Options{SiteURL: "https://shop.example", Namespace: "shop"}
+	shape := func(site string) httpapi.Shape { return httpapi.Shape{Namespace: o.Namespace, SiteURL: site} }
 	snap := &catalog.Snapshot{Version: 1}
 	answer := func(status int, h ...string) http.HandlerFunc {
 		return func(w http.ResponseWriter, _ *http.Request) {
@@ -90,9 +90,9 @@ func TestStartPurgeWaitsOnlyTheInterval(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			edge := newPurgeRecorder(t)
+			edge := edgetest.NewVarnish(t)
 			if tt.index != nil {
-				edge.answerIndex(tt.index)
+				edge.AnswerIndex(tt.index)
 			}
 			target, err := purge.NewVarnish(edge.URL, nil)
 			if err != nil {
@@ -101,8 +101,9 @@ func TestStartPurgeWaitsOnlyTheInterval(t *testing.T) {
 			clock := fakeclock.New(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 			log := slog.New(slog.NewTextHandler(io.Discard, nil))
 			purger := runPurger(t, purge.New([]purge.Target{target},
-				purge.Options{Kinds: httpapi.KindTags(cfg.Namespace), Logger: log, Clock: clock}))
-			f := &follower{cfg: cfg, log: log, purger: purger, edge: &edgeIndex{cfg: cfg, log: log, shape: shape}}
+				purge.Options{Kinds: httpapi.KindTags(o.Namespace), Logger: log, Clock: clock}))
+			f := &Follower{o: o, log: log, purger: purger,
+				edge: &edgeIndex{siteURL: o.SiteURL, ns: o.Namespace, log: log, shape: shape}}
 
 			f.startPurge(snap, clock.Now())
 			within(t, "the worker waits for the start purge", func() bool { return clock.Waiting() == 1 })
@@ -110,7 +111,7 @@ func TestStartPurgeWaitsOnlyTheInterval(t *testing.T) {
 				t.Fatalf("the start purge waits %v, want the interval alone (%v)", asked, purge.VarnishInterval)
 			}
 			clock.Advance(purge.VarnishInterval)
-			within(t, "the start purge sent", func() bool { return edge.purged(httpapi.KindTags(cfg.Namespace)...) })
+			within(t, "the start purge sent", func() bool { return edge.Purged(httpapi.KindTags(o.Namespace)...) })
 			if asked := clock.Asked(); len(asked) != 1 {
 				t.Errorf("waits asked for around the start purge: %v, want the interval alone", asked)
 			}
