@@ -6,18 +6,17 @@ import (
 	"catalogd/catalog"
 )
 
-// follows is what one Follow hands each change it applied to: applied,
-// told whether the feed lost its place — it reported a resync, or, when
-// restarted, the source before it stopped, which this Follow's first whole
-// read stands for.
-func (f *Follower) follows(restarted bool) func(catalog.Applied) {
-	return func(a catalog.Applied) {
-		lost := a.Change.Kind == catalog.KindResync || restarted && a.Change.All
-		if a.Change.All {
-			restarted = false
-		}
-		f.applied(a, lost)
+// OnApplied is told of each change Follow applied (catalog.AppliedHandler),
+// on the follower's goroutine: it hands it to applied, told whether the
+// feed lost its place — it reported a resync, or, when restarted, the
+// source before it stopped, which this Follow's first whole read stands
+// for.
+func (f *Follower) OnApplied(a catalog.Applied) {
+	lost := a.Change.Kind == catalog.KindResync || f.restarted && a.Change.All
+	if a.Change.All {
+		f.restarted = false
 	}
+	f.applied(a, lost)
 }
 
 // applied drops what a change touched from the cache, hands the purge tags

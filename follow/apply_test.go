@@ -71,7 +71,7 @@ func TestFollowerPurges(t *testing.T) {
 	product := func(id int64) catalog.Applied {
 		return catalog.Applied{Snapshot: snap, Products: []int64{id}, Change: catalog.Change{Products: []int64{id}, Kind: catalog.KindProduct}}
 	}
-	apply := f.follows(false)
+	apply := f.OnApplied
 
 	apply(whole(catalog.KindReread))
 	if got := wait("the first snapshot", 0); !slices.Equal(got, kinds) {
@@ -99,7 +99,7 @@ func TestFollowerPurges(t *testing.T) {
 
 	// The source stopped and another was chosen: the next Follow's first
 	// whole read purges by kind, as a resync does; its later ones do not.
-	apply = f.follows(true)
+	f.restarted = true
 	n = varnish.Count()
 	apply(whole(catalog.KindReread))
 	if got := wait("the first read after the source stopped", n); !slices.Equal(got, kinds) {

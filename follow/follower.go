@@ -69,6 +69,9 @@ type Follower struct {
 	// edge asks the edges for the API index at start (startpurge.go);
 	// nil: every start purges by kind.
 	edge *edgeIndex
+	// restarted: the last source stopped, and where it stood is lost;
+	// OnApplied reads it, on the follower's goroutine.
+	restarted bool
 	// recheck is the wait before polling tries the binary log again
 	// (nextRecheck); 0 until it first went blind.
 	recheck time.Duration
@@ -83,7 +86,7 @@ func New(o Options) *Follower {
 	// Fastly service and Cloudflare zone. It runs beside the follower and
 	// never holds it up.
 	f.purger = purge.New(o.Targets, purge.Options{Kinds: httpapi.KindTags(o.Namespace), Logger: o.Logger,
-		Metrics: purge.NewMetrics(o.Registerer), Acknowledged: f.edge.refill})
+		Metrics: purge.NewMetrics(o.Registerer), Acknowledged: f})
 	if len(o.Targets) > 0 {
 		o.Logger.Info("purging the edge when the shop changes", "targets", targetNames(o.Targets))
 	}
@@ -105,6 +108,11 @@ func (f *Follower) Run(ctx context.Context) error {
 	wg.Wait()
 	return err
 }
+
+// Acknowledged is told of each purge round a target acknowledged
+// (purge.Acknowledger): the target's edge fetches the API index again
+// (startpurge.go). It runs on the target's worker, and does not wait.
+func (f *Follower) Acknowledged(t purge.Target, _ []string) { f.edge.refill(t) }
 
 // First is closed when the first snapshot is in.
 func (f *Follower) First() <-chan struct{} { return f.first }

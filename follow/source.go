@@ -151,8 +151,6 @@ func (f *Follower) follow(ctx context.Context) error {
 	wait := func() bool { return waitFor(retryStart) }
 	retry := &dbRetry{log: f.log}
 	var blind *wpdb.BlindError
-	// restarted: the last source stopped, and where it stood is lost.
-	restarted := false
 	for ctx.Err() == nil {
 		// The database must answer before the source is chosen: auto
 		// would otherwise settle for polling a server that is only away.
@@ -186,8 +184,8 @@ func (f *Follower) follow(ctx context.Context) error {
 		}
 		retry.succeeded()
 		followed := time.Now()
-		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen}, f.follows(restarted))
-		restarted = false
+		err := f.cat.Follow(ctx, counted{Feed: feed, seen: f.m.seen}, f)
+		f.restarted = false
 		var badLanguage *catalog.LanguageError
 		switch {
 		case ctx.Err() != nil:
@@ -213,7 +211,7 @@ func (f *Follower) follow(ctx context.Context) error {
 		}
 		// The feed gave up (the binary log went away): choose again; the
 		// next Follow begins with a whole read, so nothing is missed.
-		restarted = true
+		f.restarted = true
 		f.log.Warn("the change source stopped; choosing again", "source", feed.Name(), "err", err)
 		if !wait() {
 			return nil

@@ -68,9 +68,9 @@ func (e *edgeIndex) site(ctx context.Context) string {
 
 // refill has the target's edge fetch the index again after a purge
 // acknowledged: on its own goroutine, as the purger's workers must not
-// wait (purge.Options.Acknowledged). A failure only means the next
+// wait (purge.Acknowledger). A failure only means the next
 // starting replica purges, and is logged at debug level.
-func (e *edgeIndex) refill(t purge.Target, _ []string) {
+func (e *edgeIndex) refill(t purge.Target) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 		defer cancel()
@@ -98,7 +98,7 @@ func (e *edgeIndex) keepWarm(ctx context.Context, targets []purge.Target, period
 			return
 		case <-tick.C:
 			for _, t := range targets {
-				e.refill(t, nil)
+				e.refill(t)
 			}
 		}
 	}

@@ -127,10 +127,18 @@ type Options struct {
 	// (afterRetry). Tests fix it.
 	Jitter func(d time.Duration) time.Duration
 	// Acknowledged, when set, is told of every round a target
-	// acknowledged that left nothing waiting, with its tags: catalogd asks
-	// the edge for the index again, so that the edge's copy names the
-	// latest snapshot. It runs on the target's worker and must not block.
-	Acknowledged func(t Target, tags []string)
+	// acknowledged that left nothing waiting.
+	Acknowledged Acknowledger
+}
+
+// Acknowledger hears of the rounds the targets acknowledged: catalogd asks
+// the edge for the index again, so that the edge's copy names the latest
+// snapshot.
+type Acknowledger interface {
+	// Acknowledged is told of a round t acknowledged that left nothing
+	// waiting, with its tags. It runs on the target's worker and must not
+	// block.
+	Acknowledged(t Target, tags []string)
 }
 
 // DefaultMaxPending bounds what waits for one target: 10 000 product tags
