@@ -39,7 +39,7 @@ func TestFollowerPurges(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	purger := runPurger(t, purge.New([]purge.Target{target}, purge.Options{Kinds: httpapi.KindTags("shop"), Logger: log}))
+	purger := runPurger(t, purge.New([]purge.Target{target}, purge.Options{Kinds: httpapi.NewTags("shop").Kinds(), Logger: log}))
 	reg := prometheus.NewRegistry()
 	cfg := httpapi.DefaultCacheConfig
 	cfg.Namespace = "shop" // as main sets it: before the server is made, after the first snapshot
@@ -64,7 +64,7 @@ func TestFollowerPurges(t *testing.T) {
 		}
 		return tags
 	}
-	kinds := httpapi.KindTags("shop")
+	kinds := httpapi.NewTags("shop").Kinds()
 	whole := func(kind string) catalog.Applied {
 		return catalog.Applied{Snapshot: snap, Change: catalog.Change{All: true, Kind: kind}}
 	}

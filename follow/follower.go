@@ -85,7 +85,7 @@ func New(o Options) *Follower {
 	// The edge purger: every change's tags to each configured Varnish,
 	// Fastly service and Cloudflare zone. It runs beside the follower and
 	// never holds it up.
-	f.purger = purge.New(o.Targets, purge.Options{Kinds: httpapi.KindTags(o.Namespace), Logger: o.Logger,
+	f.purger = purge.New(o.Targets, purge.Options{Kinds: httpapi.NewTags(o.Namespace).Kinds(), Logger: o.Logger,
 		Metrics: purge.NewMetrics(o.Registerer), Acknowledged: f})
 	if len(o.Targets) > 0 {
 		o.Logger.Info("purging the edge when the shop changes", "targets", targetNames(o.Targets))
@@ -108,11 +108,6 @@ func (f *Follower) Run(ctx context.Context) error {
 	wg.Wait()
 	return err
 }
-
-// Acknowledged is told of each purge round a target acknowledged
-// (purge.Acknowledger): the target's edge fetches the API index again
-// (startpurge.go). It runs on the target's worker, and does not wait.
-func (f *Follower) Acknowledged(t purge.Target, _ []string) { f.edge.refill(t) }
 
 // First is closed when the first snapshot is in.
 func (f *Follower) First() <-chan struct{} { return f.first }

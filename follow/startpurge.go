@@ -40,7 +40,7 @@ var probeClient = &http.Client{Timeout: probeTimeout, Transport: &http.Transport
 // edgeIndex asks the edges for the API index: at start, to compare the
 // copy they hold with this replica's snapshot (startPurge); after every
 // purge a target acknowledged, to have it fetch the index again (refill).
-// Every change purges the index (httpapi's Drop), so without the refill
+// Every change purges the index (httpapi.Tags.Invalidated), so without the refill
 // the edge would hold none most of the time on a shop whose index is
 // rarely asked for, and a starting replica, finding none, would purge
 // everything: the refill keeps the edge's copy naming the snapshot the
@@ -65,6 +65,11 @@ func (e *edgeIndex) site(ctx context.Context) string {
 	}
 	return strings.TrimRight(site, "/")
 }
+
+// Acknowledged is told of each purge round a target acknowledged
+// (purge.Acknowledger): the target's edge fetches the API index again.
+// It runs on the target's worker, and does not wait.
+func (f *Follower) Acknowledged(t purge.Target, _ []string) { f.edge.refill(t) }
 
 // refill has the target's edge fetch the index again after a purge
 // acknowledged: on its own goroutine, as the purger's workers must not
@@ -135,15 +140,6 @@ func (f *Follower) startPurge(snap *catalog.Snapshot, now time.Time) {
 	}
 }
 
-// edgeOf is where the target's cache answers GETs: a Varnish's own
-// listener (the purge listener serves its copies too), a CDN's the site.
-func edgeOf(t purge.Target, site string) string {
-	if v, ok := t.(*purge.Varnish); ok {
-		return v.URL()
-	}
-	return site
-}
-
 // errNotCached: the edge fetched the index for the question, so its answer
 // says nothing of what the edge held.
 var errNotCached = errors.New("the edge did not hold the API index (it fetched it for the question)")
@@ -152,7 +148,7 @@ var errNotCached = errors.New("the edge did not hold the API index (it fetched i
 // visitors ask it (the site's Host), and returns the snapshot identity of
 // the copy it held.
 func edgeHolds(ctx context.Context, t purge.Target, site, ns string) (string, error) {
-	base := edgeOf(t, site)
+	base := t.Edge(site)
 	if base == "" {
 		return "", errors.New("no site URL to ask the edge at")
 	}
@@ -174,32 +170,10 @@ func edgeHolds(ctx context.Context, t purge.Target, site, ns string) (string, er
 	switch {
 	case resp.StatusCode != http.StatusOK:
 		return held, fmt.Errorf("the edge answered %d for the API index", resp.StatusCode)
-	case !cachedCopy(t, resp.Header):
+	case !t.Cached(resp.Header):
 		return held, errNotCached
 	case held == "":
 		return "", errors.New("the edge's copy of the API index names no snapshot (a catalogd before 32)")
 	}
 	return held, nil
-}
-
-// cachedCopy says whether an answer came from the target's own store, by
-// the target's own words alone: a CDN above Varnish passes Varnish's
-// X-Cache and Age on, and its miss would read as Varnish's hit. Varnish
-// (the shipped VCL) says X-Cache: HIT; Fastly adds its own X-Cache entry
-// last ("MISS, HIT": the shield missed, the edge hit); Cloudflare says
-// CF-Cache-Status. Age is any cache's on the way, so it is not read.
-func cachedCopy(t purge.Target, h http.Header) bool {
-	switch t.(type) {
-	case *purge.Cloudflare:
-		switch h.Get("CF-Cache-Status") {
-		case "HIT", "STALE", "UPDATING", "REVALIDATED":
-			return true
-		}
-		return false
-	case *purge.Fastly:
-		parts := strings.Split(h.Get("X-Cache"), ",")
-		return strings.HasPrefix(strings.TrimSpace(parts[len(parts)-1]), "HIT")
-	default:
-		return strings.HasPrefix(strings.TrimSpace(h.Get("X-Cache")), "HIT")
-	}
 }

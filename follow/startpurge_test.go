@@ -15,52 +15,6 @@ import (
 	"catalogd/purge"
 )
 
-// cachedCopy tells a copy the edge held from one it fetched for the
-// question, by each target's own words only: a CDN above Varnish passes
-// Varnish's X-Cache and Age on, and its own miss must not read as a hit
-// (the CDN would keep its stale pages after an outage). Anything but a
-// held copy makes a starting replica purge.
-func TestCachedCopy(t *testing.T) {
-	varnish, err := purge.NewVarnish("http://127.0.0.1:6091", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fastly := purge.NewFastly("https://api.fastly.com", "svc", purge.FixedToken("t"), false, nil)
-	cloudflare := purge.NewCloudflare("https://api.cloudflare.com/client/v4", "zone", purge.FixedToken("t"), 0, 0, nil)
-	tests := []struct {
-		name   string
-		target purge.Target
-		header map[string]string
-		want   bool
-	}{
-		{"the shipped VCL's hit", varnish, map[string]string{"X-Cache": "HIT"}, true},
-		{"the shipped VCL's miss", varnish, map[string]string{"X-Cache": "MISS"}, false},
-		{"Varnish: another cache's Age is not Varnish's word", varnish, map[string]string{"Age": "12"}, false},
-		{"Fastly's hit", fastly, map[string]string{"X-Cache": "HIT, HIT"}, true},
-		{"Fastly's edge missed behind a shield that hit", fastly, map[string]string{"X-Cache": "HIT, MISS"}, false},
-		{"Fastly's edge hit, the shield had missed", fastly, map[string]string{"X-Cache": "MISS, HIT"}, true},
-		{"Fastly's miss above Varnish's hit", fastly, map[string]string{"X-Cache": "HIT, MISS", "Age": "40"}, false},
-		{"Cloudflare's hit", cloudflare, map[string]string{"CF-Cache-Status": "HIT"}, true},
-		{"Cloudflare's stale copy", cloudflare, map[string]string{"CF-Cache-Status": "STALE"}, true},
-		{"Cloudflare's miss", cloudflare, map[string]string{"CF-Cache-Status": "MISS"}, false},
-		{"Cloudflare's miss above Varnish's hit", cloudflare,
-			map[string]string{"CF-Cache-Status": "MISS", "X-Cache": "HIT", "Age": "40"}, false},
-		{"Cloudflare's dynamic (not cached)", cloudflare, map[string]string{"CF-Cache-Status": "DYNAMIC"}, false},
-		{"nothing said", cloudflare, nil, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := http.Header{}
-			for k, v := range tt.header {
-				h.Set(k, v)
-			}
-			if got := cachedCopy(tt.target, h); got != tt.want {
-				t.Errorf("cachedCopy(%s, %v) = %v, want %v", tt.target.Name(), tt.header, got, tt.want)
-			}
-		})
-	}
-}
-
 // A replica that starts with the edge listening, whatever the edge says of
 // the API index, purges it by kind one Varnish interval after the first
 // snapshot: the worker waits the interval, coalescing, and nothing else
@@ -101,7 +55,7 @@ func TestStartPurgeWaitsOnlyTheInterval(t *testing.T) {
 			clock := fakeclock.New(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 			log := slog.New(slog.NewTextHandler(io.Discard, nil))
 			purger := runPurger(t, purge.New([]purge.Target{target},
-				purge.Options{Kinds: httpapi.KindTags(o.Namespace), Logger: log, Clock: clock}))
+				purge.Options{Kinds: httpapi.NewTags(o.Namespace).Kinds(), Logger: log, Clock: clock}))
 			f := &Follower{o: o, log: log, purger: purger,
 				edge: &edgeIndex{siteURL: o.SiteURL, ns: o.Namespace, log: log, shape: shape}}
 
@@ -111,7 +65,7 @@ func TestStartPurgeWaitsOnlyTheInterval(t *testing.T) {
 				t.Fatalf("the start purge waits %v, want the interval alone (%v)", asked, purge.VarnishInterval)
 			}
 			clock.Advance(purge.VarnishInterval)
-			within(t, "the start purge sent", func() bool { return edge.Purged(httpapi.KindTags(o.Namespace)...) })
+			within(t, "the start purge sent", func() bool { return edge.Purged(httpapi.NewTags(o.Namespace).Kinds()...) })
 			if asked := clock.Asked(); len(asked) != 1 {
 				t.Errorf("waits asked for around the start purge: %v, want the interval alone", asked)
 			}

@@ -43,6 +43,15 @@ type Target interface {
 	// error is a *StatusError when the target answered, and never holds a
 	// secret.
 	Purge(ctx context.Context, tags []string) error
+	// Edge is the base URL where the target's cache answers GETs for the
+	// site at site: catalogd starting asks it for the API index, and
+	// leaves alone an edge that held this replica's snapshot.
+	Edge(site string) string
+	// Cached says whether an answer the edge gave, its header h, came from
+	// the target's own store, by the target's own words alone: a CDN above
+	// Varnish passes Varnish's words on, and its miss would read as
+	// Varnish's hit.
+	Cached(h http.Header) bool
 }
 
 // Limits bound what a target is sent.
