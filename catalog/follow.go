@@ -33,6 +33,18 @@ type Applied struct {
 // Nothing says whether the change left every response as it was.
 func (a Applied) Nothing() bool { return !a.Everything && !a.Lists && len(a.Products) == 0 }
 
+// AppliedHandler is told of each change Follow applied, on Follow's own
+// goroutine: whoever keeps responses drops what it touched.
+type AppliedHandler interface {
+	OnApplied(Applied)
+}
+
+// AppliedFunc is a func as an AppliedHandler.
+type AppliedFunc func(Applied)
+
+// OnApplied calls f.
+func (f AppliedFunc) OnApplied(a Applied) { f(a) }
+
 // maxSnapshotAge bounds how long a snapshot serves without a whole read:
 // edits polling cannot see (raw SQL on a meta key, an image's file, the
 // translation plugins' tables) show within this.
@@ -75,7 +87,7 @@ func (c *Catalog) WholeReadInterval() time.Duration { return time.Duration(c.who
 const retryApply = time.Second
 
 // Follow applies the feed's changes to the snapshot until ctx ends, and
-// tells applied what each swapped in. Changes that arrive while one is
+// tells h what each swapped in (h may be nil). Changes that arrive while one is
 // applied are merged into the next. A change that cannot be read is kept
 // and tried again; meanwhile the current snapshot serves. The whole shop is
 // also read again when the snapshot is older than wholeReadEvery says,
@@ -89,7 +101,7 @@ const retryApply = time.Second
 // feed), which is the first snapshot when there is none. It returns the
 // feed's error when the feed stops, ctx's when ctx ends, and a
 // *LanguageError when the first snapshot cannot be built.
-func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) error {
+func (c *Catalog) Follow(ctx context.Context, feed Feed, h AppliedHandler) error {
 	var (
 		mu      sync.Mutex
 		pending *Change
@@ -165,8 +177,8 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, applied func(Applied)) 
 			c.wholeEvery.Store(int64(every))
 			age.Reset(max(0, every-c.cfg.Now().Sub(a.Snapshot.Built)))
 		}
-		if applied != nil {
-			applied(a)
+		if h != nil {
+			h.OnApplied(a)
 		}
 		return true
 	}

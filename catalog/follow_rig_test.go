@@ -34,7 +34,7 @@ func newFollowRig(t *testing.T) *followRig {
 	var ctx context.Context
 	ctx, r.cancel = context.WithCancel(context.Background())
 	t.Cleanup(r.cancel)
-	go func() { r.done <- r.cat.Follow(ctx, r.feed, func(a Applied) { r.applied <- a }) }()
+	go func() { r.done <- r.cat.Follow(ctx, r.feed, AppliedFunc(func(a Applied) { r.applied <- a })) }()
 	if a := r.next(t, "the first whole read"); !a.Change.All || !a.Nothing() {
 		t.Errorf("Follow began with %+v, want a whole read that changed nothing", a)
 	}

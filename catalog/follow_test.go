@@ -222,7 +222,7 @@ func TestFollowReportsTheWholeReadInterval(t *testing.T) {
 			applied := make(chan Applied, 10)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
-			go func() { done <- cat.Follow(ctx, tt.feed, func(a Applied) { applied <- a }) }()
+			go func() { done <- cat.Follow(ctx, tt.feed, AppliedFunc(func(a Applied) { applied <- a })) }()
 			if a := nextApplied(t, applied, "the first whole read"); !a.Change.All {
 				t.Fatalf("Follow began with %+v, not a whole read", a.Change)
 			}
@@ -444,7 +444,7 @@ func TestFollowConfirms(t *testing.T) {
 	applied := make(chan Applied, 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go cat.Follow(ctx, feed, func(a Applied) { applied <- a })
+	go cat.Follow(ctx, feed, AppliedFunc(func(a Applied) { applied <- a }))
 	next := func(what string) Applied { t.Helper(); return nextApplied(t, applied, what) }
 	next("the first whole read")
 	counts := func() (shops, products int) {

@@ -104,7 +104,7 @@ func follow(t *testing.T, cat *catalog.Catalog, db *wpdb.DB, every time.Duration
 	}
 	first := make(chan struct{})
 	applied := make(chan catalog.Applied, 100)
-	go cat.Follow(ctx, feed, func(a catalog.Applied) {
+	go cat.Follow(ctx, feed, catalog.AppliedFunc(func(a catalog.Applied) {
 		select {
 		case <-first:
 			if !a.Nothing() {
@@ -113,7 +113,7 @@ func follow(t *testing.T, cat *catalog.Catalog, db *wpdb.DB, every time.Duration
 		default:
 			close(first)
 		}
-	})
+	}))
 	select {
 	case <-first:
 	case <-time.After(10 * time.Second):

@@ -106,8 +106,9 @@ func trackedFiles(t *testing.T) []string {
 // TestGroundFloorImportsNothingAbove: internal/ is the ground floor, the
 // support every room shares (test databases, shop fixtures, the demo shop,
 // the process harness); a package there, or its tests, importing one of
-// the rooms above (catalog, wpdb, httpapi, deploy/…) would tie that
-// support to one room's code and, through it, to every room it imports.
+// the rooms above (catalog, wpdb, httpapi, follow, purge, config,
+// deploy/…) would tie that support to one room's code and, through it, to
+// every room it imports.
 func TestGroundFloorImportsNothingAbove(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		testdb.Lacking(t, "go is not installed: cannot list the imports")

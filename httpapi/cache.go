@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,14 +41,14 @@ var DefaultCacheConfig = CacheConfig{TTL: 10 * time.Minute, StaleFor: 24 * time.
 
 // Cache keeps finished responses in memory: status, headers, body, a gzip
 // copy and the ETag, under the key the server's key function gives the
-// request. It is bounded by entries and bytes; Apply and Drop remove what a
+// request. It is bounded by entries and bytes; Apply removes what a
 // change of the shop touched, Invalidate makes everything stale.
 // Concurrent misses for one key run the handler once.
 type Cache struct {
 	cfg CacheConfig
 	now func() time.Time
 	gen atomic.Uint64 // bumped by Invalidate: older entries are stale
-	// drops is bumped by Drop, under mu: a fill begun before a drop is not
+	// drops is bumped by drop, under mu: a fill begun before a drop is not
 	// kept, as it may show what the drop took out.
 	drops atomic.Uint64
 	group singleflight.Group
@@ -57,15 +56,14 @@ type Cache struct {
 	mu    sync.Mutex
 	lru   *lru.Cache[string, *entry]
 	bytes int64
-	// kindTags are the purge tags of every kind of response, set by the
-	// server: a change may touch any kind. Under mu.
-	kindTags []string
-	ns       string
+	// tags are the namespace's purge tags, set by the server: what a
+	// change invalidates. Under mu.
+	tags Tags
 	// tagHeader is the purge tag header(s) the entries carry; set with
 	// the namespace, before any fill.
 	tagHeader TagHeader
-	// dropping is set while Drop removes entries, under mu: the eviction
-	// callback then counts no eviction (Drop names the tags).
+	// dropping is set while drop removes entries, under mu: the eviction
+	// callback then counts no eviction (Apply names the tags).
 	dropping bool
 
 	stats   cacheStats
@@ -214,22 +212,18 @@ func NewCache(cfg CacheConfig) *Cache {
 // held cost up to 1 000.
 func (c *Cache) Invalidate() []string {
 	c.mu.Lock()
-	kindTags, ns := slices.Clone(c.kindTags), c.ns
+	kindTags, ns := c.tags.Kinds(), c.tags.tg.ns
 	c.gen.Add(1)
 	c.mu.Unlock()
 	c.changes.record(c.now(), kindTags, ns)
 	return kindTags
 }
 
-// setNamespace names the kind tags of the server's namespace.
+// setNamespace names the purge tags of the server's namespace.
 func (c *Cache) setNamespace(ns string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ns = ns
-	c.kindTags = nil
-	for _, k := range tagKinds {
-		c.kindTags = append(c.kindTags, ns+"-"+k)
-	}
+	c.tags = NewTags(ns)
 }
 
 // setTagging names the kind tags of the server's namespace, and the
@@ -266,7 +260,7 @@ func (c *Cache) put(key string, e *entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e.drops != c.drops.Load() {
-		return // begun before a Drop: it may show what was dropped
+		return // begun before a drop: it may show what was dropped
 	}
 	if old, ok := c.lru.Peek(key); ok {
 		if old.gen > e.gen {

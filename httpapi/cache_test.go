@@ -76,10 +76,10 @@ func (c *cached) watch(t *testing.T, every time.Duration) {
 	}
 	first := make(chan struct{})
 	var once sync.Once
-	go c.cat.Follow(ctx, feed, func(a catalog.Applied) {
+	go c.cat.Follow(ctx, feed, catalog.AppliedFunc(func(a catalog.Applied) {
 		c.cache.Apply(a)
 		once.Do(func() { close(first) })
-	})
+	}))
 	select {
 	case <-first:
 	case <-time.After(10 * time.Second):

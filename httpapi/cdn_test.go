@@ -248,7 +248,7 @@ func TestPurgeTags(t *testing.T) {
 	// A shop-wide change may alter any response, whichever replica filled
 	// the edge with it: the kinds name them all, the pages this cache
 	// held among them (TestShopWideChangePurgesEveryReplicasPages).
-	if tags := p.Changes[0].Tags; !slices.Equal(tags, httpapi.KindTags("shop")) {
+	if tags := p.Changes[0].Tags; !slices.Equal(tags, httpapi.NewTags("shop").Kinds()) {
 		t.Errorf("change names %q, want the kinds", tags)
 	}
 	if v := metric(t, reg, "catalogd_purge_tags_total", "kind"); v != 7 {

@@ -60,7 +60,7 @@ func TestShopWideChangePurgesEveryReplicasPages(t *testing.T) {
 		}
 	}
 	// The kinds name every response: a change names nothing more.
-	if want := httpapi.KindTags("shop"); !slices.Equal(named, want) {
+	if want := httpapi.NewTags("shop").Kinds(); !slices.Equal(named, want) {
 		t.Errorf("a shop-wide change named %q, want the kinds %q", named, want)
 	}
 }

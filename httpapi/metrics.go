@@ -71,7 +71,7 @@ func NewMetrics(reg prometheus.Registerer, c *Cache) *Metrics {
 		counter("catalogd_cache_evictions_total", "Responses pushed out of the origin cache by its bounds.", c.stats.evictions.Load)
 		counter("catalogd_cache_stale_served_total", "Stale copies served because the database failed.", c.stats.stale.Load)
 		counter("catalogd_cache_invalidations_total", "Times a change in the shop cleared the cache.", func() int64 { return int64(c.gen.Load()) })
-		// No response names a category (see purge.go): there is no
+		// No response names a category (see tags.go): there is no
 		// category series to stay 0.
 		for kind, f := range map[string]func() int64{"product": c.changes.products.Load, "kind": c.changes.kinds.Load} {
 			reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "catalogd_purge_tags_total",

@@ -211,3 +211,39 @@ func TestMissIsPurgedWhenPublished(t *testing.T) {
 		t.Errorf("published: %d", r.status)
 	}
 }
+
+// What a change purges, one answer for the cache and the edge: a change
+// to the settings or terms purges every kind; a product's change its own
+// tag, the overflow tag and the index; one that moves the lists every
+// list's kind too; a change that altered nothing, nothing. The cache
+// drops, and logs, exactly that set.
+func TestInvalidatedTags(t *testing.T) {
+	kinds := []string{"shop-index", "shop-categories", "shop-list", "shop-product", "shop-docs", "shop-miss", "shop-overflow"}
+	tests := []struct {
+		name string
+		a    catalog.Applied
+		want []string
+	}{
+		{"the settings or terms moved", catalog.Applied{Everything: true}, kinds},
+		{"a price", catalog.Applied{Products: []int64{7}}, []string{"shop-product-7", "shop-overflow", "shop-index"}},
+		{"a product published", catalog.Applied{Products: []int64{7, 9}, Lists: true},
+			[]string{"shop-product-7", "shop-product-9", "shop-overflow", "shop-index", "shop-categories", "shop-list", "shop-docs", "shop-miss"}},
+		{"nothing that shows", catalog.Applied{}, nil},
+	}
+	tags := httpapi.NewTags("shop")
+	if got := tags.Kinds(); !slices.Equal(got, kinds) {
+		t.Errorf("Kinds() = %v, want %v", got, kinds)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tags.Invalidated(tt.a); !slices.Equal(got, tt.want) {
+				t.Errorf("Invalidated = %v, want %v", got, tt.want)
+			}
+			cfg := httpapi.DefaultCacheConfig
+			cfg.Namespace = "shop"
+			if got := httpapi.NewCache(cfg).Apply(tt.a); !slices.Equal(got, tt.want) {
+				t.Errorf("the cache dropped %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

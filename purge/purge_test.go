@@ -283,6 +283,11 @@ func TestOverflowStaysCollapsedThroughAnOutage(t *testing.T) {
 	}
 }
 
+// acknowledgedFunc is a func as an Acknowledger.
+type acknowledgedFunc func(t Target, tags []string)
+
+func (f acknowledgedFunc) Acknowledged(t Target, tags []string) { f(t, tags) }
+
 // Acknowledged hears of each round a target acknowledged, with its tags,
 // and of no round that failed: catalogd has the edge fetch the API index
 // again only once a purge of it reached the edge.
@@ -296,14 +301,14 @@ func TestAcknowledgedRounds(t *testing.T) {
 	var mu sync.Mutex
 	var heard [][]string
 	clock := newFakeClock()
-	p, _ := run(t, clock, Options{Acknowledged: func(got Target, tags []string) {
+	p, _ := run(t, clock, Options{Acknowledged: acknowledgedFunc(func(got Target, tags []string) {
 		if got != Target(v) {
 			t.Errorf("Acknowledged told of target %s", got.Name())
 		}
 		mu.Lock()
 		heard = append(heard, slices.Clone(tags))
 		mu.Unlock()
-	}}, v)
+	})}, v)
 	told := func() [][]string {
 		mu.Lock()
 		defer mu.Unlock()

@@ -135,6 +135,16 @@ func (v *Varnish) Limits() Limits {
 	return Limits{MaxTags: VarnishMaxTags, MaxBytes: VarnishMaxBytes, Interval: VarnishInterval}
 }
 
+// Edge is where the Varnish answers GETs: its own listener (the purge
+// listener serves its copies too).
+func (v *Varnish) Edge(string) string { return v.URL() }
+
+// Cached: the shipped VCL says X-Cache: HIT. Age is any cache's on the
+// way, so it is not read.
+func (v *Varnish) Cached(h http.Header) bool {
+	return strings.HasPrefix(strings.TrimSpace(h.Get("X-Cache")), "HIT")
+}
+
 func (v *Varnish) Purge(ctx context.Context, tags []string) error {
 	if v.secret == nil {
 		return v.purge(ctx, tags, "")
@@ -178,6 +188,17 @@ func NewFastly(api, service string, token *Token, soft bool, client *http.Client
 func (f *Fastly) Name() string { return "fastly" }
 
 func (f *Fastly) Limits() Limits { return Limits{MaxTags: FastlyMaxKeys, Interval: FastlyInterval} }
+
+// Edge is where Fastly answers GETs: the site.
+func (f *Fastly) Edge(site string) string { return site }
+
+// Cached: Fastly adds its own X-Cache entry last ("MISS, HIT": the shield
+// missed, the edge hit). A Varnish below passes its X-Cache on, and
+// Fastly's miss must not read as Varnish's hit.
+func (f *Fastly) Cached(h http.Header) bool {
+	parts := strings.Split(h.Get("X-Cache"), ",")
+	return strings.HasPrefix(strings.TrimSpace(parts[len(parts)-1]), "HIT")
+}
 
 func (f *Fastly) Purge(ctx context.Context, tags []string) error {
 	return withToken(f.token, func(token string) error {
@@ -225,6 +246,19 @@ func NewCloudflare(api, zone string, token *Token, maxTags int, interval time.Du
 func (c *Cloudflare) Name() string { return "cloudflare" }
 
 func (c *Cloudflare) Limits() Limits { return Limits{MaxTags: c.maxTags, Interval: c.interval} }
+
+// Edge is where Cloudflare answers GETs: the site.
+func (c *Cloudflare) Edge(site string) string { return site }
+
+// Cached: Cloudflare says CF-Cache-Status; a Varnish's X-Cache and Age
+// passed on are not its word.
+func (c *Cloudflare) Cached(h http.Header) bool {
+	switch h.Get("CF-Cache-Status") {
+	case "HIT", "STALE", "UPDATING", "REVALIDATED":
+		return true
+	}
+	return false
+}
 
 // cloudflareAnswer is the API's envelope; Success is nil when the answer
 // had none.

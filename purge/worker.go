@@ -251,7 +251,7 @@ func (w *worker) attempt(ctx context.Context) bool {
 		// after the last change this replica applied was purged, not
 		// between a change and its purge.
 		if w.o.Acknowledged != nil && w.pendingCount() == 0 {
-			w.o.Acknowledged(w.t, tags)
+			w.o.Acknowledged.Acknowledged(w.t, tags)
 		}
 		return true
 	}

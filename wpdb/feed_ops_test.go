@@ -261,7 +261,7 @@ func runOpsOn(t *testing.T, load func(testing.TB, *wpfixture.Shop) (string, *sql
 			}
 			cat := catalog.New(db, catalog.Config{})
 			followed := make(chan error, 1)
-			go func() { followed <- cat.Follow(ctx, feed, func(catalog.Applied) {}) }()
+			go func() { followed <- cat.Follow(ctx, feed, nil) }()
 			t.Cleanup(func() {
 				cancel()
 				if err := <-followed; err != nil && !errors.Is(err, context.Canceled) {

@@ -118,7 +118,7 @@ func trickle(b *testing.B, size string, indexed bool) {
 	cat := catalog.New(db, catalog.Config{})
 	w := newShowWatch(cat)
 	followed := make(chan error, 1)
-	go func() { followed <- cat.Follow(ctx, poller, w.applied) }()
+	go func() { followed <- cat.Follow(ctx, poller, catalog.AppliedFunc(w.applied)) }()
 	defer func() {
 		cancel()
 		<-followed

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"catalogd/follow"
 	"catalogd/internal/testdb"
 )
 
@@ -70,7 +71,7 @@ func TestBinlogBlindFallsBackToPolling(t *testing.T) {
 				"binlog_format": "ROW", "binlog_row_image": "FULL"}[tt.variable])); err != nil {
 				t.Fatal(err)
 			}
-			r.readyzSays(t, 3*binlogRecheck, "changes: binlog (")
+			r.readyzSays(t, 3*follow.BinlogRecheck, "changes: binlog (")
 			editPrice(t, raw, "police-radar", "42")
 			r.waitPrice(t, "police-radar", "42.00", 5*time.Second)
 		})
@@ -103,34 +104,7 @@ func TestBinlogLostOnRestart(t *testing.T) {
 	}
 
 	srv.Restart(t, true)
-	r.readyzSays(t, 3*binlogRecheck, "changes: binlog (")
+	r.readyzSays(t, 3*follow.BinlogRecheck, "changes: binlog (")
 	editPrice(t, raw, "police-radar", "52")
 	r.waitPrice(t, "police-radar", "52.00", 5*time.Second)
-}
-
-// TestRecheckBacksOffWhileTheLogKeepsGoingBlind: a session that logs a
-// statement soon after each return to the binary log doubles the wait
-// before the next return (each costs a whole read), up to a bound; a log
-// followed calmly for longer starts the wait afresh.
-func TestRecheckBacksOffWhileTheLogKeepsGoingBlind(t *testing.T) {
-	tests := []struct {
-		name           string
-		last, followed time.Duration
-		want           time.Duration
-	}{
-		{"the first blindness", 0, time.Hour, binlogRecheck},
-		{"the first blindness, at once", 0, 0, binlogRecheck},
-		{"blind again soon after the return", binlogRecheck, 5 * time.Second, 2 * binlogRecheck},
-		{"blind again a minute on", 40 * time.Second, time.Minute, 80 * time.Second},
-		{"the bound", 8 * time.Minute, time.Second, maxBinlogRecheck},
-		{"at the bound", maxBinlogRecheck, time.Second, maxBinlogRecheck},
-		{"followed calmly for the longest wait", maxBinlogRecheck, maxBinlogRecheck, binlogRecheck},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := nextRecheck(tt.last, tt.followed); got != tt.want {
-				t.Errorf("nextRecheck(%v, %v) = %v, want %v", tt.last, tt.followed, got, tt.want)
-			}
-		})
-	}
 }

@@ -9,30 +9,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
-	"net/http/pprof"
 	"os"
 	"os/signal"
-	"runtime/debug"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
-	"time"
-
-	"catalogd/api"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"golang.org/x/net/netutil"
 
 	"catalogd/catalog"
 	"catalogd/config"
-	"catalogd/httpapi"
+	"catalogd/follow"
 	"catalogd/internal/buildinfo"
-	"catalogd/purge"
-	"catalogd/wpdb"
 )
 
 func main() {
@@ -44,40 +31,11 @@ func main() {
 	}
 }
 
-// checkReadOnly says at start whether the database user can write:
-// catalogd never writes, but a leaked or buggy build could, so production
-// runs it with the SELECT-only user deploy/mysql/readonly-user.sql
-// creates, and a user that can write is warned about, unless
-// --allow-writable-user says it is meant (make demo's throwaway database,
-// as root). A server that keeps no grants (the embedded demo server) is no
-// warning either: there is nothing to check, and nothing wrong.
-func checkReadOnly(ctx context.Context, log *slog.Logger, db *wpdb.DB, allowWritable bool) {
-	writes, err := db.WritePrivileges(ctx)
-	switch {
-	case errors.Is(err, wpdb.ErrNoGrantTables):
-		log.Info("the database server keeps no grants (an embedded or test server): whether the user can write is not checked", "err", err)
-	case err != nil:
-		log.Warn("could not read the database user's grants", "err", err)
-	case len(writes) == 0:
-	case allowWritable:
-		log.Info("the database user can write, as --allow-writable-user allows; production wants a SELECT-only user (deploy/mysql/readonly-user.sql)",
-			"grants", writes)
-	default:
-		log.Warn("the database user can write; give catalogd a SELECT-only user (deploy/mysql/readonly-user.sql), or set --allow-writable-user for a throwaway database",
-			"grants", writes)
-	}
-}
-
 // run starts catalogd and serves until ctx is done. --help and --version
 // print to stdout and return flag.ErrHelp or nil at once.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) (err error) {
-	load, sub := config.Load, subcommand{}
-	if len(args) > 0 {
-		if s, ok := subcommands[args[0]]; ok {
-			sub, load, args = s, s.load, args[1:]
-		}
-	}
-	cfg, err := load(args, getenv, stdout)
+	m := &Main{stdout: stdout, stderr: stderr, getenv: getenv}
+	err = m.ParseFlags(args)
 	if errors.Is(err, config.ErrVersion) {
 		_, err := fmt.Fprintln(stdout, buildinfo.String("catalogd"))
 		return err
@@ -85,214 +43,83 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if err != nil {
 		return err
 	}
-	if jsonLog(cfg) {
+	if jsonLog(m.cfg) {
 		defer func() {
 			if err != nil {
 				err = inJSON{err}
 			}
 		}()
 	}
-	if sub.run != nil {
-		return sub.run(ctx, cfg, stdout, stderr)
+	if m.sub.run != nil {
+		return m.sub.run(ctx, m.cfg, stdout, stderr)
 	}
-	// The access log's lines reach stderr through a batching writer, so
-	// that they do not serialize requests on a write call each; every other
-	// line is written at once, after them.
-	lw := newLogWriter(stderr)
-	defer lw.Close() // last: every deferred step before may still log
-	log := newLogger(cfg, lw.Sync())
-	useLog(log)
-	// catalogd's heap is mostly long-lived (the snapshot of the shop) and a
-	// request makes little garbage. Go's default GOGC=100 lets the heap
-	// grow to twice what is live before collecting, which for a large shop
-	// is a lot of memory for little (a million products: 0.9 GB more), and
-	// during a whole load, whose garbage is several times the snapshot,
-	// made the peak 0.9 GB against 0.58 at 100 000 products. So the base is
-	// 50, with a floor of headroom for a small heap (gcHeadroom: collected
-	// at every 1.5 MB allocated, it spent a fifth of a cached hit's time in
-	// the collector) and, while serving, as much headroom as the heap holds
-	// up to gcRoom, for every collection marks the whole snapshot and
-	// slows the requests it overlaps. GOGC, when set, wins.
-	var gcLoading func() (done func())
-	if getenv("GOGC") == "" {
-		var stopTuning func()
-		gcLoading, stopTuning = keepGCHeadroom(50, gcHeadroom, gcRoom)
-		defer stopTuning()
-	}
+	defer m.Close()
+	return m.Run(ctx)
+}
 
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), memoryLimit{})
-	registerBuildInfo(reg)
-	queryLatency := prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name: "catalogd_db_query_duration_seconds", Help: "Time of one database statement, by outcome.",
-		Buckets: []float64{.0002, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1, 5},
-	}, []string{"outcome"})
-	reg.MustRegister(queryLatency)
+// Main is catalogd: the settings ParseFlags reads, what Run wires from
+// them (wire.go) and serves, and what Close releases.
+type Main struct {
+	stdout, stderr io.Writer
+	getenv         func(string) string
 
-	db, err := wpdb.Open(cfg.DSN, wpdb.Options{Prefix: cfg.TablePrefix, QueryTimeout: cfg.QueryTimeout,
-		MaxOpen: cfg.DBMaxOpen, LoadTimeout: cfg.DBLoadTimeout, LoadStreams: cfg.DBLoadStreams, DSNFile: cfg.DSNFile, Observe: func(d time.Duration, err error) {
-			outcome := "ok"
-			if err != nil {
-				outcome = "error"
-			}
-			queryLatency.WithLabelValues(outcome).Observe(d.Seconds())
-		}})
-	if err != nil {
-		return err
-	}
-	registerDBMetrics(reg, db)
-	defer db.Close()
-	// A database that is down at start, or refuses catalogd, is no reason
-	// not to start: requests answer 503 until it lets catalogd in, /readyz
-	// says why, and the follower logs it (once per cause) as it tries again.
-	if err := db.Ping(ctx); err == nil {
-		checkReadOnly(ctx, log, db, cfg.AllowWritableUser)
-	}
+	cfg *config.Config
+	sub subcommand // a subcommand to run instead of the server
 
-	buildSeconds := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_build_seconds",
-		Help: "Time the last whole snapshot of the shop took to read and build."})
-	snapProducts := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_products",
-		Help: "Published products in the last whole snapshot (of the language served)."})
-	snapVersion := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_version",
-		Help: "Version of the snapshot served; it rises at every change applied."})
-	// Its age is what an alert watches, against the interval Follow keeps
-	// between whole reads (catalogd_snapshot_whole_read_interval_seconds):
-	// a much older one means whole reads fail.
-	snapBuilt := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalogd_snapshot_built_timestamp_seconds",
-		Help: "When the rows of the last whole snapshot of the shop were read (Unix time); 0 before the first."})
-	reg.MustRegister(buildSeconds, snapProducts, snapVersion, snapBuilt)
-	cat := catalog.New(db, catalog.Config{SiteURL: cfg.SiteURL, UploadsURL: cfg.UploadsURL,
-		DevelopersURL: cfg.DevelopersURL, Language: cfg.Language,
-		SitemapURL: cfg.SitemapURL, OnLoad: gcLoading, OnBuild: func(s *catalog.Snapshot, took time.Duration) {
-			buildSeconds.Set(took.Seconds())
-			snapProducts.Set(float64(s.Products()))
-			snapBuilt.Set(float64(s.Built.UnixNano()) / 1e9)
-			level := slog.LevelDebug // a reload at every change in the shop
-			if s.Version == 1 {
-				level = slog.LevelInfo
-			}
-			log.Log(context.Background(), level, "catalog snapshot loaded", "version", s.Version,
-				"products", s.Products(), "took", took.Round(time.Millisecond))
-			// A whole load leaves its rows behind as garbage, several
-			// times the snapshot's size; give the pages back now rather
-			// than keep them until the runtime's scavenger gets to them.
-			// Before readiness, though it costs the first snapshot some
-			// 50 ms at 100 000 products: run beside the first requests,
-			// the collection it forces made their p99 3.6 ms (0.7 ms).
-			debug.FreeOSMemory()
-		}})
-	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "catalogd_snapshot_whole_read_interval_seconds",
-		Help: "The interval kept between whole reads of the shop: 10 minutes polling, an hour under the binary log, longer where a read costs the database much; 0 before the first."},
-		func() float64 { return cat.WholeReadInterval().Seconds() }))
-	changes := newChangeMetrics(reg)
-	source := &changeSource{configured: cfg.Changes}
-	cache := httpapi.NewCache(httpapi.CacheConfig{Namespace: cfg.Namespace, TTL: cfg.CacheTTL, StaleFor: cfg.CacheStale,
-		MaxEntries: cfg.CacheMaxEntries, MaxBytes: int64(cfg.CacheMaxMB) << 20, MaxEntryBytes: int64(cfg.CacheMaxEntryMB) << 20})
-	metrics := httpapi.NewMetrics(reg, cache)
-	// The API's handler names the site in Link headers, hints and the
-	// OpenAPI document: without a configured URL it is the home option,
-	// known once the first snapshot is loaded. Until then (a large shop
-	// takes seconds), the listeners are up — liveness answers, /readyz says
-	// why not yet — and every API request gets the contract's 503 with
-	// Retry-After.
-	accessLog := newAccessLog(cfg, lw)
-	deps := func(site string, cat catalog.Service, cache *httpapi.Cache, metrics *httpapi.Metrics) httpapi.Deps {
-		return httpapi.Deps{Catalog: cat, Namespace: cfg.Namespace,
-			SiteURL: site, DevelopersURL: cfg.DevelopersURL, RateLimit: cfg.RateLimit, EnforceRateLimit: cfg.EnforceRate,
-			TrustedProxies: cfg.TrustedProxies, Cache: cache, Metrics: metrics,
-			Logger: log, AccessLog: cfg.AccessLog, AccessLines: accessLog, Freshness: &httpapi.Freshness{MaxAge: cfg.MaxAge, SMaxAge: cfg.SMaxAge,
-				StaleWhileRevalidate: cfg.StaleWhileRevalidate, StaleIfError: cfg.StaleIfError},
-			TagHeader: tagHeader(cfg.TagHeaders())}
-	}
-	apiHandler := func(site string, cat catalog.Service, cache *httpapi.Cache, metrics *httpapi.Metrics) http.Handler {
-		return httpapi.NewServer(deps(site, cat, cache, metrics))
-	}
-	// shape is what, beside the snapshot, makes the answers served for the
-	// site: the start-up purge compares the edge's with it.
-	shape := func(site string) httpapi.Shape { return httpapi.ShapeOf(deps(site, nil, nil, nil)) }
-	var current atomic.Pointer[http.Handler]
-	var live atomic.Bool // the catalog's handler is installed
-	starting := apiHandler(cfg.SiteURL, loading{}, nil, nil)
-	current.Store(&starting)
-	stopping := &drain{}
-	public := &http.Server{
-		Handler:           stopping.closing(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*current.Load()).ServeHTTP(w, r) })),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       cfg.IdleTimeout,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	dbReady := &recentCheck{check: db.Ready, within: time.Second}
-	ready := func(ctx context.Context) error {
-		if err := stopping.ready(); err != nil {
-			return err
+	log            *slog.Logger
+	cat            *catalog.Catalog
+	follower       *follow.Follower
+	public, admin  *http.Server
+	pl, al         net.Listener
+	catalogHandler func(site string) http.Handler // the API's, once the catalog is loaded
+	current        atomic.Pointer[http.Handler]   // the public listener's handler
+	live           atomic.Bool                    // the catalog's handler is installed
+	stopping       drain
+	closers        []func() // run by Close, the last first
+}
+
+// ParseFlags reads the settings (flags and CATALOG_* variables), and the
+// subcommand, when args begin with one.
+func (m *Main) ParseFlags(args []string) error {
+	load := config.Load
+	if len(args) > 0 {
+		if s, ok := subcommands[args[0]]; ok {
+			m.sub, load, args = s, s.load, args[1:]
 		}
-		if err := dbReady.run(ctx); err != nil {
-			return err
-		}
-		if !live.Load() {
-			if err := cat.LoadError(); err != nil {
-				return fmt.Errorf("the catalog cannot be read: %w", err)
-			}
-			return httpapi.ErrNotLoaded
-		}
-		return nil
 	}
-	// The edge purger: every change's tags to each configured Varnish,
-	// Fastly service and Cloudflare zone. It runs beside the follower and
-	// never holds it up.
-	targets, err := purgeTargets(cfg, log)
-	if err != nil {
-		return err
-	}
-	edge := &edgeIndex{cfg: cfg, cat: cat, log: log, shape: shape}
-	purger := purge.New(targets, purge.Options{Kinds: httpapi.KindTags(cfg.Namespace), Logger: log,
-		Metrics: purge.NewMetrics(reg), Acknowledged: edge.refill})
-	if len(targets) > 0 {
-		log.Info("purging the edge when the shop changes", "targets", targetNames(targets))
-	}
-	admin := &http.Server{
-		Handler:           adminHandler(ready, readyzLines{source: source, purger: purger}, reg, cache.ChangesHandler()),
-		ReadHeaderTimeout: 5 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	cfg, err := load(args, m.getenv, m.stdout)
+	m.cfg = cfg
+	return err
+}
 
-	pl, err := listen(cfg.Listen, "listen")
-	if err != nil {
+// Run wires catalogd and serves until ctx ends, then drains and stops; or
+// until a listener or the follower fails.
+func (m *Main) Run(ctx context.Context) error {
+	if err := m.open(ctx); err != nil {
 		return err
 	}
-	// Past the cap, connections wait in the kernel's backlog until one
-	// closes, instead of each costing a goroutine and buffers.
-	pl = netutil.LimitListener(pl, cfg.MaxConns)
-	al, err := listen(cfg.AdminListen, "admin-listen")
-	if err != nil {
-		pl.Close()
-		return err
-	}
-	log.Info("catalogd serving", "listen", pl.Addr().String(), "admin", al.Addr().String(),
-		"api", httpapi.IndexPath(cfg.Namespace), "prefix", cfg.TablePrefix)
-	_ = say(stdout, jsonLog(cfg), slog.LevelInfo, fmt.Sprintf("catalogd listening on %s (admin %s)", pl.Addr(), al.Addr()),
-		"listen", pl.Addr().String(), "admin", al.Addr().String())
+	return m.serve(ctx)
+}
 
+// Close releases what Run opened, the last first.
+func (m *Main) Close() {
+	for i := len(m.closers) - 1; i >= 0; i-- {
+		m.closers[i]()
+	}
+}
+
+// serve serves until ctx ends or a listener or the follower fails, then
+// stops within the grace period.
+func (m *Main) serve(ctx context.Context) (err error) {
 	// Not ctx's: the follower and the purger go on through the drain, so
 	// that what this replica answers meanwhile stays fresh and purged.
 	followCtx, stopFollowing := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopFollowing()
 	errc := make(chan error, 3)
-	f := &follower{cfg: cfg, db: db, cat: cat, cache: cache, log: log, m: changes, source: source,
-		version: snapVersion, first: make(chan struct{}), purger: purger, edge: edge}
-	go edge.keepWarm(followCtx, targets, cfg.SMaxAge/2)
-	purging := make(chan struct{}) // closed when the purger's Run has returned
-	go func() {
-		defer close(purging)
-		purger.Run(followCtx)
-	}()
-	following := make(chan struct{}) // closed when the follower has returned
+	following := make(chan struct{}) // closed when the follower and its purger have returned
 	go func() {
 		defer close(following)
-		if err := f.run(followCtx); err != nil {
+		if err := m.follower.Run(followCtx); err != nil {
 			errc <- err
 		}
 	}()
@@ -303,20 +130,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		select {
 		case <-followCtx.Done():
 			return
-		case <-f.first:
+		case <-m.follower.First():
 		}
-		info, err := cat.Languages(followCtx) // the snapshot is there: no read
+		info, err := m.cat.Languages(followCtx) // the snapshot is there: no read
 		if err != nil {
 			errc <- err
 			return
 		}
-		logLanguages(log, info)
-		h := apiHandler(edge.site(followCtx), cat, cache, metrics)
-		current.Store(&h)
-		live.Store(true)
+		logLanguages(m.log, info)
+		h := m.catalogHandler(m.follower.Site(followCtx))
+		m.current.Store(&h)
+		m.live.Store(true)
 	}()
-	go func() { errc <- public.Serve(pl) }()
-	go func() { errc <- admin.Serve(al) }()
+	go func() { errc <- m.public.Serve(m.pl) }()
+	go func() { errc <- m.admin.Serve(m.al) }()
 
 	hurry := context.Background()
 	select {
@@ -326,10 +153,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		hurry, stopHurry = stopSignals()
 		defer stopHurry()
 		// A replica not ready yet is sent nothing: no drain.
-		if live.Load() && cfg.ShutdownDrain > 0 {
-			log.Info("draining before the stop: /readyz fails, requests are still answered; a second signal stops at once",
-				"drain", cfg.ShutdownDrain)
-			stopping.run(hurry, cfg.ShutdownDrain)
+		if m.live.Load() && m.cfg.ShutdownDrain > 0 {
+			m.log.Info("draining before the stop: /readyz fails, requests are still answered; a second signal stops at once",
+				"drain", m.cfg.ShutdownDrain)
+			m.stopping.run(hurry, m.cfg.ShutdownDrain)
 		}
 	}
 	// Finish the requests in flight, and send the purges still waiting
@@ -338,22 +165,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	stopFollowing()
 	shutdownCtx, cancel := context.WithTimeout(hurry, config.ShutdownGrace)
 	defer cancel()
-	log.Info("shutting down")
+	m.log.Info("shutting down")
 	flushed := make(chan struct{})
 	go func() {
 		defer close(flushed)
-		// A change the follower was applying adds its tags before it
-		// returns: the flush comes after both have stopped.
-		for _, stopped := range []chan struct{}{purging, following} {
-			select {
-			case <-stopped:
-			case <-shutdownCtx.Done():
-				return
-			}
+		select {
+		case <-following:
+		case <-shutdownCtx.Done():
+			return
 		}
-		purger.Flush(shutdownCtx)
+		m.follower.Flush(shutdownCtx)
 	}()
-	serr := errors.Join(public.Shutdown(shutdownCtx), admin.Shutdown(shutdownCtx))
+	serr := errors.Join(m.public.Shutdown(shutdownCtx), m.admin.Shutdown(shutdownCtx))
 	<-flushed
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
@@ -362,149 +185,4 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		serr = nil // a second signal: stopping at once was asked for
 	}
 	return errors.Join(err, serr)
-}
-
-// logLanguages says which translation plugin the first snapshot found.
-func logLanguages(log *slog.Logger, info catalog.LanguageInfo) {
-	if len(info.Ignored) > 0 {
-		log.Warn("translation plugin leftovers ignored: "+strings.Join(info.Ignored, "; "), "plugin", info.Plugin)
-	}
-	if info.Plugin == "" {
-		log.Info("no translation plugin found; serving every product")
-		return
-	}
-	log.Info("translation plugin found; serving one language", "plugin", info.Plugin, "language", info.Language)
-	if info.Products == 0 {
-		log.Warn("the language served has no published products yet", "language", info.Language)
-	}
-}
-
-// loading is the catalog until the first snapshot is loaded: every
-// operation is the contract's 503, which tells clients when to retry.
-type loading struct{}
-
-func (loading) err() error {
-	return &catalog.Error{Kind: catalog.EUNAVAILABLE, Reason: "unavailable",
-		Message: "The catalog is loading or its database is not reachable yet.",
-		Hint:    "Retry after the number of seconds in the Retry-After header.", Err: httpapi.ErrNotLoaded}
-}
-func (l loading) Index(context.Context) (*catalog.Index, error) { return nil, l.err() }
-func (l loading) Categories(context.Context) (*catalog.CategoryList, error) {
-	return nil, l.err()
-}
-func (l loading) Products(context.Context, api.ListQuery) (*catalog.ProductList, error) {
-	return nil, l.err()
-}
-func (l loading) Product(context.Context, string) (*catalog.Product, error) { return nil, l.err() }
-
-func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: logLevel(cfg)}
-	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
-
-// newAccessLog writes the access log's lines to w as newLogger's handler
-// would, byte for byte, without slog's generic encoding: the access log
-// writes a line per request, and through slog its formatting was a fifth of
-// a cached hit's cost. w is the batching writer, safe for concurrent use.
-func newAccessLog(cfg *config.Config, w io.Writer) *httpapi.AccessLog {
-	return httpapi.NewAccessLog(w, httpapi.AccessLogOptions{JSON: cfg.LogFormat == "json", Level: logLevel(cfg)})
-}
-
-// logLevel is --log-level's.
-func logLevel(cfg *config.Config) slog.Level {
-	var level slog.Level
-	_ = level.UnmarshalText([]byte(cfg.LogLevel)) // validated by config
-	return level
-}
-
-// adminHandler serves liveness, readiness, metrics, the change log (the
-// purge tags each change invalidated, for the operator's purge job) and the
-// Go profiler on the private listener. The profiler is here and only here:
-// a CPU profile costs the server its time and a heap profile shows its
-// memory, which no client of the public API may ask for.
-func adminHandler(ready func(context.Context) error, source fmt.Stringer, reg *prometheus.Registry, changes http.Handler) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintln(w, "ok")
-	})
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
-		// Ready means the database answers, has the tables under the
-		// configured prefix, and the catalog loads from them; the reason
-		// goes to the operator, who is the only one who can reach this
-		// listener.
-		// The change source in use, and each edge purge target's state,
-		// are named either way: a shop whose changes show late is first
-		// checked here. A failing purge target is reported, never made a
-		// reason to be unready: catalogd itself still answers fresh.
-		if err := ready(r.Context()); err != nil {
-			http.Error(w, "not ready: "+err.Error()+"\n"+source.String(), http.StatusServiceUnavailable)
-			return
-		}
-		fmt.Fprintln(w, "ready")
-		fmt.Fprintln(w, source)
-	})
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
-	mux.Handle("GET /changes", changes)
-	// net/http/pprof's own registrations go to http.DefaultServeMux, which
-	// nothing serves; these name its handlers explicitly. Index serves
-	// every named profile (heap, goroutine, allocs…) under its path. Not
-	// cmdline: --dsn may carry the database password.
-	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("GET /debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("POST /debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
-	return mux
-}
-
-// registerDBMetrics exports the statement count and the pool's state
-// (go_sql_*{db_name="shop"}: open, in use and idle connections, waits).
-func registerDBMetrics(reg *prometheus.Registry, db *wpdb.DB) {
-	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name: "catalogd_db_queries_total", Help: "Database statements sent.",
-	}, func() float64 { return float64(db.Queries()) }))
-	reg.MustRegister(collectors.NewDBStatsCollector(db.Pool(), "shop"))
-}
-
-// tagHeader maps the configured tag header to the server's.
-func tagHeader(name string) httpapi.TagHeader {
-	switch name {
-	case "cache-tag":
-		return httpapi.TagCacheTag
-	case "both":
-		return httpapi.TagBoth
-	}
-	return httpapi.TagSurrogateKey
-}
-
-// recentCheck runs check at most once within a period and answers with its
-// last result meanwhile. /readyz asks the database whether every table is
-// there (eight statements): an orchestrator probing every few seconds costs
-// nothing, but a client polling for readiness every few milliseconds while
-// a large shop loads (a deploy script, make bench) took connections and
-// server time from the load it waited for.
-type recentCheck struct {
-	check  func(context.Context) error
-	within time.Duration
-
-	mu  sync.Mutex
-	at  time.Time
-	err error
-}
-
-func (c *recentCheck) run(ctx context.Context) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.at.IsZero() && time.Since(c.at) < c.within {
-		return c.err
-	}
-	err := c.check(ctx)
-	if ctx.Err() != nil {
-		return err // this caller went away: no answer for the next ones
-	}
-	c.err, c.at = err, time.Now()
-	return err
 }

@@ -6,85 +6,12 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"catalogd/internal/edgetest"
 	"catalogd/internal/testdb"
 )
-
-// purgeRecorder is a local server in place of Varnish (the real Varnish,
-// with the shipped VCL, is deploy/varnish's end-to-end test): it records the
-// xkey tags of every PURGE / it receives, and answers the start-up
-// question for the API index with index, a 404 when nil.
-type purgeRecorder struct {
-	*httptest.Server
-	mu     sync.Mutex
-	purges [][]string
-	bad    []string // requests that were not PURGE / with an xkey header
-	index  http.HandlerFunc
-}
-
-func newPurgeRecorder(t *testing.T) *purgeRecorder {
-	t.Helper()
-	rec := &purgeRecorder{}
-	rec.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rec.mu.Lock()
-		defer rec.mu.Unlock()
-		xkey := r.Header.Get("xkey")
-		if r.Method == http.MethodGet && r.URL.Path == "/wp-json/shop/v1/catalog" {
-			// catalogd starting asks what the edge holds (startpurge.go):
-			// this Varnish holds nothing, so it purges everything.
-			if rec.index != nil {
-				rec.index(w, r)
-				return
-			}
-			http.NotFound(w, r)
-			return
-		}
-		if r.Method != "PURGE" || r.URL.Path != "/" || xkey == "" {
-			rec.bad = append(rec.bad, r.Method+" "+r.URL.String()+" xkey="+xkey)
-			http.Error(w, "bad purge", http.StatusBadRequest)
-			return
-		}
-		rec.purges = append(rec.purges, strings.Fields(xkey))
-	}))
-	t.Cleanup(rec.Close)
-	return rec
-}
-
-// answerIndex has the recorder answer the question for the API index with
-// h.
-func (rec *purgeRecorder) answerIndex(h http.HandlerFunc) {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	rec.index = h
-}
-
-// purged says whether a purge named every one of the tags (each purge of
-// its own or together).
-func (rec *purgeRecorder) purged(tags ...string) bool {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	seen := map[string]bool{}
-	for _, p := range rec.purges {
-		for _, t := range p {
-			seen[t] = true
-		}
-	}
-	for _, t := range tags {
-		if !seen[t] {
-			return false
-		}
-	}
-	return true
-}
-
-func (rec *purgeRecorder) count() int {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return len(rec.purges)
-}
 
 var kindTags = []string{"shop-index", "shop-categories", "shop-list", "shop-product", "shop-docs"}
 
@@ -110,12 +37,12 @@ func TestEdgePurgedOnChange(t *testing.T) {
 
 func edgePurgedOnChange(t *testing.T, dsn, source string) {
 	raw := testdb.Open(t, dsn)
-	varnish := newPurgeRecorder(t)
+	varnish := edgetest.NewVarnish(t)
 	r := startFaulty(t, dsn, "CATALOG_CHANGES="+source, "CATALOG_POLL_INTERVAL=100ms",
 		"CATALOG_PURGE_VARNISH="+varnish.URL)
 	r.waitBaseline(t)
 
-	r.poll(t, 5*time.Second, "no purge by kind at start", func() bool { return varnish.purged(kindTags...) })
+	r.poll(t, 5*time.Second, "no purge by kind at start", func() bool { return varnish.Purged(kindTags...) })
 	_, body := r.waitReadyz(t, http.StatusOK, 5*time.Second)
 	host := strings.TrimPrefix(varnish.URL, "http://")
 	if !strings.Contains(body, "purge varnish "+host+": ok") {
@@ -127,16 +54,13 @@ func edgePurgedOnChange(t *testing.T, dsn, source string) {
 		t.Fatal(err)
 	}
 	tag := fmt.Sprintf("shop-product-%d", id)
-	before := varnish.count()
+	before := varnish.Count()
 	edited := time.Now()
 	editPrice(t, raw, "police-radar", "33")
-	r.poll(t, 5*time.Second, "the edited product's tag not purged", func() bool { return varnish.purged(tag) })
+	r.poll(t, 5*time.Second, "the edited product's tag not purged", func() bool { return varnish.Purged(tag) })
 	t.Logf("%s: the edit's purge reached the recorder %v after the commit", source, time.Since(edited).Round(time.Millisecond))
 	t.Logf("/readyz:\n%s", body)
-	varnish.mu.Lock()
-	after := slices.Clone(varnish.purges[before:])
-	bad := slices.Clone(varnish.bad)
-	varnish.mu.Unlock()
+	after, bad := varnish.Since(before), varnish.Bad()
 	for _, p := range after {
 		// A price edit moves no list: only the product's pages go.
 		if slices.Contains(p, "shop-list") {

@@ -1,4 +1,4 @@
-package main
+package memlimit
 
 import (
 	"math"
@@ -60,7 +60,7 @@ func TestCgroupMemoryLimit(t *testing.T) {
 // The series is exported whatever the machine: a limit, or +Inf.
 func TestMemoryLimitExported(t *testing.T) {
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(memoryLimit{})
+	reg.MustRegister(Collector{})
 	families, err := reg.Gather()
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package gcfloor
 
 import (
 	"runtime"
@@ -34,9 +34,9 @@ func TestGCPercent(t *testing.T) {
 		{name: "room, a million products", base: 50, floor: 16 * mb, room: 128 * mb, live: 900 * mb, want: 50},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := gcPercent(tc.base, tc.floor, tc.room, tc.live)
+			got := percentFor(tc.base, tc.floor, tc.room, tc.live)
 			if got != tc.want {
-				t.Fatalf("gcPercent(%d, %d, %d, %d) = %d, want %d", tc.base, tc.floor, tc.room, tc.live, got, tc.want)
+				t.Fatalf("percentFor(%d, %d, %d, %d) = %d, want %d", tc.base, tc.floor, tc.room, tc.live, got, tc.want)
 			}
 			if got == tc.base {
 				return
@@ -66,7 +66,7 @@ func gogc(t *testing.T) int64 {
 func TestGCTuner(t *testing.T) {
 	old := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(old)
-	tuner := newGCTuner(50, 1<<30, 0) // a floor far above this test's live heap
+	tuner := newTuner(50, 1<<30, 0) // a floor far above this test's live heap
 	if p := gogc(t); p != 50 {
 		t.Fatalf("percent %d after start, want the base 50", p)
 	}
@@ -102,7 +102,7 @@ func TestGCTunerLoading(t *testing.T) {
 		ballast[i] = new([1 << 20]byte)
 	}
 	runtime.GC()
-	tuner := newGCTuner(50, 0, 1<<40)
+	tuner := newTuner(50, 0, 1<<40)
 	defer tuner.stop()
 	tuner.tune()
 	if p := gogc(t); p != 100 {

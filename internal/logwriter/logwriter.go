@@ -1,4 +1,6 @@
-package main
+// Package logwriter batches log lines on their way to the output, so that
+// requests writing a line each do not serialize on a write call each.
+package logwriter
 
 import (
 	"io"
@@ -22,7 +24,7 @@ const (
 	flushBytes = 64 << 10
 )
 
-// logWriter batches the access log's lines on their way to the output
+// Writer batches the access log's lines on their way to the output
 // (stderr). With the access log on, every request writes a line; written one
 // by one, each line is a write system call made while the log handler's lock
 // is held, which serializes the requests on it. Through Write a line is only
@@ -37,7 +39,7 @@ const (
 // logged it is answered, and the output keeps the order the lines were
 // logged in. Close writes what is left; a line written after Close goes out
 // directly.
-type logWriter struct {
+type Writer struct {
 	out   io.Writer
 	timer *time.Timer   // armed by the first line into an empty buffer
 	kick  chan struct{} // flushBytes gathered; capacity 1
@@ -56,8 +58,8 @@ type logWriter struct {
 	closeOnce sync.Once
 }
 
-func newLogWriter(out io.Writer) *logWriter {
-	w := &logWriter{out: out, timer: time.NewTimer(time.Hour), kick: make(chan struct{}, 1),
+func New(out io.Writer) *Writer {
+	w := &Writer{out: out, timer: time.NewTimer(time.Hour), kick: make(chan struct{}, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	w.timer.Stop()
 	w.room.L = &w.mu
@@ -68,7 +70,7 @@ func newLogWriter(out io.Writer) *logWriter {
 // Write keeps a copy of p (a log handler reuses its buffer) for the writing
 // goroutine. Output errors are the output's: a log line has nowhere else to
 // go, as with a plain stderr.
-func (w *logWriter) Write(p []byte) (int, error) {
+func (w *Writer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	for len(w.buf) >= maxLogBacklog && !w.closed {
 		w.room.Wait()
@@ -97,21 +99,21 @@ func (w *logWriter) Write(p []byte) (int, error) {
 
 // Sync is a writer whose lines are written before its Write returns, after
 // the lines waiting.
-func (w *logWriter) Sync() io.Writer { return syncLogWriter{w} }
+func (w *Writer) Sync() io.Writer { return syncWriter{w} }
 
-type syncLogWriter struct{ w *logWriter }
+type syncWriter struct{ w *Writer }
 
-func (s syncLogWriter) Write(p []byte) (int, error) { return s.w.writeNow(p) }
+func (s syncWriter) Write(p []byte) (int, error) { return s.w.writeNow(p) }
 
 // writeNow writes the lines waiting, then p.
-func (w *logWriter) writeNow(p []byte) (int, error) {
+func (w *Writer) writeNow(p []byte) (int, error) {
 	w.flushMu.Lock()
 	defer w.flushMu.Unlock()
 	w.flushLocked()
 	return w.out.Write(p)
 }
 
-func (w *logWriter) loop() {
+func (w *Writer) loop() {
 	defer close(w.done)
 	for {
 		select {
@@ -129,7 +131,7 @@ func (w *logWriter) loop() {
 
 // flushLocked writes the lines waiting, swapping in the spare buffer, so
 // that two buffers serve for ever. Under flushMu.
-func (w *logWriter) flushLocked() {
+func (w *Writer) flushLocked() {
 	w.mu.Lock()
 	b := w.buf
 	w.buf = w.spare[:0]
@@ -146,7 +148,7 @@ func (w *logWriter) flushLocked() {
 
 // Close writes every line waiting; later lines are written directly, after
 // them.
-func (w *logWriter) Close() error {
+func (w *Writer) Close() error {
 	w.closeOnce.Do(func() {
 		close(w.stop)
 		<-w.done

@@ -1,4 +1,4 @@
-package main
+package logwriter
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // order, by Close at the latest; lines written after Close follow them.
 func TestLogWriterKeepsEveryLine(t *testing.T) {
 	out := &proctest.SyncBuffer{}
-	w := newLogWriter(out)
+	w := New(out)
 	const writers, lines = 8, 2000
 	var wg sync.WaitGroup
 	for g := range writers {
@@ -51,7 +51,7 @@ func TestLogWriterKeepsEveryLine(t *testing.T) {
 // A line goes out on its own, without Close, soon after it is written.
 func TestLogWriterWritesWithoutClose(t *testing.T) {
 	out := &proctest.SyncBuffer{}
-	w := newLogWriter(out)
+	w := New(out)
 	defer w.Close()
 	fmt.Fprintf(w, "one line\n")
 	deadline := time.Now().Add(5 * time.Second)
@@ -67,7 +67,7 @@ func TestLogWriterWritesWithoutClose(t *testing.T) {
 // lines written before them: the output keeps the order of logging.
 func TestLogWriterSyncKeepsOrder(t *testing.T) {
 	out := &proctest.SyncBuffer{}
-	w := newLogWriter(out)
+	w := New(out)
 	defer w.Close()
 	var want strings.Builder
 	for i := range 500 {

@@ -1,4 +1,4 @@
-package main
+package follow
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"catalogd/catalog"
 	"catalogd/httpapi"
+	"catalogd/internal/edgetest"
 	"catalogd/purge"
 )
 
@@ -32,55 +33,52 @@ func (resyncFeed) Run(_ context.Context, report func(catalog.Change)) error {
 // holds then), a change's own tags otherwise, and nothing for the periodic
 // whole read that found nothing new.
 func TestFollowerPurges(t *testing.T) {
-	varnish := newPurgeRecorder(t)
+	varnish := edgetest.NewVarnish(t)
 	target, err := purge.NewVarnish(varnish.URL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	purger := runPurger(t, purge.New([]purge.Target{target}, purge.Options{Kinds: httpapi.KindTags("shop"), Logger: log}))
+	purger := runPurger(t, purge.New([]purge.Target{target}, purge.Options{Kinds: httpapi.NewTags("shop").Kinds(), Logger: log}))
 	reg := prometheus.NewRegistry()
 	cfg := httpapi.DefaultCacheConfig
 	cfg.Namespace = "shop" // as main sets it: before the server is made, after the first snapshot
 	cache := httpapi.NewCache(cfg)
-	f := &follower{cache: cache, log: log, m: newChangeMetrics(reg), purger: purger,
-		version: prometheus.NewGauge(prometheus.GaugeOpts{Name: "v"}), first: make(chan struct{})}
+	f := &Follower{cache: cache, log: log, m: newChangeMetrics(reg), purger: purger, first: make(chan struct{})}
 	snap := &catalog.Snapshot{Version: 1}
 
 	// wait returns the tags of the purges after the first n.
 	wait := func(what string, n int) []string {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
-		for varnish.count() <= n {
+		for varnish.Count() <= n {
 			if time.Now().After(deadline) {
 				t.Fatalf("no purge within 10s: %s", what)
 			}
 			time.Sleep(5 * time.Millisecond)
 		}
 		time.Sleep(300 * time.Millisecond) // a round more, if the purger split it
-		varnish.mu.Lock()
-		defer varnish.mu.Unlock()
 		var tags []string
-		for _, p := range varnish.purges[n:] {
+		for _, p := range varnish.Since(n) {
 			tags = append(tags, p...)
 		}
 		return tags
 	}
-	kinds := httpapi.KindTags("shop")
+	kinds := httpapi.NewTags("shop").Kinds()
 	whole := func(kind string) catalog.Applied {
 		return catalog.Applied{Snapshot: snap, Change: catalog.Change{All: true, Kind: kind}}
 	}
 	product := func(id int64) catalog.Applied {
 		return catalog.Applied{Snapshot: snap, Products: []int64{id}, Change: catalog.Change{Products: []int64{id}, Kind: catalog.KindProduct}}
 	}
-	apply := f.follows(false)
+	apply := f.OnApplied
 
 	apply(whole(catalog.KindReread))
 	if got := wait("the first snapshot", 0); !slices.Equal(got, kinds) {
 		t.Errorf("first snapshot: purged %v, want the kinds %v", got, kinds)
 	}
 
-	n := varnish.count()
+	n := varnish.Count()
 	apply(product(7))
 	// Its own tag, the overflow tag of the pages whose product tags did
 	// not fit their header (any product may be on them), and the index,
@@ -90,7 +88,7 @@ func TestFollowerPurges(t *testing.T) {
 	}
 
 	// The periodic whole read, nothing changed: no purge.
-	n = varnish.count()
+	n = varnish.Count()
 	apply(whole(catalog.KindReread))
 	// The feed reports it lost its place; the whole read that follows
 	// purges by kind, even though it found nothing that differs.
@@ -101,13 +99,13 @@ func TestFollowerPurges(t *testing.T) {
 
 	// The source stopped and another was chosen: the next Follow's first
 	// whole read purges by kind, as a resync does; its later ones do not.
-	apply = f.follows(true)
-	n = varnish.count()
+	f.restarted = true
+	n = varnish.Count()
 	apply(whole(catalog.KindReread))
 	if got := wait("the first read after the source stopped", n); !slices.Equal(got, kinds) {
 		t.Errorf("the first read after the source stopped: purged %v, want the kinds", got)
 	}
-	n = varnish.count()
+	n = varnish.Count()
 	apply(whole(catalog.KindReread))
 	apply(product(8))
 	if got := wait("a periodic read and a product's change", n); !slices.Equal(got, []string{"shop-product-8", "shop-overflow", "shop-index"}) {
@@ -129,27 +127,4 @@ func runPurger(t *testing.T, p *purge.Purger) *purge.Purger {
 		<-done
 	})
 	return p
-}
-
-// sightedFeed is resyncFeed saying it sees every change, as the binary log
-// does.
-type sightedFeed struct{ resyncFeed }
-
-func (sightedFeed) SeesEverything() bool { return true }
-
-// TestCountedKeepsSight: the counting wrapper passes on whether the feed
-// sees every change, which decides how often the whole shop is read
-// (every hour under the binary log, every ten minutes polling); an
-// embedded interface alone would hide it and read every ten minutes.
-func TestCountedKeepsSight(t *testing.T) {
-	for _, tt := range []struct {
-		feed catalog.Feed
-		want bool
-	}{{resyncFeed{}, false}, {sightedFeed{}, true}} {
-		var f catalog.Feed = counted{Feed: tt.feed}
-		s, ok := f.(catalog.Sighted)
-		if got := ok && s.SeesEverything(); got != tt.want {
-			t.Errorf("counted{%T} sees everything: %v, want %v", tt.feed, got, tt.want)
-		}
-	}
 }

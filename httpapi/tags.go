@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"slices"
 	"strconv"
 
 	"catalogd/catalog"
@@ -35,6 +36,71 @@ import (
 // 400s and 404s, overflow for the responses whose tags did not fit.
 var tagKinds = []string{"index", "categories", "list", "product", "docs", "miss", "overflow"}
 
+// Tags are a namespace's purge tags as a change invalidates them: the one
+// answer to what a change purges, which the response cache drops
+// (Cache.Apply) and the edge purger sends (the follower hands it the
+// cache's answer, and the kinds for a whole purge).
+type Tags struct {
+	tg tagger
+	// kinds are the kind tags, built once: together they name every
+	// response.
+	kinds []string
+}
+
+// NewTags are the namespace's.
+func NewTags(ns string) Tags {
+	t := Tags{tg: tagger{ns: ns}}
+	for _, k := range tagKinds {
+		t.kinds = append(t.kinds, t.tg.kind(k))
+	}
+	return t
+}
+
+// Kinds are the namespace's kind tags: together they purge every response
+// catalogd serves. The edge purger sends them when it cannot know what
+// changed (at start, after the change feed lost its place).
+func (t Tags) Kinds() []string { return slices.Clone(t.kinds) }
+
+// listKinds are the kinds of response that a product entering or leaving
+// the catalog moves; miss the 400s and 404s (a slug just published).
+var listKinds = []string{"index", "categories", "list", "docs", "miss"}
+
+// Invalidated is the tag set a change the catalog applied invalidates:
+// every kind when the settings or terms moved, since any response may
+// have; else the tags of the responses that show a changed product (its
+// own, and the list pages listing it), and every list's, count's, index's
+// and document's when a product entered or left them; nothing when the
+// change left every response as it was.
+func (t Tags) Invalidated(a catalog.Applied) []string {
+	switch {
+	case a.Everything:
+		return t.Kinds()
+	case a.Nothing():
+		return nil
+	}
+	var named tagSet
+	for _, id := range a.Products {
+		named.add(t.tg.product(id))
+	}
+	if len(a.Products) > 0 {
+		// The responses whose product tags did not fit carry this one
+		// instead (tagger.fit): any product may be among theirs.
+		named.add(t.tg.kind("overflow"))
+	}
+	if a.Lists {
+		for _, k := range listKinds {
+			named.add(t.tg.kind(k))
+		}
+	}
+	// The index names the snapshot it was made from (SnapshotHeader),
+	// which a starting replica compares with the edge's copy: every change
+	// drops it and purges it, so that the copy the edge holds names the
+	// fleet's latest snapshot, not the last one that moved a count (a busy
+	// shop's scale-up would purge everything). It is one small answer.
+	named.add(t.tg.kind("index"))
+	return named.list
+}
+
 // TagHeader chooses the purge tag header(s) a response carries.
 type TagHeader int
 
@@ -56,17 +122,6 @@ const (
 // largest page the API serves, 50 products with six-digit IDs under the
 // default namespace, in both headers (1 009 bytes each).
 const tagBudget = 2048
-
-// KindTags are the namespace's kind tags: together they purge every
-// response catalogd serves. The edge purger sends them when it cannot know
-// what changed (at start, after the change feed lost its place).
-func KindTags(ns string) []string {
-	out := make([]string, 0, len(tagKinds))
-	for _, k := range tagKinds {
-		out = append(out, ns+"-"+k)
-	}
-	return out
-}
 
 // tagger builds the tags of the namespace.
 type tagger struct {

@@ -1,18 +1,17 @@
-package main
+package follow
 
 import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"catalogd/config"
 	"catalogd/purge"
 )
 
-// purgeTargets are the edge caches the configuration names: each Varnish,
+// Targets are the edge caches the configuration names: each Varnish,
 // the Fastly service, the Cloudflare zone.
-func purgeTargets(cfg *config.Config, log *slog.Logger) ([]purge.Target, error) {
+func Targets(cfg *config.Config, log *slog.Logger) ([]purge.Target, error) {
 	var out []purge.Target
 	var secret *purge.Token // one for every Varnish: a file is watched once
 	if len(cfg.PurgeVarnish) > 0 && cfg.PurgeVarnishSecret != "" {
@@ -68,17 +67,4 @@ func targetNames(ts []purge.Target) string {
 		names[i] = t.Name()
 	}
 	return strings.Join(names, ", ")
-}
-
-// readyzLines are /readyz's lines after ready or not: the change source,
-// then each purge target's state. A failing purge target never makes
-// catalogd unready — catalogd still answers fresh; only the edge keeps old
-// copies until s-maxage — so it is reported here, and in the metrics.
-type readyzLines struct {
-	source *changeSource
-	purger *purge.Purger
-}
-
-func (l readyzLines) String() string {
-	return l.source.String() + "\n" + l.purger.Report(time.Now())
 }

@@ -43,6 +43,15 @@ type Target interface {
 	// error is a *StatusError when the target answered, and never holds a
 	// secret.
 	Purge(ctx context.Context, tags []string) error
+	// Edge is the base URL where the target's cache answers GETs for the
+	// site at site: catalogd starting asks it for the API index, and
+	// leaves alone an edge that held this replica's snapshot.
+	Edge(site string) string
+	// Cached says whether an answer the edge gave, its header h, came from
+	// the target's own store, by the target's own words alone: a CDN above
+	// Varnish passes Varnish's words on, and its miss would read as
+	// Varnish's hit.
+	Cached(h http.Header) bool
 }
 
 // Limits bound what a target is sent.
@@ -127,10 +136,18 @@ type Options struct {
 	// (afterRetry). Tests fix it.
 	Jitter func(d time.Duration) time.Duration
 	// Acknowledged, when set, is told of every round a target
-	// acknowledged that left nothing waiting, with its tags: catalogd asks
-	// the edge for the index again, so that the edge's copy names the
-	// latest snapshot. It runs on the target's worker and must not block.
-	Acknowledged func(t Target, tags []string)
+	// acknowledged that left nothing waiting.
+	Acknowledged Acknowledger
+}
+
+// Acknowledger hears of the rounds the targets acknowledged: catalogd asks
+// the edge for the index again, so that the edge's copy names the latest
+// snapshot.
+type Acknowledger interface {
+	// Acknowledged is told of a round t acknowledged that left nothing
+	// waiting, with its tags. It runs on the target's worker and must not
+	// block.
+	Acknowledged(t Target, tags []string)
 }
 
 // DefaultMaxPending bounds what waits for one target: 10 000 product tags

@@ -1,4 +1,4 @@
-package main
+package follow
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"catalogd/catalog"
-	"catalogd/config"
 	"catalogd/httpapi"
 	"catalogd/purge"
 )
@@ -41,41 +40,47 @@ var probeClient = &http.Client{Timeout: probeTimeout, Transport: &http.Transport
 // edgeIndex asks the edges for the API index: at start, to compare the
 // copy they hold with this replica's snapshot (startPurge); after every
 // purge a target acknowledged, to have it fetch the index again (refill).
-// Every change purges the index (httpapi's Drop), so without the refill
+// Every change purges the index (httpapi.Tags.Invalidated), so without the refill
 // the edge would hold none most of the time on a shop whose index is
 // rarely asked for, and a starting replica, finding none, would purge
 // everything: the refill keeps the edge's copy naming the snapshot the
 // fleet serves.
 type edgeIndex struct {
-	cfg *config.Config
-	cat *catalog.Catalog
-	log *slog.Logger
+	siteURL string // the setting; "": the shop's home
+	ns      string // the API's namespace
+	cat     *catalog.Catalog
+	log     *slog.Logger
 	// shape is what, beside the snapshot, makes the answers served for
-	// a site (main.go's, from the settings the API server is given).
+	// a site (Options.Shape).
 	shape func(site string) httpapi.Shape
 }
 
 // site is the site's URL, without its trailing slash: the setting's, or
-// the shop's home. The API server names it in its links (main.go), and
-// the edges are asked for the index at it.
+// the shop's home. The API server names it in its links (Follower.Site),
+// and the edges are asked for the index at it.
 func (e *edgeIndex) site(ctx context.Context) string {
-	site := e.cfg.SiteURL
+	site := e.siteURL
 	if site == "" && e.cat != nil {
 		site, _ = e.cat.SiteURL(ctx)
 	}
 	return strings.TrimRight(site, "/")
 }
 
+// Acknowledged is told of each purge round a target acknowledged
+// (purge.Acknowledger): the target's edge fetches the API index again.
+// It runs on the target's worker, and does not wait.
+func (f *Follower) Acknowledged(t purge.Target, _ []string) { f.edge.refill(t) }
+
 // refill has the target's edge fetch the index again after a purge
 // acknowledged: on its own goroutine, as the purger's workers must not
-// wait (purge.Options.Acknowledged). A failure only means the next
+// wait (purge.Acknowledger). A failure only means the next
 // starting replica purges, and is logged at debug level.
-func (e *edgeIndex) refill(t purge.Target, _ []string) {
+func (e *edgeIndex) refill(t purge.Target) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 		defer cancel()
 		site := e.site(ctx)
-		if _, err := edgeHolds(ctx, t, site, e.cfg.Namespace); err != nil && !errors.Is(err, errNotCached) {
+		if _, err := edgeHolds(ctx, t, site, e.ns); err != nil && !errors.Is(err, errNotCached) {
 			e.log.Debug("edge purge: the edge did not fetch the API index again", "target", t.Name(), "err", err)
 		}
 	}()
@@ -98,7 +103,7 @@ func (e *edgeIndex) keepWarm(ctx context.Context, targets []purge.Target, period
 			return
 		case <-tick.C:
 			for _, t := range targets {
-				e.refill(t, nil)
+				e.refill(t)
 			}
 		}
 	}
@@ -107,7 +112,7 @@ func (e *edgeIndex) keepWarm(ctx context.Context, targets []purge.Target, period
 // startPurge decides each target's purge at start, from the first snapshot,
 // without holding up the follower. The targets are asked at once, each
 // within its own probeTimeout: a slow one does not make the others purge.
-func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
+func (f *Follower) startPurge(snap *catalog.Snapshot, now time.Time) {
 	targets := f.purger.Targets()
 	if snap == nil || len(targets) == 0 || f.edge == nil {
 		f.purger.PurgeKinds("start", now)
@@ -119,7 +124,7 @@ func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
 			defer cancel()
 			site := f.edge.site(ctx)
 			want := f.edge.shape(site).Identity(snap.Digest())
-			held, err := edgeHolds(ctx, t, site, f.cfg.Namespace)
+			held, err := edgeHolds(ctx, t, site, f.o.Namespace)
 			if err == nil && held == want {
 				f.log.Info("edge purge at start: the edge holds this snapshot's answers; nothing to purge",
 					"target", t.Name(), "snapshot", want)
@@ -135,15 +140,6 @@ func (f *follower) startPurge(snap *catalog.Snapshot, now time.Time) {
 	}
 }
 
-// edgeOf is where the target's cache answers GETs: a Varnish's own
-// listener (the purge listener serves its copies too), a CDN's the site.
-func edgeOf(t purge.Target, site string) string {
-	if v, ok := t.(*purge.Varnish); ok {
-		return v.URL()
-	}
-	return site
-}
-
 // errNotCached: the edge fetched the index for the question, so its answer
 // says nothing of what the edge held.
 var errNotCached = errors.New("the edge did not hold the API index (it fetched it for the question)")
@@ -152,7 +148,7 @@ var errNotCached = errors.New("the edge did not hold the API index (it fetched i
 // visitors ask it (the site's Host), and returns the snapshot identity of
 // the copy it held.
 func edgeHolds(ctx context.Context, t purge.Target, site, ns string) (string, error) {
-	base := edgeOf(t, site)
+	base := t.Edge(site)
 	if base == "" {
 		return "", errors.New("no site URL to ask the edge at")
 	}
@@ -174,32 +170,10 @@ func edgeHolds(ctx context.Context, t purge.Target, site, ns string) (string, er
 	switch {
 	case resp.StatusCode != http.StatusOK:
 		return held, fmt.Errorf("the edge answered %d for the API index", resp.StatusCode)
-	case !cachedCopy(t, resp.Header):
+	case !t.Cached(resp.Header):
 		return held, errNotCached
 	case held == "":
 		return "", errors.New("the edge's copy of the API index names no snapshot (a catalogd before 32)")
 	}
 	return held, nil
-}
-
-// cachedCopy says whether an answer came from the target's own store, by
-// the target's own words alone: a CDN above Varnish passes Varnish's
-// X-Cache and Age on, and its miss would read as Varnish's hit. Varnish
-// (the shipped VCL) says X-Cache: HIT; Fastly adds its own X-Cache entry
-// last ("MISS, HIT": the shield missed, the edge hit); Cloudflare says
-// CF-Cache-Status. Age is any cache's on the way, so it is not read.
-func cachedCopy(t purge.Target, h http.Header) bool {
-	switch t.(type) {
-	case *purge.Cloudflare:
-		switch h.Get("CF-Cache-Status") {
-		case "HIT", "STALE", "UPDATING", "REVALIDATED":
-			return true
-		}
-		return false
-	case *purge.Fastly:
-		parts := strings.Split(h.Get("X-Cache"), ",")
-		return strings.HasPrefix(strings.TrimSpace(parts[len(parts)-1]), "HIT")
-	default:
-		return strings.HasPrefix(strings.TrimSpace(h.Get("X-Cache")), "HIT")
-	}
 }

@@ -1,4 +1,5 @@
-package main
+// Package memlimit exports the memory limit of the process's cgroup.
+package memlimit
 
 import (
 	"io/fs"
@@ -12,22 +13,22 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// memoryLimit exports the memory limit catalogd runs under, which an alert
+// Collector exports the memory limit catalogd runs under, which an alert
 // compares its resident memory with. It is its cgroup's: a container's
 // limit in Kubernetes and Docker, MemoryMax= under systemd, so one series
 // serves every way catalogd is shipped, where a container runtime's own
 // (cAdvisor's) exists in a cluster only and GOMEMLIMIT is a soft target
 // the unit does not set. Read at every scrape: a limit may be resized.
-type memoryLimit struct{}
+type Collector struct{}
 
-var memoryLimitDesc = prometheus.NewDesc("catalogd_memory_limit_bytes",
+var desc = prometheus.NewDesc("catalogd_memory_limit_bytes",
 	"The memory limit of catalogd's cgroup (a container's limit, systemd's MemoryMax=), the least of its own and its parents'; +Inf where none is set.",
 	nil, nil)
 
-func (memoryLimit) Describe(ch chan<- *prometheus.Desc) { ch <- memoryLimitDesc }
+func (Collector) Describe(ch chan<- *prometheus.Desc) { ch <- desc }
 
-func (memoryLimit) Collect(ch chan<- prometheus.Metric) {
-	ch <- prometheus.MustNewConstMetric(memoryLimitDesc, prometheus.GaugeValue, cgroupMemoryLimit(os.DirFS("/")))
+func (Collector) Collect(ch chan<- prometheus.Metric) {
+	ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, cgroupMemoryLimit(os.DirFS("/")))
 }
 
 // cgroupMemoryLimit reads the memory limit of the process's cgroup from

@@ -1,4 +1,4 @@
-package main
+package follow
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
+	"catalogd/catalog"
 	"catalogd/wpdb"
 )
 
@@ -38,5 +39,28 @@ func TestPollMetricsByRound(t *testing.T) {
 				t.Errorf("catalogd_change_polls_total{round=%q,outcome=%q} = %v, want 1", tt.round, tt.outcm, v)
 			}
 		})
+	}
+}
+
+// sightedFeed is resyncFeed saying it sees every change, as the binary log
+// does.
+type sightedFeed struct{ resyncFeed }
+
+func (sightedFeed) SeesEverything() bool { return true }
+
+// TestCountedKeepsSight: the counting wrapper passes on whether the feed
+// sees every change, which decides how often the whole shop is read
+// (every hour under the binary log, every ten minutes polling); an
+// embedded interface alone would hide it and read every ten minutes.
+func TestCountedKeepsSight(t *testing.T) {
+	for _, tt := range []struct {
+		feed catalog.Feed
+		want bool
+	}{{resyncFeed{}, false}, {sightedFeed{}, true}} {
+		var f catalog.Feed = counted{Feed: tt.feed}
+		s, ok := f.(catalog.Sighted)
+		if got := ok && s.SeesEverything(); got != tt.want {
+			t.Errorf("counted{%T} sees everything: %v, want %v", tt.feed, got, tt.want)
+		}
 	}
 }
