@@ -35,14 +35,11 @@ type Options struct {
 // Launch starts bin with CATALOG_DSN, both listeners on free loopback
 // addresses and the settings of o, and returns at once.
 func Launch(bin string, o Options) (*Catalogd, error) {
-	public, err := FreeAddress()
+	addrs, err := FreeAddresses(2)
 	if err != nil {
 		return nil, err
 	}
-	admin, err := FreeAddress()
-	if err != nil {
-		return nil, err
-	}
+	public, admin := addrs[0], addrs[1]
 	// No drain before the stop: nothing in front of a test's catalogd
 	// needs time to move off it; a test of the drain sets its own (o.Env
 	// comes after, and the last of a variable wins).

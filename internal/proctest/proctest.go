@@ -24,31 +24,69 @@ import (
 // FreePort returns a loopback TCP port where nothing listened a moment
 // ago.
 func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addrs, err := FreeAddresses(1)
 	if err != nil {
 		return 0, err
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	_, port, _ := net.SplitHostPort(addrs[0])
+	return strconv.Atoi(port)
 }
+
+// FreeAddresses returns n loopback host:ports where nothing listened a
+// moment ago, none handed out before by this process: once its listener is
+// closed, the system may hand a port out again, and two servers of one
+// test given the same would collide.
+func FreeAddresses(n int) ([]string, error) {
+	given.Lock()
+	defer given.Unlock()
+	addrs := make([]string, 0, n)
+	for len(addrs) < n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		// Held until the end: a port handed out before is skipped, and
+		// holding it makes the next try another.
+		defer l.Close()
+		port := l.Addr().(*net.TCPAddr).Port
+		if given.ports[port] {
+			continue
+		}
+		given.ports[port] = true
+		addrs = append(addrs, l.Addr().String())
+	}
+	return addrs, nil
+}
+
+// given are the ports FreeAddresses handed out.
+var given = struct {
+	sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
 
 // FreeAddress is FreePort as a host:port.
 func FreeAddress() (string, error) {
-	port, err := FreePort()
+	addrs, err := FreeAddresses(1)
 	if err != nil {
 		return "", err
 	}
-	return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), nil
+	return addrs[0], nil
 }
 
 // FreeAddr is FreeAddress for a test.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
-	addr, err := FreeAddress()
+	return FreeAddrs(t, 1)[0]
+}
+
+// FreeAddrs is FreeAddresses for a test.
+func FreeAddrs(t testing.TB, n int) []string {
+	t.Helper()
+	addrs, err := FreeAddresses(n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return addr
+	return addrs
 }
 
 // SyncBuffer is a buffer safe to write from a process's output copier while
