@@ -74,13 +74,9 @@ type DB struct {
 	// transaction is opened and before the next: where a commit would
 	// fall between the streams' snapshots.
 	betweenOpenings func(i int)
-	// afterSnapshot, when set (tests), runs once a load that reads a
-	// poller's scan baseline stands in its snapshot, before its rows are
-	// read: where a commit is after the load's instant.
-	afterSnapshot func()
-	// baseline is a poller's request for its scan baseline, and what a
-	// whole load delivered for it (poll_baseline.go).
-	baseline baselineSlot
+	// baseliner is the change feed whose baseline the whole loads take
+	// (baseline.go).
+	baseliner baseliner
 	// noStatsExpiry is set once the server refused
 	// information_schema_stats_expiry (MariaDB has no such variable).
 	noStatsExpiry atomic.Bool

@@ -37,6 +37,8 @@ func BenchmarkLoadShop(b *testing.B) {
 				db.streams = n
 			}
 			b.ReportMetric(float64(db.streams), "streams")
+			p := NewPoller(db, catalog.ShopReads, PollOptions{})
+			db.AskBaseline(p)
 			ctx := context.Background()
 			var read, build time.Duration
 			var peak, steady, held uint64
@@ -45,7 +47,7 @@ func BenchmarkLoadShop(b *testing.B) {
 				base := heapBytes()
 				stop := samplePeak()
 				if baseline {
-					db.askBaseline()
+					p.slot.ask()
 				}
 				start := time.Now()
 				rows, err := db.LoadShop(ctx, catalog.ShopReads)

@@ -55,10 +55,10 @@ import (
 //     the feed to report it, no longer. What the feed never reports (a
 //     raw SQL edit of post meta, docs/freshness.md) and commits in that
 //     millisecond may show half until the next whole load, if it spans
-//     several rows read by different streams. The poll feed's scan
-//     baseline, when the load reads it, is read in the first stream's
-//     snapshot, so that such a commit differs from it and is reported
-//     (poll_baseline.go).
+//     several rows read by different streams. A feed's baseline
+//     (catalog.Baseliner), when the load reads it, is read in the first
+//     stream's snapshot, so that such a commit differs from it and is
+//     reported (baseline.go).
 
 // defaultLoadStreams is the number of streams when Options.LoadStreams is
 // 0: measured at 100 000 products on a 2-core machine (docs/performance.md).
@@ -88,8 +88,8 @@ var (
 // every try.
 func (db *DB) loadStreamed(ctx context.Context, r catalog.Reads, n int) (*catalog.ShopRows, error) {
 	for range snapshotTries {
-		// A poller's scan baseline, when one asked: the gate is read
-		// before each try's openings (poll_baseline.go).
+		// A feed's baseline, when one asks: asked before each try's
+		// openings (baseline.go).
 		br, err := db.beginBaseline(ctx)
 		if err != nil {
 			return nil, err
@@ -108,7 +108,7 @@ func (db *DB) loadStreamed(ctx context.Context, r catalog.Reads, n int) (*catalo
 		if err != nil {
 			return nil, err
 		}
-		br.deliver(db)
+		br.deliver()
 		return rows, nil
 	}
 	return nil, errNoInstant
@@ -236,8 +236,8 @@ func (tx *Tx) snapshotPosition(ctx context.Context) (string, error) {
 // the products, their variations and terms, and the settings) are taken by
 // the next free stream; the first to fail cancels the others. What
 // depends on the products and their meta (children, translation groups)
-// is read last, on the first transaction. With br, a poller's scan
-// baseline is read too, on the first transaction (see below).
+// is read last, on the first transaction. With br, a feed's baseline is
+// read too, on the first transaction (see below).
 func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *baselineRead) (*catalog.ShopRows, error) {
 	shop := &catalog.ShopRows{}
 	rows := newPublishedRows()
@@ -267,7 +267,7 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 		return err
 	}
 	settings := func(ctx context.Context, tx *Tx) error { return tx.loadSettings(ctx, r, shop) }
-	// A poller's scan baseline is read in the first stream's snapshot,
+	// A feed's baseline is read in the first stream's snapshot,
 	// the earliest: where the server tells no binary log position (3.
 	// above) a commit may fall between two openings, and a baseline read
 	// in a later snapshot would hold it, so that the scan never reported

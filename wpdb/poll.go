@@ -82,11 +82,14 @@ type Poller struct {
 
 	started bool // the cheap round's baseline is taken, the scan's asked for
 	// The scan's baseline is asked of the next whole load (request: its
-	// generation on the DB, asked: when) until one is adopted (awaiting);
-	// see poll_baseline.go.
+	// generation in slot, asked: when) until one is adopted (awaiting);
+	// withdraw stops the DB's loads asking the poller. See
+	// poll_baseline.go.
+	slot     baselineSlot
 	request  uint64
 	asked    time.Time
 	awaiting bool
+	withdraw func()
 	// The cheap round's baseline.
 	options      map[string]string // option name → digest
 	terms, attrs string
@@ -216,10 +219,15 @@ func (p *Poller) Start(ctx context.Context) error {
 // Start failed, the first round that can read the shop takes the baseline
 // and reports that anything may have changed.
 func (p *Poller) Run(ctx context.Context, report func(catalog.Change)) error {
-	// A scan baseline asked for and not adopted is nobody's once Run ends.
+	// A scan baseline asked for and not adopted is nobody's once Run
+	// ends, and the loads no longer ask the poller.
 	defer func() {
 		if p.awaiting {
-			p.db.dropBaseline(p.request)
+			p.slot.drop(p.request)
+		}
+		if p.withdraw != nil {
+			p.withdraw()
+			p.withdraw = nil
 		}
 	}()
 	// One ticker: a round reads the gate too, so a gate read at a round's

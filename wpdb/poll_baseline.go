@@ -9,23 +9,25 @@ import (
 	"catalogd/catalog"
 )
 
-// The poll feed's scan baseline, taken by the first whole load after Start.
+// The poll feed's scan baseline, taken by the first whole load after
+// Start (catalog.Baseliner).
 //
 // The scan reports every product and variation post whose parent,
 // modified time, status or type differs from its baseline. A baseline
 // read at the instant of a whole load is exactly right: a change
 // committed after that instant differs from it and is reported; one
-// committed before is in the load. So Start no longer scans (at 100 000
+// committed before is in the load. So Start does not scan (at 100 000
 // products 0.25 to 0.6 s before the first load could begin): it asks
-// (askBaseline), and the next whole load that begins after the request
-// builds the baseline from the rows it reads anyway: its one pass over
-// the product and variation posts (productPosts) keeps, beside the
-// published products and their variations, the others (products not
-// published, their variations, variations of no product). It hands it
-// over (deliverBaseline) when the load succeeds. The poller adopts it at its next
-// round or gate read; until then its cheap rounds run and the scan waits.
-// No request, no extra read: the binary log feed, and every load after
-// the one that delivered, pay nothing.
+// (slot.ask, and the DB's AskBaseline), and the next whole load that
+// begins after the request asks the poller (Baseline) and hands it the
+// rows it reads anyway: its one pass over the product and variation posts
+// (productPosts) reads, beside the published products and their
+// variations, the others (products not published, their variations,
+// variations of no product). It hands the baseline over (Done) when the
+// load succeeds. The poller adopts it at its next round or gate read;
+// until then its cheap rounds run and the scan waits. No request, no
+// extra read: the binary log feed, and every load after the one that
+// delivered, pay nothing.
 //
 // The gate (wp_posts' UPDATE_TIME, which is not versioned) is read before
 // the load's snapshot is opened, on a connection outside it, as the scan
@@ -34,8 +36,8 @@ import (
 // scan run (and find nothing, or what the load also read), never the
 // other way round.
 
-// baselineSlot is the request of a poller on this DB and the baseline a
-// load delivered for it.
+// baselineSlot is the poller's request and the baseline a load delivered
+// for it. The loads run on goroutines of their own.
 type baselineSlot struct {
 	mu    sync.Mutex
 	asked uint64 // the latest request's generation; 0: none yet
@@ -43,8 +45,10 @@ type baselineSlot struct {
 	got   *scanBaseline
 }
 
-// scanBaseline is what a scan would have read at a load's instant.
+// scanBaseline is what a scan would have read at a load's instant: the
+// poller's catalog.Baseline.
 type scanBaseline struct {
+	slot *baselineSlot
 	gen  uint64
 	rows map[int64]scanState
 	// The gate's reading before the snapshot (updated, the server's local
@@ -54,10 +58,9 @@ type scanBaseline struct {
 	gate                     bool
 }
 
-// askBaseline asks the next whole load for a scan baseline, dropping any
+// ask asks the next whole load for a scan baseline, dropping any
 // delivered for an earlier request, and returns the request's generation.
-func (db *DB) askBaseline() uint64 {
-	s := &db.baseline
+func (s *baselineSlot) ask() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.asked++
@@ -65,10 +68,9 @@ func (db *DB) askBaseline() uint64 {
 	return s.asked
 }
 
-// baselineWanted returns the generation of an undelivered request, or 0:
-// a load checks it before it opens its snapshot.
-func (db *DB) baselineWanted() uint64 {
-	s := &db.baseline
+// wanted returns the generation of an undelivered request, or 0: a load
+// asks before it opens its snapshot.
+func (s *baselineSlot) wanted() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.open {
@@ -77,11 +79,9 @@ func (db *DB) baselineWanted() uint64 {
 	return s.asked
 }
 
-// deliverBaseline hands over a load's baseline, unless a newer request
-// came meanwhile (it asks for a load that begins after it) or a load
-// already delivered.
-func (db *DB) deliverBaseline(b *scanBaseline) {
-	s := &db.baseline
+// deliver takes a load's baseline, unless a newer request came meanwhile
+// (it asks for a load that begins after it) or a load already delivered.
+func (s *baselineSlot) deliver(b *scanBaseline) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.open && b.gen == s.asked {
@@ -89,11 +89,10 @@ func (db *DB) deliverBaseline(b *scanBaseline) {
 	}
 }
 
-// takeBaseline returns the baseline delivered for the request gen (or a
-// later one: its load began after gen's request too), once; nil while
-// there is none.
-func (db *DB) takeBaseline(gen uint64) *scanBaseline {
-	s := &db.baseline
+// take returns the baseline delivered for the request gen (or a later
+// one: its load began after gen's request too), once; nil while there is
+// none.
+func (s *baselineSlot) take(gen uint64) *scanBaseline {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	b := s.got
@@ -104,12 +103,11 @@ func (db *DB) takeBaseline(gen uint64) *scanBaseline {
 	return b
 }
 
-// dropBaseline withdraws the request gen, if it is the latest, and the
-// baseline delivered for it: the poller that asked stopped (its Run
-// ended; the follower may follow the binary log now), and a baseline left
-// in the slot would hold a map of every product post for good.
-func (db *DB) dropBaseline(gen uint64) {
-	s := &db.baseline
+// drop withdraws the request gen, if it is the latest, and the baseline
+// delivered for it: the poller stopped (its Run ended; the follower may
+// follow the binary log now), and a baseline left in the slot would hold
+// a map of every product post for good.
+func (s *baselineSlot) drop(gen uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if gen != 0 && s.asked == gen {
@@ -117,27 +115,16 @@ func (db *DB) dropBaseline(gen uint64) {
 	}
 }
 
-// baselineRead is a load's part of a requested baseline: begin reads the
-// gate before the snapshot, clock the clock within it, rest the posts
-// the load does not read, and finish assembles it from the load's rows.
-type baselineRead struct {
-	b *scanBaseline
-	// rest are the product and variation posts the load reads besides
-	// the published products and their variations (productPosts): the
-	// products not published, their variations, and variations of no
-	// product.
-	rest []productRow
-}
-
-// beginBaseline reads the gate for a load about to open its snapshot; nil
-// (and no read) when no poller asked.
-func (db *DB) beginBaseline(ctx context.Context) (*baselineRead, error) {
-	gen := db.baselineWanted()
+// Baseline implements catalog.Baseliner: while a request is open, it
+// reads the gate for a load about to open its snapshot; nil (and no read)
+// otherwise.
+func (p *Poller) Baseline(ctx context.Context) (catalog.Baseline, error) {
+	gen := p.slot.wanted()
 	if gen == 0 {
 		return nil, nil
 	}
-	b := &scanBaseline{gen: gen}
-	err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
+	b := &scanBaseline{slot: &p.slot, gen: gen}
+	err := p.db.View(ctx, func(ctx context.Context, tx *Tx) error {
 		var err error
 		b.updated, b.localNow, b.gate, err = tx.postsUpdated(ctx)
 		return err
@@ -145,51 +132,34 @@ func (db *DB) beginBaseline(ctx context.Context) (*baselineRead, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &baselineRead{b: b}, nil
+	return b, nil
 }
 
-// clock reads the database's UTC clock in the load's transaction; its
-// first read of a table, so in a transaction that takes its snapshot at
-// its first read (the one-transaction load) that read is now, and after
-// it the snapshot stands (where afterSnapshot, in tests, commits).
-func (br *baselineRead) clock(ctx context.Context, tx *Tx) error {
-	if br == nil {
-		return nil
-	}
-	if _, err := tx.maxPostID(ctx, &br.b.dbNow); err != nil {
-		return err
-	}
-	if tx.db.afterSnapshot != nil {
-		tx.db.afterSnapshot()
-	}
-	return nil
+// Clock implements catalog.Baseline.
+func (b *scanBaseline) Clock(utcNow string) {
+	b.dbNow = utcNow
 }
 
-// finish builds the baseline from the posts the load read: its published
-// products and their variations (rows.Posts and rows.Related, before
-// grouped children join Related) and the other product and variation
-// posts productPosts put in rest.
-func (br *baselineRead) finish(rows *catalog.ProductRows) {
-	if br == nil {
-		return
+// Posts implements catalog.Baseline: the load's product and variation
+// posts as a scan would have read them.
+func (b *scanBaseline) Posts(posts ...[]catalog.Post) {
+	n := 0
+	for _, ps := range posts {
+		n += len(ps)
 	}
-	m := make(map[int64]scanState, len(rows.Posts)+len(rows.Related)+len(br.rest))
-	for _, ps := range [][]catalog.Post{rows.Posts, rows.Related} {
+	m := make(map[int64]scanState, n)
+	for _, ps := range posts {
 		for _, p := range ps {
 			m[p.ID] = stateOf(p.Parent, p.Modified, p.Status, p.Type)
 		}
 	}
-	for _, r := range br.rest {
-		m[r.ID] = stateOf(r.Parent, r.Modified, r.Status, r.Type)
-	}
-	br.rest = nil
-	br.b.rows = m
+	b.rows = m
 }
 
-// deliver hands the baseline over once the load succeeded.
-func (br *baselineRead) deliver(db *DB) {
-	if br != nil && br.b.rows != nil {
-		db.deliverBaseline(br.b)
+// Done implements catalog.Baseline.
+func (b *scanBaseline) Done() {
+	if b.rows != nil {
+		b.slot.deliver(b)
 	}
 }
 
@@ -201,7 +171,8 @@ func (p *Poller) baseline(ctx context.Context) error {
 	}
 	p.rows, p.pending, p.stampAt, p.measured = nil, nil, time.Time{}, false
 	p.deltaFrom, p.fullCost = "", 0
-	p.request, p.asked, p.awaiting = p.db.askBaseline(), p.o.Now(), true
+	p.request, p.asked, p.awaiting = p.slot.ask(), p.o.Now(), true
+	p.withdraw = p.db.AskBaseline(p)
 	p.started = true
 	return nil
 }
@@ -216,7 +187,7 @@ func (p *Poller) scanBaselined(ctx context.Context) bool {
 	if !p.awaiting {
 		return true
 	}
-	if b := p.db.takeBaseline(p.request); b != nil {
+	if b := p.slot.take(p.request); b != nil {
 		p.adopt(b)
 		return true
 	}

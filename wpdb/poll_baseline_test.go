@@ -2,49 +2,13 @@ package wpdb
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"maps"
 	"slices"
 	"testing"
 
 	"catalogd/catalog"
-	"catalogd/internal/testdb"
 )
-
-// baselineShop is newProductShop (products in every status, a disabled
-// variation) with the variations a whole load does not read: of a draft,
-// of no parent, of a deleted parent, of a page, and a trashed one of a
-// published product. noOrphans leaves out those whose parent is no
-// product (the load then needs no pass over the variations).
-// binlog puts it on the server with a binary log (testdb.BinlogServer).
-func baselineShop(t *testing.T, o Options, noOrphans, binlog bool) (*productShop, *DB, *sql.DB) {
-	t.Helper()
-	ps := newProductShop()
-	o.Prefix = "wp_"
-	var db *DB
-	var raw *sql.DB
-	if binlog {
-		var dsn string
-		dsn, raw = testdb.LoadOn(t, testdb.BinlogServer(t), ps.shop)
-		db = openDSN(t, dsn, o)
-	} else {
-		db, raw = openShopWith(t, ps.shop, o)
-	}
-	stmts := []string{
-		insertPost("product_variation", "publish", "of-a-draft", ps.draft),
-		insertPost("product_variation", "private", "of-a-pending", ps.pending),
-		insertPost("product_variation", "trash", "trashed-of-radar", ps.radar),
-	}
-	if !noOrphans {
-		stmts = append(stmts,
-			insertPost("product_variation", "publish", "no-parent", 0),
-			insertPost("product_variation", "publish", "parent-deleted", 987654),
-			insertPost("product_variation", "private", "parent-a-page", ps.page))
-	}
-	exec(t, raw, "variations the load does not read", stmts...)
-	return ps, db, raw
-}
 
 // scannedRows is what a full scan of the database reads now.
 func scannedRows(t *testing.T, db *DB) map[int64]scanState {
@@ -56,46 +20,71 @@ func scannedRows(t *testing.T, db *DB) map[int64]scanState {
 	return p.rows
 }
 
+// startAsking starts p (a cheap round; the scan's baseline asked of the
+// next load) and has the loads ask as instead of p.
+func startAsking(t *testing.T, db *DB, p *Poller, as catalog.Baseliner) {
+	t.Helper()
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	db.AskBaseline(as)
+}
+
+// hookedPoller is a poller as the loads ask it: atClock runs once a load
+// told it its instant (its snapshot stands), and asked counts the
+// baselines it took.
+type hookedPoller struct {
+	*Poller
+	atClock func()
+	asked   *int
+}
+
+func (h hookedPoller) Baseline(ctx context.Context) (catalog.Baseline, error) {
+	b, err := h.Poller.Baseline(ctx)
+	if b == nil || err != nil {
+		return b, err
+	}
+	if h.asked != nil {
+		*h.asked++
+	}
+	return clockHook{Baseline: b, fn: h.atClock}, nil
+}
+
+type clockHook struct {
+	catalog.Baseline
+	fn func()
+}
+
+func (c clockHook) Clock(utcNow string) {
+	c.Baseline.Clock(utcNow)
+	if c.fn != nil {
+		c.fn()
+	}
+}
+
 // The baseline a whole load delivers is what a scan reads at its instant:
 // every product and variation post, whatever its status and parent, on
-// one stream and on several, and when commits between the streams'
-// openings make the load fall back to one transaction.
+// one stream and on several; and the gate's reading before it.
 func TestLoadBaselineIsScan(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name      string
 		streams   int
-		noInstant bool // a commit between every try's openings (binary log on): one transaction
 		noOrphans bool
 	}{
 		{name: "one transaction", streams: 1},
 		{name: "streams", streams: 3},
-		{name: "streams, no instant", streams: 3, noInstant: true},
 		{name: "streams, no orphans", streams: 3, noOrphans: true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ps, db, raw := baselineShop(t, Options{LoadStreams: tt.streams}, tt.noOrphans, tt.noInstant)
-			ctx := context.Background()
-			calls := 0
-			if tt.noInstant {
-				// A commit elsewhere on the server moves its binary log:
-				// the streams' positions differ at every try.
-				exec(t, raw, "a table to commit to", `CREATE TABLE bump (n INT)`)
-				db.betweenOpenings = func(int) {
-					calls++
-					exec(t, raw, "commit", `INSERT INTO bump VALUES (1)`)
-				}
-			}
-			gen := db.askBaseline()
-			if _, err := db.LoadShop(ctx, catalog.ShopReads); err != nil {
+			ps, db, _ := baselineShop(t, Options{LoadStreams: tt.streams}, tt.noOrphans, false)
+			p := NewPoller(db, catalog.ShopReads, PollOptions{})
+			startAsking(t, db, p, p)
+			if _, err := db.LoadShop(context.Background(), catalog.ShopReads); err != nil {
 				t.Fatal(err)
 			}
-			db.betweenOpenings = nil
-			if tt.noInstant && calls < 2*snapshotTries {
-				t.Fatalf("%d openings after the first, want %d: the load did not fall back to one transaction", calls, 2*snapshotTries)
-			}
-			b := db.takeBaseline(gen)
+			b := p.slot.take(p.request)
 			if b == nil {
 				t.Fatal("the load delivered no baseline")
 			}
@@ -131,10 +120,10 @@ func TestLoadBaselineIsScan(t *testing.T) {
 	}
 }
 
-// A load that no poller asked a baseline of (the binary log feed's, and
-// every load after the one that delivered) sends not one statement more;
-// one asked of sends the gate's view and read and the clock: three (the
-// posts' one pass reads the baseline's other posts with the rest).
+// A load the poller asks a baseline of sends the gate's view and read and
+// the clock: three statements more (the posts' one pass reads the
+// baseline's other posts with the rest); the load after the one that
+// delivered sends none.
 func TestLoadBaselineOnlyWhenAsked(t *testing.T) {
 	t.Parallel()
 	for _, streams := range []int{1, 3} {
@@ -148,8 +137,6 @@ func TestLoadBaselineOnlyWhenAsked(t *testing.T) {
 				_, _, _, err := tx.postsUpdated(ctx)
 				return err
 			})
-			hooked := 0
-			db.afterSnapshot = func() { hooked++ }
 			load := func() int64 {
 				t.Helper()
 				before := db.Queries()
@@ -159,21 +146,20 @@ func TestLoadBaselineOnlyWhenAsked(t *testing.T) {
 				return db.Queries() - before
 			}
 			plain := load()
-			if hooked != 0 {
-				t.Errorf("a load no poller asked of read a baseline")
-			}
-			gen := db.askBaseline()
+			asked := 0
+			p := NewPoller(db, catalog.ShopReads, PollOptions{})
+			startAsking(t, db, p, hookedPoller{Poller: p, asked: &asked})
 			if got, want := load(), plain+3; got != want {
 				t.Errorf("the load asked for a baseline sent %d statements, want %d", got, want)
 			}
-			if db.takeBaseline(gen) == nil {
+			if p.slot.take(p.request) == nil {
 				t.Error("the load asked for a baseline delivered none")
 			}
 			if got := load(); got != plain {
 				t.Errorf("the load after the delivery sent %d statements, want %d as before", got, plain)
 			}
-			if hooked != 1 {
-				t.Errorf("%d loads read a baseline, want 1", hooked)
+			if asked != 1 {
+				t.Errorf("%d loads read a baseline, want 1", asked)
 			}
 		})
 	}
@@ -184,40 +170,40 @@ func TestLoadBaselineOnlyWhenAsked(t *testing.T) {
 // request too).
 func TestBaselineSlot(t *testing.T) {
 	t.Parallel()
-	db := &DB{}
-	if db.baselineWanted() != 0 || db.takeBaseline(0) != nil {
-		t.Fatal("a new DB wants or holds a baseline")
+	var s baselineSlot
+	if s.wanted() != 0 || s.take(0) != nil {
+		t.Fatal("a new slot wants or holds a baseline")
 	}
-	first := db.askBaseline()
-	second := db.askBaseline() // Start called again before a load delivered
-	if got := db.baselineWanted(); got != second {
+	first := s.ask()
+	second := s.ask() // Start called again before a load delivered
+	if got := s.wanted(); got != second {
 		t.Fatalf("wanted %d, want the latest request %d", got, second)
 	}
-	db.deliverBaseline(&scanBaseline{gen: first}) // a load that began before the second request
-	if db.takeBaseline(first) != nil || db.baselineWanted() != second {
+	s.deliver(&scanBaseline{gen: first}) // a load that began before the second request
+	if s.take(first) != nil || s.wanted() != second {
 		t.Fatal("a baseline for an older request was kept")
 	}
-	db.deliverBaseline(&scanBaseline{gen: second})
-	if db.baselineWanted() != 0 {
+	s.deliver(&scanBaseline{gen: second})
+	if s.wanted() != 0 {
 		t.Error("a delivered request is still wanted")
 	}
-	db.deliverBaseline(&scanBaseline{gen: second, dbNow: "later"}) // a second load: not wanted
-	b := db.takeBaseline(first)
+	s.deliver(&scanBaseline{gen: second, dbNow: "later"}) // a second load: not wanted
+	b := s.take(first)
 	if b == nil || b.gen != second || b.dbNow != "" {
 		t.Fatalf("took %+v, want the first delivery for request %d", b, second)
 	}
-	if db.takeBaseline(second) != nil {
+	if s.take(second) != nil {
 		t.Error("a baseline was taken twice")
 	}
 	// A poller that stops withdraws its request and what was delivered.
-	third := db.askBaseline()
-	db.dropBaseline(second) // an older poller's: nothing
-	if db.baselineWanted() != third {
+	third := s.ask()
+	s.drop(second) // an older request's: nothing
+	if s.wanted() != third {
 		t.Error("an older request's withdrawal withdrew the latest")
 	}
-	db.deliverBaseline(&scanBaseline{gen: third})
-	db.dropBaseline(third)
-	if db.baselineWanted() != 0 || db.takeBaseline(third) != nil {
+	s.deliver(&scanBaseline{gen: third})
+	s.drop(third)
+	if s.wanted() != 0 || s.take(third) != nil {
 		t.Error("a withdrawn request is still wanted or its baseline held")
 	}
 }
@@ -225,20 +211,15 @@ func TestBaselineSlot(t *testing.T) {
 // Start runs the cheap round alone; the scan waits for the whole load's
 // baseline, and the cheap rounds go on meanwhile. A change committed
 // right after the load's snapshot, which the load does not show, is
-// reported by the first scan: on one transaction and on streams; and so
-// is one committed between two streams' openings on a server that tells
-// no binary log position (the streams are not opened again), which the
-// first stream's snapshot, the baseline's, does not show.
+// reported by the first scan: on one transaction and on streams.
 func TestPollBaselineFromLoad(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name    string
 		streams int
-		between bool // commit between the first two openings, else after the snapshot
 	}{
-		{"one transaction", 1, false},
-		{"streams", 3, false},
-		{"streams, between openings", 3, true},
+		{"one transaction", 1},
+		{"streams", 3},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -249,9 +230,12 @@ func TestPollBaselineFromLoad(t *testing.T) {
 			p := NewPoller(db, catalog.ShopReads, PollOptions{Now: clock.Now, OnPoll: func(s PollStats) { stats = append(stats, s) }})
 			ctx := context.Background()
 			before := db.Queries()
-			if err := p.Start(ctx); err != nil {
-				t.Fatal(err)
+			const saved = "2026-11-22 10:00:00"
+			save := func() {
+				exec(t, raw, "a save after the load's snapshot",
+					`UPDATE wp_posts SET post_modified_gmt = '`+saved+`' WHERE ID = `+fmt.Sprint(ps.cuffs))
 			}
+			startAsking(t, db, p, hookedPoller{Poller: p, atClock: save})
 			// The view, the gate, the options, the terms and the
 			// attribute table, the highest ID, the scheduled products,
 			// and the indexes on post_modified_gmt.
@@ -270,27 +254,12 @@ func TestPollBaselineFromLoad(t *testing.T) {
 				t.Fatalf("a round before the load: changes %v, stats %+v; want a cheap round alone", describe(got), stats)
 			}
 
-			const saved = "2026-11-22 10:00:00"
-			save := func() {
-				exec(t, raw, "a save after the load's (first) snapshot",
-					`UPDATE wp_posts SET post_modified_gmt = '`+saved+`' WHERE ID = `+fmt.Sprint(ps.cuffs))
-			}
-			if tt.between {
-				db.betweenOpenings = func(i int) {
-					if i == 1 {
-						save()
-					}
-				}
-			} else {
-				db.afterSnapshot = save
-			}
 			rows, err := db.LoadShop(ctx, catalog.ShopReads)
 			if err != nil {
 				t.Fatal(err)
 			}
-			db.afterSnapshot, db.betweenOpenings = nil, nil
 			for _, post := range rows.Products.Posts {
-				if post.ID == ps.cuffs && post.Modified == saved && !tt.between {
+				if post.ID == ps.cuffs && post.Modified == saved {
 					t.Fatal("the load shows the save made after its snapshot: the hook is not after the snapshot")
 				}
 			}
@@ -369,7 +338,7 @@ func TestPollBaselineWithoutLoad(t *testing.T) {
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if !p.awaiting || p.rows != nil || db.baselineWanted() != p.request {
-		t.Errorf("Start again: awaiting %v, %d posts, wanted %d; want a new request", p.awaiting, len(p.rows), db.baselineWanted())
+	if !p.awaiting || p.rows != nil || p.slot.wanted() != p.request {
+		t.Errorf("Start again: awaiting %v, %d posts, wanted %d; want a new request", p.awaiting, len(p.rows), p.slot.wanted())
 	}
 }
