@@ -73,7 +73,7 @@ func (br *baselineRead) clock(ctx context.Context, tx *Tx) error {
 		return nil
 	}
 	var now string
-	if _, err := tx.maxPostID(ctx, &now); err != nil {
+	if _, err := tx.MaxPostID(ctx, &now); err != nil {
 		return err
 	}
 	br.b.Clock(now)

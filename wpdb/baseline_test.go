@@ -4,45 +4,32 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"maps"
 	"sync"
 	"testing"
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpdbtest"
 )
 
-// baselineShop is newProductShop (products in every status, a disabled
-// variation) with the variations a whole load does not read: of a draft,
-// of no parent, of a deleted parent, of a page, and a trashed one of a
-// published product. noOrphans leaves out those whose parent is no
-// product (the load then needs no pass over the variations).
-// binlog puts it on the server with a binary log (testdb.BinlogServer).
-func baselineShop(t *testing.T, o Options, noOrphans, binlog bool) (*productShop, *DB, *sql.DB) {
+// baselineShop is wpdbtest's Products (products in every status, a
+// disabled variation) with the variations a whole load does not read
+// (Stray), opened with o; binlog puts it on the server with a binary log
+// (testdb.BinlogServer).
+func baselineShop(t *testing.T, o Options, noOrphans, binlog bool) (*wpdbtest.Products, *DB, *sql.DB) {
 	t.Helper()
-	ps := newProductShop()
+	ps := wpdbtest.NewProducts()
 	o.Prefix = "wp_"
 	var db *DB
 	var raw *sql.DB
 	if binlog {
 		var dsn string
-		dsn, raw = testdb.LoadOn(t, testdb.BinlogServer(t), ps.shop)
+		dsn, raw = testdb.LoadOn(t, testdb.BinlogServer(t), ps.Shop)
 		db = openDSN(t, dsn, o)
 	} else {
-		db, raw = openShopWith(t, ps.shop, o)
+		db, raw = openShopWith(t, ps.Shop, o)
 	}
-	stmts := []string{
-		insertPost("product_variation", "publish", "of-a-draft", ps.draft),
-		insertPost("product_variation", "private", "of-a-pending", ps.pending),
-		insertPost("product_variation", "trash", "trashed-of-radar", ps.radar),
-	}
-	if !noOrphans {
-		stmts = append(stmts,
-			insertPost("product_variation", "publish", "no-parent", 0),
-			insertPost("product_variation", "publish", "parent-deleted", 987654),
-			insertPost("product_variation", "private", "parent-a-page", ps.page))
-	}
-	exec(t, raw, "variations the load does not read", stmts...)
+	wpdbtest.Exec(t, raw, "variations the load does not read", ps.Stray(noOrphans)...)
 	return ps, db, raw
 }
 
@@ -158,10 +145,10 @@ func TestLoadBaselineHasEveryProductPost(t *testing.T) {
 			if tt.noInstant {
 				// A commit elsewhere on the server moves its binary log:
 				// the streams' positions differ at every try.
-				exec(t, raw, "a table to commit to", `CREATE TABLE bump (n INT)`)
+				wpdbtest.Exec(t, raw, "a table to commit to", `CREATE TABLE bump (n INT)`)
 				db.betweenOpenings = func(int) {
 					calls++
-					exec(t, raw, "commit", `INSERT INTO bump VALUES (1)`)
+					wpdbtest.Exec(t, raw, "commit", `INSERT INTO bump VALUES (1)`)
 				}
 			}
 			feed := &recordingFeed{want: true}
@@ -179,29 +166,18 @@ func TestLoadBaselineHasEveryProductPost(t *testing.T) {
 			}
 			b := handed[0]
 			want := productPostStates(t, raw)
-			if !maps.Equal(b.posts, want) {
-				for id, s := range want {
-					if got, ok := b.posts[id]; !ok || got != s {
-						t.Errorf("post %d: handed over %+v (present %v), stored %+v", id, got, ok, s)
-					}
-				}
-				for id, s := range b.posts {
-					if _, ok := want[id]; !ok {
-						t.Errorf("post %d: handed over %+v, not stored", id, s)
-					}
-				}
-			}
+			wpdbtest.SamePosts(t, b.posts, want, "handed over", "table")
 			seen := map[string]bool{}
 			for _, s := range b.posts {
 				seen[s.status] = true
 			}
-			for _, st := range []string{"publish", "draft", "private", "pending", "trash", "future"} {
+			for _, st := range wpdbtest.Statuses {
 				if !seen[st] {
 					t.Errorf("no post of status %s in the baseline: the fixture lost its point", st)
 				}
 			}
-			if _, ok := b.posts[ps.varQBCore]; !ok {
-				t.Errorf("the disabled variation %d is not in the baseline", ps.varQBCore)
+			if _, ok := b.posts[ps.VarQBCore]; !ok {
+				t.Errorf("the disabled variation %d is not in the baseline", ps.VarQBCore)
 			}
 			if b.now == "" {
 				t.Error("the baseline has no clock")
@@ -229,12 +205,12 @@ func TestLoadBaselineIsTheLoadsInstant(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ps := newProductShop()
-			db, raw := openShopWith(t, ps.shop, Options{Prefix: "wp_", LoadStreams: tt.streams})
+			ps := wpdbtest.NewProducts()
+			db, raw := openShopWith(t, ps.Shop, Options{Prefix: "wp_", LoadStreams: tt.streams})
 			const saved = "2026-11-22 10:00:00"
 			save := func() {
-				exec(t, raw, "a save after the load's (first) snapshot",
-					`UPDATE wp_posts SET post_modified_gmt = '`+saved+`' WHERE ID = `+fmt.Sprint(ps.cuffs))
+				wpdbtest.Exec(t, raw, "a save after the load's (first) snapshot",
+					`UPDATE wp_posts SET post_modified_gmt = '`+saved+`' WHERE ID = `+fmt.Sprint(ps.Cuffs))
 			}
 			feed := &recordingFeed{want: true}
 			if tt.between {
@@ -255,10 +231,10 @@ func TestLoadBaselineIsTheLoadsInstant(t *testing.T) {
 			if len(handed) != 1 {
 				t.Fatalf("%d baselines handed over, want 1", len(handed))
 			}
-			if got := handed[0].posts[ps.cuffs].modified; got == saved || got == "" {
-				t.Errorf("the baseline's post %d: modified %q, want the one before the save", ps.cuffs, got)
+			if got := handed[0].posts[ps.Cuffs].modified; got == saved || got == "" {
+				t.Errorf("the baseline's post %d: modified %q, want the one before the save", ps.Cuffs, got)
 			}
-			if got := productPostStates(t, raw)[ps.cuffs].modified; got != saved {
+			if got := productPostStates(t, raw)[ps.Cuffs].modified; got != saved {
 				t.Fatalf("stored modified %q, want %q: the save was not made", got, saved)
 			}
 		})

@@ -487,7 +487,7 @@ func (b *Binlog) setPos(p binlogPosition) {
 
 // redact takes the DSN's password out of an error's text.
 func (b *Binlog) redact(err error) error {
-	return redact.Error(err, func(s string) string { return redactText(s, b.password) })
+	return redact.Error(err, func(s string) string { return RedactText(s, b.password) })
 }
 
 // errText is an error's text for a log line: redacted, and as a string,

@@ -15,6 +15,7 @@ import (
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpdbtest"
 )
 
 // On a server that compares names without case (lower_case_table_names=1:
@@ -23,8 +24,8 @@ import (
 // carry the name as the server stores it.
 func TestBinlogFeedSchemaCaseAsTheServerCompares(t *testing.T) {
 	srv := testdb.NewServer(t, "--lower-case-table-names=1")
-	p := newProductShop()
-	dsn, raw := testdb.LoadOn(t, srv.DSN(), p.shop)
+	p := wpdbtest.NewProducts()
+	dsn, raw := testdb.LoadOn(t, srv.DSN(), p.Shop)
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -38,8 +39,8 @@ func TestBinlogFeedSchemaCaseAsTheServerCompares(t *testing.T) {
 	t.Cleanup(func() { db.Close() })
 	h := &feedHarness{raw: raw, db: db, dsn: upper}
 	h.run(t, upper, BinlogOptions{}, nil)
-	h.exec(t, false, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '12' WHERE post_id = %d AND meta_key = '_regular_price'", p.radar))
-	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+	h.exec(t, false, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '12' WHERE post_id = %d AND meta_key = '_regular_price'", p.Radar))
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct})
 }
 
 // A change the feed cannot read from the log (a statement, a partial row
@@ -86,7 +87,7 @@ func TestBinlogFeedBlindToSessionSettings(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer tx.Rollback()
-			if _, err := tx.ExecContext(ctx, fmt.Sprintf(tt.stmt, p.radar)); err != nil {
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf(tt.stmt, p.Radar)); err != nil {
 				t.Fatal(err)
 			}
 			if err := tx.Commit(); err != nil {
@@ -94,7 +95,7 @@ func TestBinlogFeedBlindToSessionSettings(t *testing.T) {
 			}
 			if tt.reason == "" {
 				if strings.Contains(tt.stmt, "wp_postmeta") {
-					expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+					expect(t, h.next(t), catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct})
 				}
 				h.marker(t)
 				expect(t, h.next(t), optionChange)
@@ -199,7 +200,7 @@ func TestBinlogFeedBlindThroughViewsAndTriggers(t *testing.T) {
 					"session_key CHAR(32) UNIQUE, session_value LONGTEXT, session_expiry BIGINT)"}, tt.setup...)...)
 			f := h.as(t, tt.user)
 			f.run(t, f.dsn, BinlogOptions{}, nil)
-			h.session(t, tt.session, fmt.Sprintf(tt.stmt, p.radar))
+			h.session(t, tt.session, fmt.Sprintf(tt.stmt, p.Radar))
 			if tt.reason == "" {
 				h.marker(t)
 				expect(t, f.next(t), optionChange)
@@ -253,7 +254,7 @@ func TestBinlogFeedLearnsTriggersFromTheLog(t *testing.T) {
 	h, p := newFeedShop(t)
 	h.exec(t, false, "CREATE TABLE price_feed (post_id BIGINT, price VARCHAR(20))")
 	h.run(t, h.dsn, BinlogOptions{}, nil)
-	insert := fmt.Sprintf("INSERT INTO price_feed (post_id, price) VALUES (%d, '66')", p.radar)
+	insert := fmt.Sprintf("INSERT INTO price_feed (post_id, price) VALUES (%d, '66')", p.Radar)
 	h.session(t, "SET SESSION binlog_format = 'STATEMENT'", insert)
 	h.marker(t)
 	expect(t, h.next(t), optionChange)

@@ -31,6 +31,14 @@ const (
 	roleTable // any row: everything (the attribute table, plugins' tables)
 )
 
+// roleOf is what a row event of each table catalogd reads
+// (wpdb.ReadTables) means to the feed.
+var roleOf = map[string]tableRole{
+	"posts": rolePosts, "postmeta": rolePostmeta, "terms": roleTerms, "term_taxonomy": roleTermTaxonomy,
+	"term_relationships": roleRelationships, "termmeta": roleTermmeta, "options": roleOptions,
+	"woocommerce_attribute_taxonomies": roleTable,
+}
+
 // The columns each role reads from a row image.
 var roleColumns = map[tableRole][]string{
 	rolePosts:         {"ID", "post_type", "post_parent"},
@@ -77,8 +85,8 @@ func newBinlogMapper(schema, prefix string, r catalog.Reads) *binlogMapper {
 		options: setOf(r.Options), metaKeys: setOf(r.MetaKeys),
 		taxonomies: setOf(append(slices.Clone(r.Taxonomies), r.MemberTaxonomies...)),
 		members:    setOf(r.MemberTaxonomies)}
-	for _, t := range readTables {
-		m.tables[strings.ToLower(prefix+t.name)] = t.role
+	for _, t := range ReadTables {
+		m.tables[strings.ToLower(prefix+t)] = roleOf[t]
 	}
 	for _, t := range r.Tables {
 		m.tables[strings.ToLower(prefix+t)] = roleTable
@@ -118,21 +126,21 @@ func (m *binlogMapper) load(ctx context.Context, db *DB) error {
 		taxes = append(taxes, t)
 	}
 	err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
-		if err := tx.getx(ctx, &lowerCase, `SELECT @@lower_case_table_names`); err != nil {
+		if err := tx.Get(ctx, &lowerCase, `SELECT @@lower_case_table_names`); err != nil {
 			return fmt.Errorf("wpdb: binlog: lower_case_table_names: %w", err)
 		}
 		schemaIs := `TABLE_SCHEMA = ?`
 		if lowerCase != 0 {
 			schemaIs = `LOWER(TABLE_SCHEMA) = LOWER(?)`
 		}
-		if err := tx.selectx(ctx, &cols, `SELECT LOWER(TABLE_NAME) AS tbl, COLUMN_NAME AS col, ORDINAL_POSITION AS pos
+		if err := tx.Select(ctx, &cols, `SELECT LOWER(TABLE_NAME) AS tbl, COLUMN_NAME AS col, ORDINAL_POSITION AS pos
 			FROM information_schema.COLUMNS WHERE `+schemaIs+` AND LOWER(TABLE_NAME) IN (?)`, m.schema, names); err != nil {
 			return fmt.Errorf("wpdb: binlog: the tables' columns: %w", err)
 		}
 		if len(taxes) == 0 {
 			return nil
 		}
-		if err := tx.selectx(ctx, &terms, `SELECT term_id, term_taxonomy_id, taxonomy FROM {term_taxonomy} WHERE taxonomy IN (?)`, taxes); err != nil {
+		if err := tx.Select(ctx, &terms, `SELECT term_id, term_taxonomy_id, taxonomy FROM {term_taxonomy} WHERE taxonomy IN (?)`, taxes); err != nil {
 			return fmt.Errorf("wpdb: binlog: the terms read: %w", err)
 		}
 		return nil

@@ -84,3 +84,13 @@ func TestBinlogFeedCompressedTransaction(t *testing.T) {
 		t.Errorf("committed at %v, want the tagged GTID's commit time %d", got[0].Committed, want)
 	}
 }
+
+// Every table catalogd reads (ReadTables) means something to the binary
+// log feed: a table without a role would have its row events ignored.
+func TestEveryReadTableHasARole(t *testing.T) {
+	for _, table := range ReadTables {
+		if roleOf[table] == 0 {
+			t.Errorf("table %s: no role", table)
+		}
+	}
+}

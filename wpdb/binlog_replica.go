@@ -47,7 +47,7 @@ func (db *DB) logHolds(ctx context.Context, q queryer, st *binlogSettings) error
 	// MySQL 8.4 knows the variable by its new name alone.
 	for _, stmt := range []string{`SELECT @@log_slave_updates`, `SELECT @@log_replica_updates`} {
 		db.queries.Add(1)
-		if err = q.QueryRowContext(ctx, stmt).Scan(&st.replicaUpdates); !unknownVariable(err) {
+		if err = q.QueryRowContext(ctx, stmt).Scan(&st.replicaUpdates); !IsUnknownVariable(err) {
 			break
 		}
 	}
@@ -98,14 +98,14 @@ func (db *DB) replicaOf(ctx context.Context, q queryer, mariadb bool) (string, e
 	}
 	for _, stmt := range stmts {
 		rows, err := db.showRows(ctx, q, stmt)
-		if syntaxError(err) { // SHOW REPLICA STATUS before MySQL 8.0.22
+		if IsSyntaxError(err) { // SHOW REPLICA STATUS before MySQL 8.0.22
 			continue
 		}
 		if needsPrivilege(err) {
 			break
 		}
 		if err != nil {
-			return "", db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
+			return "", db.Redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
 		}
 		if len(rows) > 0 {
 			return sources(rows), nil
@@ -118,7 +118,7 @@ func (db *DB) replicaOf(ctx context.Context, q queryer, mariadb bool) (string, e
 	var slave, logged sql.NullString
 	db.queries.Add(1)
 	if err := q.QueryRowContext(ctx, `SELECT @@gtid_slave_pos, @@gtid_binlog_pos`).Scan(&slave, &logged); err != nil {
-		return "", db.redact(fmt.Errorf("wpdb: the server's GTID positions: %w", err))
+		return "", db.Redact(fmt.Errorf("wpdb: the server's GTID positions: %w", err))
 	}
 	if gtid := unlogged(slave.String, logged.String); gtid != "" {
 		return "the primary whose transaction " + gtid + " it applied", nil

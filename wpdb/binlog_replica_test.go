@@ -9,6 +9,7 @@ import (
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpdbtest"
 )
 
 // A replica of the shop's database whose binary log does not hold the
@@ -22,8 +23,8 @@ import (
 // primary.
 func TestBinlogStatusOnAReplica(t *testing.T) {
 	primary := testdb.NewServer(t)
-	p := newProductShop()
-	dsn, raw := testdb.LoadOn(t, primary.DSN(), p.shop)
+	p := wpdbtest.NewProducts()
+	dsn, raw := testdb.LoadOn(t, primary.DSN(), p.Shop)
 	schema := dsn[strings.LastIndex(dsn, "/")+1:]
 	schema, _, _ = strings.Cut(schema, "?")
 	var grants []string
@@ -76,8 +77,8 @@ func TestBinlogStatusOnAReplica(t *testing.T) {
 			// The replica's log shows a price saved on the primary.
 			h := &feedHarness{raw: raw, db: openTest(t, replica.On(t, u.DSN))}
 			h.run(t, replica.On(t, u.DSN), BinlogOptions{}, nil)
-			h.exec(t, true, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '77' WHERE post_id = %d AND meta_key = '_regular_price'", p.radar))
-			expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+			h.exec(t, true, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '77' WHERE post_id = %d AND meta_key = '_regular_price'", p.Radar))
+			expect(t, h.next(t), catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct})
 		})
 	}
 }

@@ -39,7 +39,7 @@ func (db *DB) BinlogCheck(ctx context.Context, dsn string) (ok bool, why string,
 	defer cancel()
 	conn, err := db.db.Conn(ctx)
 	if err != nil {
-		return false, "the database does not answer: " + db.redact(err).Error(), nil
+		return false, "the database does not answer: " + db.Redact(err).Error(), nil
 	}
 	defer conn.Close()
 	st, err := db.binlogSettings(ctx, conn)
@@ -54,7 +54,7 @@ func (db *DB) BinlogCheck(ctx context.Context, dsn string) (ok bool, why string,
 	var current string
 	db.queries.Add(1)
 	if err := conn.QueryRowContext(ctx, `SELECT CURRENT_USER()`).Scan(&current); err != nil {
-		return false, "the database user cannot be read: " + db.redact(err).Error(), nil
+		return false, "the database user cannot be read: " + db.Redact(err).Error(), nil
 	}
 	if name, _, _ := strings.Cut(current, "@"); name != cfg.User {
 		return false, fmt.Sprintf("the database is read as user %q, not the DSN's %q", name, cfg.User), nil
@@ -63,13 +63,13 @@ func (db *DB) BinlogCheck(ctx context.Context, dsn string) (ok bool, why string,
 	db.queries.Add(1)
 	rows, err := conn.QueryContext(ctx, `SHOW GRANTS FOR CURRENT_USER()`)
 	if err != nil {
-		return false, "the user's grants cannot be read: " + db.redact(err).Error(), nil
+		return false, "the user's grants cannot be read: " + db.Redact(err).Error(), nil
 	}
 	for rows.Next() {
 		var g string
 		if err := rows.Scan(&g); err != nil {
 			rows.Close()
-			return false, "the user's grants cannot be read: " + db.redact(err).Error(), nil
+			return false, "the user's grants cannot be read: " + db.Redact(err).Error(), nil
 		}
 		grants = append(grants, g)
 	}
@@ -110,10 +110,10 @@ func (db *DB) binlogSettings(ctx context.Context, q queryer) (binlogSettings, er
 	db.queries.Add(1)
 	if err := q.QueryRowContext(ctx, `SELECT @@GLOBAL.log_bin, @@GLOBAL.binlog_format, @@GLOBAL.binlog_row_image, VERSION()`).
 		Scan(&st.logBin, &st.format, &st.image, &st.version); err != nil {
-		return st, db.redact(fmt.Errorf("wpdb: binary log settings: %w", err))
+		return st, db.Redact(fmt.Errorf("wpdb: binary log settings: %w", err))
 	}
 	if err := db.logHolds(ctx, q, &st); err != nil {
-		return st, db.redact(err)
+		return st, db.Redact(err)
 	}
 	return st, nil
 }
@@ -255,7 +255,7 @@ func (db *DB) serverFlavor(ctx context.Context) (string, error) {
 	var vers string
 	db.queries.Add(1)
 	if err := db.db.QueryRowContext(ctx, `SELECT VERSION()`).Scan(&vers); err != nil {
-		return "", db.redact(fmt.Errorf("wpdb: server version: %w", err))
+		return "", db.Redact(fmt.Errorf("wpdb: server version: %w", err))
 	}
 	if strings.Contains(strings.ToLower(vers), "mariadb") {
 		return gomysql.MariaDBFlavor, nil
@@ -274,12 +274,12 @@ func (db *DB) binlogPosition(ctx context.Context, flavor string) (binlogPosition
 	db.queries.Add(1)
 	if flavor == gomysql.MariaDBFlavor {
 		if err := db.db.QueryRowContext(ctx, `SELECT @@gtid_binlog_pos`).Scan(&gtid); err != nil {
-			return binlogPosition{}, db.redact(fmt.Errorf("wpdb: binary log position: %w", err))
+			return binlogPosition{}, db.Redact(fmt.Errorf("wpdb: binary log position: %w", err))
 		}
 	} else {
 		var mode sql.NullString
 		if err := db.db.QueryRowContext(ctx, `SELECT @@gtid_mode, @@gtid_executed`).Scan(&mode, &gtid); err != nil {
-			return binlogPosition{}, db.redact(fmt.Errorf("wpdb: binary log position: %w", err))
+			return binlogPosition{}, db.Redact(fmt.Errorf("wpdb: binary log position: %w", err))
 		}
 		if !strings.EqualFold(mode.String, "ON") {
 			gtid.String = ""
@@ -307,7 +307,7 @@ func (db *DB) masterStatus(ctx context.Context) (gomysql.Position, error) {
 	var p gomysql.Position
 	row, err := db.binaryLogStatus(ctx, db.db)
 	if err != nil {
-		return p, db.redact(fmt.Errorf("wpdb: the binary log status: %w", err))
+		return p, db.Redact(fmt.Errorf("wpdb: the binary log status: %w", err))
 	}
 	if row == nil {
 		return p, errors.New("wpdb: the server writes no binary log (SHOW MASTER STATUS is empty)")
@@ -329,7 +329,7 @@ var errNoLogStatus = errors.New("the server shows no binary log status")
 func (db *DB) binaryLogStatus(ctx context.Context, q queryer) (map[string]string, error) {
 	for _, stmt := range []string{`SHOW MASTER STATUS`, `SHOW BINARY LOG STATUS`} {
 		row, err := db.showRow(ctx, q, stmt)
-		if syntaxError(err) {
+		if IsSyntaxError(err) {
 			continue
 		}
 		return row, err

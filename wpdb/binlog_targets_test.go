@@ -109,7 +109,7 @@ func TestBinlogFeedStatementsThatOnlyReadTheShop(t *testing.T) {
 				"this_crc CHAR(40), master_cnt INT, master_crc CHAR(40), PRIMARY KEY (db, tbl, chunk))", other))
 			h.run(t, h.dsn, BinlogOptions{}, nil)
 			// In the shop's schema, as pt-table-checksum's DSN names it.
-			h.session(t, append([]string{"SET SESSION binlog_format = 'STATEMENT'"}, tt.stmts(shop, other, p.radar)...)...)
+			h.session(t, append([]string{"SET SESSION binlog_format = 'STATEMENT'"}, tt.stmts(shop, other, p.Radar)...)...)
 			if tt.blind {
 				h.wantBlind(t, BlindStatement)
 				return

@@ -16,6 +16,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpdbtest"
 )
 
 // feedHarness runs a binary log feed on a shop of the private server and
@@ -47,12 +48,12 @@ func (w testWriter) Write(p []byte) (int, error) {
 
 // newFeedShop loads the product shop on the private server with a binary
 // log and returns the harness, the feed not yet started.
-func newFeedShop(t *testing.T) (*feedHarness, *productShop) {
+func newFeedShop(t *testing.T) (*feedHarness, *wpdbtest.Products) {
 	t.Helper()
 	server := testdb.BinlogServer(t)
-	p := newProductShop()
-	p.shop.AddNoise(p.radar, "Radar")
-	dsn, raw := testdb.LoadOn(t, server, p.shop)
+	p := wpdbtest.NewProducts()
+	p.Shop.AddNoise(p.Radar, "Radar")
+	dsn, raw := testdb.LoadOn(t, server, p.Shop)
 	db, err := Open(dsn, Options{Prefix: "wp_"})
 	if err != nil {
 		t.Fatal(err)
@@ -193,8 +194,8 @@ func (h *feedHarness) scalar(t *testing.T, q string, args ...any) int64 {
 // does not read are reported not at all.
 func TestBinlogFeedMapsWordPressWrites(t *testing.T) {
 	h, p := newFeedShop(t)
-	thumb := h.scalar(t, "SELECT meta_value FROM wp_postmeta WHERE post_id = ? AND meta_key = '_thumbnail_id'", p.bundle)
-	alphaTerm := h.scalar(t, "SELECT term_id FROM wp_term_taxonomy WHERE term_taxonomy_id = ?", p.alpha)
+	thumb := h.scalar(t, "SELECT meta_value FROM wp_postmeta WHERE post_id = ? AND meta_key = '_thumbnail_id'", p.Bundle)
+	alphaTerm := h.scalar(t, "SELECT term_id FROM wp_term_taxonomy WHERE term_taxonomy_id = ?", p.Alpha)
 	order := h.scalar(t, "SELECT ID FROM wp_posts WHERE post_type = 'shop_order'")
 	h.run(t, h.dsn, BinlogOptions{}, nil)
 
@@ -205,31 +206,31 @@ func TestBinlogFeedMapsWordPressWrites(t *testing.T) {
 		want  *catalog.Change // nil: none (the marker's comes next)
 	}{
 		{"admin price edit (update_post_meta _price, _regular_price)", false, []string{
-			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '12' WHERE post_id = %d AND meta_key = '_regular_price'", p.radar),
-		}, &catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct}},
+			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '12' WHERE post_id = %d AND meta_key = '_regular_price'", p.Radar),
+		}, &catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct}},
 		{"product saved (wp_update_post)", false, []string{
-			fmt.Sprintf("UPDATE wp_posts SET post_excerpt = 'New short', post_modified = NOW(), post_modified_gmt = UTC_TIMESTAMP() WHERE ID = %d", p.radar),
-		}, &catalog.Change{Products: ids(p.radar), Kind: catalog.KindProduct}},
+			fmt.Sprintf("UPDATE wp_posts SET post_excerpt = 'New short', post_modified = NOW(), post_modified_gmt = UTC_TIMESTAMP() WHERE ID = %d", p.Radar),
+		}, &catalog.Change{Products: ids(p.Radar), Kind: catalog.KindProduct}},
 		{"variation saved: the variation and its parent", false, []string{
-			fmt.Sprintf("UPDATE wp_posts SET menu_order = 5 WHERE ID = %d", p.varESX),
-		}, &catalog.Change{Products: ids(p.varESX, p.bundle), Kind: catalog.KindProduct}},
+			fmt.Sprintf("UPDATE wp_posts SET menu_order = 5 WHERE ID = %d", p.VarESX),
+		}, &catalog.Change{Products: ids(p.VarESX, p.Bundle), Kind: catalog.KindProduct}},
 		{"product trashed (wp_trash_post)", false, []string{
-			fmt.Sprintf("UPDATE wp_posts SET post_status = 'trash' WHERE ID = %d", p.cuffs),
-		}, &catalog.Change{Products: ids(p.cuffs), Kind: catalog.KindProduct}},
+			fmt.Sprintf("UPDATE wp_posts SET post_status = 'trash' WHERE ID = %d", p.Cuffs),
+		}, &catalog.Change{Products: ids(p.Cuffs), Kind: catalog.KindProduct}},
 		{"draft deleted for good (wp_delete_post's last statement)", false, []string{
-			fmt.Sprintf("DELETE FROM wp_posts WHERE ID = %d", p.draft),
-		}, &catalog.Change{Products: ids(p.draft), Kind: catalog.KindProduct}},
+			fmt.Sprintf("DELETE FROM wp_posts WHERE ID = %d", p.Draft),
+		}, &catalog.Change{Products: ids(p.Draft), Kind: catalog.KindProduct}},
 		{"featured image edited (an attachment)", false, []string{
 			fmt.Sprintf("UPDATE wp_posts SET post_title = 'New image' WHERE ID = %d", thumb),
 		}, &catalog.Change{Posts: ids(thumb), Kind: catalog.KindProduct}},
 		{"product moved to another category (wp_set_object_terms)", false, []string{
-			fmt.Sprintf("INSERT INTO wp_term_relationships (object_id, term_taxonomy_id, term_order) VALUES (%d, %d, 0)", p.radar, p.beta),
-		}, &catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct}},
+			fmt.Sprintf("INSERT INTO wp_term_relationships (object_id, term_taxonomy_id, term_order) VALUES (%d, %d, 0)", p.Radar, p.Beta),
+		}, &catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct}},
 		{"category renamed (wp_update_term)", false, []string{
 			fmt.Sprintf("UPDATE wp_terms SET name = 'Alpha renamed' WHERE term_id = %d", alphaTerm),
 		}, &catalog.Change{All: true, Kind: catalog.KindTerm}},
 		{"category re-parented", false, []string{
-			fmt.Sprintf("UPDATE wp_term_taxonomy SET parent = %d WHERE term_taxonomy_id = %d", alphaTerm, p.beta),
+			fmt.Sprintf("UPDATE wp_term_taxonomy SET parent = %d WHERE term_taxonomy_id = %d", alphaTerm, p.Beta),
 		}, &catalog.Change{All: true, Kind: catalog.KindTerm}},
 		{"category re-ordered (update_term_meta order)", false, []string{
 			fmt.Sprintf("UPDATE wp_termmeta SET meta_value = '7' WHERE term_id = %d AND meta_key = 'order'", alphaTerm),
@@ -247,21 +248,21 @@ func TestBinlogFeedMapsWordPressWrites(t *testing.T) {
 			"INSERT INTO wp_icl_translations (element_id) VALUES (1)",
 		}, &catalog.Change{All: true, Kind: catalog.KindTable}},
 		{"a save in one transaction: one change", true, []string{
-			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 3' WHERE ID = %d", p.radar),
-			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '2' WHERE post_id = %d AND meta_key = '_price'", p.badge),
-			fmt.Sprintf("DELETE FROM wp_term_relationships WHERE object_id = %d AND term_taxonomy_id = %d", p.radar, p.beta),
-		}, &catalog.Change{Posts: ids(p.badge, p.radar), Products: ids(p.radar), Kind: catalog.KindProduct}},
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 3' WHERE ID = %d", p.Radar),
+			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '2' WHERE post_id = %d AND meta_key = '_price'", p.Badge),
+			fmt.Sprintf("DELETE FROM wp_term_relationships WHERE object_id = %d AND term_taxonomy_id = %d", p.Radar, p.Beta),
+		}, &catalog.Change{Posts: ids(p.Badge, p.Radar), Products: ids(p.Radar), Kind: catalog.KindProduct}},
 		{"a transaction with an option: everything", true, []string{
-			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '3' WHERE post_id = %d AND meta_key = '_price'", p.badge),
+			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '3' WHERE post_id = %d AND meta_key = '_price'", p.Badge),
 			"UPDATE wp_options SET option_value = '3' WHERE option_name = 'woocommerce_price_num_decimals'",
-		}, &catalog.Change{Posts: ids(p.badge), All: true, Kind: catalog.KindOption}},
+		}, &catalog.Change{Posts: ids(p.Badge), All: true, Kind: catalog.KindOption}},
 
 		{"a plugin adds a column to the posts table", false, []string{
 			"ALTER TABLE wp_posts ADD COLUMN plugin_flag tinyint NOT NULL DEFAULT 0",
 		}, &catalog.Change{All: true, Kind: catalog.KindTable}},
 		{"a product saved after it: the new columns are read", false, []string{
-			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 4', plugin_flag = 1 WHERE ID = %d", p.radar),
-		}, &catalog.Change{Products: ids(p.radar), Kind: catalog.KindProduct}},
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 4', plugin_flag = 1 WHERE ID = %d", p.Radar),
+		}, &catalog.Change{Products: ids(p.Radar), Kind: catalog.KindProduct}},
 
 		// Nothing the catalog reads.
 		{"an order's meta (wc_update_order_meta)", false, []string{
@@ -269,20 +270,20 @@ func TestBinlogFeedMapsWordPressWrites(t *testing.T) {
 			fmt.Sprintf("UPDATE wp_posts SET post_status = 'wc-refunded' WHERE ID = %d", order),
 		}, nil},
 		{"a product's stock count, sales and edit lock", false, []string{
-			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, '_edit_lock', '1763900000:1')", p.radar),
-			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, 'total_sales', '4')", p.radar),
-			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, '_stock', '9')", p.radar),
+			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, '_edit_lock', '1763900000:1')", p.Radar),
+			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, 'total_sales', '4')", p.Radar),
+			fmt.Sprintf("INSERT INTO wp_postmeta (post_id, meta_key, meta_value) VALUES (%d, '_stock', '9')", p.Radar),
 		}, nil},
 		{"a transient (product-transient-version)", false, []string{
 			"INSERT INTO wp_options (option_name, option_value, autoload) VALUES ('_transient_product-transient-version', '1763900000', 'yes')",
 			"UPDATE wp_options SET option_value = '1763900001' WHERE option_name = '_transient_product-transient-version'",
 		}, nil},
 		{"a term recount (wp_update_term_count)", false, []string{
-			fmt.Sprintf("UPDATE wp_term_taxonomy SET count = count + 1 WHERE term_taxonomy_id = %d", p.alpha),
+			fmt.Sprintf("UPDATE wp_term_taxonomy SET count = count + 1 WHERE term_taxonomy_id = %d", p.Alpha),
 		}, nil},
 		{"a page and a revision", false, []string{
-			fmt.Sprintf("UPDATE wp_posts SET post_title = 'About' WHERE ID = %d", p.page),
-			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar' WHERE post_parent = %d AND post_type = 'revision'", p.radar),
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'About' WHERE ID = %d", p.Page),
+			fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar' WHERE post_parent = %d AND post_type = 'revision'", p.Radar),
 		}, nil},
 		{"a product tag created (terms then term_taxonomy)", false, []string{
 			"INSERT INTO wp_terms (term_id, name, slug, term_group) VALUES (7001, 'Sale', 'sale', 0)",
@@ -322,8 +323,8 @@ func TestBinlogFeedResumesAfterDisconnect(t *testing.T) {
 			t.Fatalf("the feed's dump thread: %v", err)
 		}
 		h.exec(t, false, fmt.Sprintf("KILL CONNECTION %d", id),
-			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '%d' WHERE post_id = %d AND meta_key = '_price'", 20+i, p.radar))
-		expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+			fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '%d' WHERE post_id = %d AND meta_key = '_price'", 20+i, p.Radar))
+		expect(t, h.next(t), catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct})
 		h.marker(t)
 		expect(t, h.next(t), optionChange) // and nothing twice
 	}
@@ -343,7 +344,7 @@ func TestBinlogFeedResyncsWhenPositionPurged(t *testing.T) {
 	old := h.feed.pos.clone()
 
 	// Changed while no feed ran, then purged.
-	h.exec(t, false, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '30' WHERE post_id = %d AND meta_key = '_price'", p.radar),
+	h.exec(t, false, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '30' WHERE post_id = %d AND meta_key = '_price'", p.Radar),
 		"FLUSH BINARY LOGS")
 	var newest, size string
 	rows, err := h.raw.Query("SHOW BINARY LOGS")
@@ -395,8 +396,8 @@ func TestBinlogFeedResyncsWhenPositionPurged(t *testing.T) {
 	if n := h.resyncs.Load(); n != 1 {
 		t.Errorf("OnResync called %d times, want 1", n)
 	}
-	h.exec(t, false, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '31' WHERE post_id = %d AND meta_key = '_price'", p.radar))
-	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+	h.exec(t, false, fmt.Sprintf("UPDATE wp_postmeta SET meta_value = '31' WHERE post_id = %d AND meta_key = '_price'", p.Radar))
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct})
 }
 
 // BinlogStatus says why a server or a user cannot feed catalogd, in a
@@ -405,8 +406,8 @@ func TestBinlogFeedResyncsWhenPositionPurged(t *testing.T) {
 func TestBinlogStatus(t *testing.T) {
 	ctx := context.Background()
 	t.Run("the shared server", func(t *testing.T) {
-		p := newProductShop()
-		dsn, raw := testdb.Load(t, p.shop)
+		p := wpdbtest.NewProducts()
+		dsn, raw := testdb.Load(t, p.Shop)
 		var logBin bool
 		if err := raw.QueryRow("SELECT @@GLOBAL.log_bin").Scan(&logBin); err != nil {
 			t.Fatal(err)
@@ -478,8 +479,8 @@ func TestBinlogStatus(t *testing.T) {
 			// This user follows the log.
 			uh := &feedHarness{raw: h.raw, db: db}
 			uh.run(t, u.DSN, BinlogOptions{}, nil)
-			h.exec(t, false, fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar by replica' WHERE ID = %d", p.radar))
-			expect(t, uh.next(t), catalog.Change{Products: ids(p.radar), Kind: catalog.KindProduct})
+			h.exec(t, false, fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar by replica' WHERE ID = %d", p.Radar))
+			expect(t, uh.next(t), catalog.Change{Products: ids(p.Radar), Kind: catalog.KindProduct})
 		})
 	}
 }
@@ -511,12 +512,12 @@ func TestBinlogFeedLag(t *testing.T) {
 	lags := make([]time.Duration, 0, n)
 	for i := range n {
 		sent := time.Now()
-		if _, err := h.raw.Exec("UPDATE wp_postmeta SET meta_value = ? WHERE post_id = ? AND meta_key = '_price'", 100+i, p.radar); err != nil {
+		if _, err := h.raw.Exec("UPDATE wp_postmeta SET meta_value = ? WHERE post_id = ? AND meta_key = '_price'", 100+i, p.Radar); err != nil {
 			t.Fatal(err)
 		}
 		c := h.next(t)
 		lags = append(lags, time.Since(sent))
-		if !slices.Equal(c.Posts, []int64{p.radar}) {
+		if !slices.Equal(c.Posts, []int64{p.Radar}) {
 			t.Fatalf("change %d = %+v", i, c)
 		}
 	}
@@ -544,11 +545,11 @@ func TestBinlogFeedUnloggedSchemaChange(t *testing.T) {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}
-	price := fmt.Sprintf("UPDATE wp_postmeta SET meta_value = meta_value + 1 WHERE post_id = %d AND meta_key = '_price'", p.radar)
+	price := fmt.Sprintf("UPDATE wp_postmeta SET meta_value = meta_value + 1 WHERE post_id = %d AND meta_key = '_price'", p.Radar)
 	h.exec(t, false, price)
 	expect(t, h.next(t), catalog.Change{All: true, Kind: catalog.KindTable})
 	h.exec(t, false, price)
-	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct})
 }
 
 // Where the server has no GTID position the feed follows a file and
@@ -560,12 +561,12 @@ func TestBinlogFeedFilePosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.run(t, h.dsn, BinlogOptions{}, &binlogPosition{file: fp})
-	price := fmt.Sprintf("UPDATE wp_postmeta SET meta_value = meta_value + 1 WHERE post_id = %d AND meta_key = '_price'", p.radar)
+	price := fmt.Sprintf("UPDATE wp_postmeta SET meta_value = meta_value + 1 WHERE post_id = %d AND meta_key = '_price'", p.Radar)
 	h.exec(t, false, price)
-	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct})
 	id := h.scalar(t, "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")
 	h.exec(t, false, fmt.Sprintf("KILL CONNECTION %d", id), price)
-	expect(t, h.next(t), catalog.Change{Posts: ids(p.radar), Kind: catalog.KindProduct})
+	expect(t, h.next(t), catalog.Change{Posts: ids(p.Radar), Kind: catalog.KindProduct})
 	h.marker(t)
 	expect(t, h.next(t), optionChange)
 	if pos := h.feed.Position(); strings.HasPrefix(pos, "GTID") || !strings.Contains(pos, fp.Name) {
@@ -594,7 +595,7 @@ func TestBinlogFeedLogsNoSecret(t *testing.T) {
 		cancel()
 		<-done
 	}()
-	h.exec(t, false, fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 5' WHERE ID = %d", p.radar))
+	h.exec(t, false, fmt.Sprintf("UPDATE wp_posts SET post_title = 'Radar 5' WHERE ID = %d", p.Radar))
 	select {
 	case <-changes:
 	case <-time.After(10 * time.Second):

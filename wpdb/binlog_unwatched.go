@@ -202,7 +202,7 @@ func (db *DB) lookupTable(ctx context.Context, t target, fold bool) tableFacts {
 	var f tableFacts
 	f.err = db.View(ctx, func(ctx context.Context, tx *Tx) error {
 		var user string
-		if err := tx.getx(ctx, &user, `SELECT CURRENT_USER()`); err != nil {
+		if err := tx.Get(ctx, &user, `SELECT CURRENT_USER()`); err != nil {
 			return fmt.Errorf("wpdb: binlog: the current user: %w", err)
 		}
 		var tables []struct {
@@ -211,7 +211,7 @@ func (db *DB) lookupTable(ctx context.Context, t target, fold bool) tableFacts {
 			Kind   string `db:"kind"`
 			Engine string `db:"engine"`
 		}
-		if err := tx.selectx(ctx, &tables, `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS n, TABLE_TYPE AS kind,
+		if err := tx.Select(ctx, &tables, `SELECT TABLE_SCHEMA AS s, TABLE_NAME AS n, TABLE_TYPE AS kind,
 			COALESCE(ENGINE, '') AS engine FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?`,
 			t.schema, t.table); err != nil {
 			return fmt.Errorf("wpdb: binlog: what %s.%s is: %w", t.schema, t.table, err)
@@ -225,7 +225,7 @@ func (db *DB) lookupTable(ctx context.Context, t target, fold bool) tableFacts {
 			Schema string `db:"s"`
 			Name   string `db:"n"`
 		}
-		if err := tx.selectx(ctx, &names, `SELECT EVENT_OBJECT_SCHEMA AS s, EVENT_OBJECT_TABLE AS n
+		if err := tx.Select(ctx, &names, `SELECT EVENT_OBJECT_SCHEMA AS s, EVENT_OBJECT_TABLE AS n
 			FROM information_schema.TRIGGERS WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?`,
 			t.schema, t.table); err != nil {
 			return fmt.Errorf("wpdb: binlog: the triggers of %s.%s: %w", t.schema, t.table, err)
@@ -238,7 +238,7 @@ func (db *DB) lookupTable(ctx context.Context, t target, fold bool) tableFacts {
 		// A global grant shows with no schema, a schema's with no table.
 		names = names[:0]
 		if grantee, ok := granteeOf(user); ok {
-			if err := tx.selectx(ctx, &names, `SELECT '' AS s, '' AS n FROM information_schema.USER_PRIVILEGES
+			if err := tx.Select(ctx, &names, `SELECT '' AS s, '' AS n FROM information_schema.USER_PRIVILEGES
 				WHERE GRANTEE = ? AND PRIVILEGE_TYPE = 'TRIGGER'
 				UNION ALL SELECT TABLE_SCHEMA, '' FROM information_schema.SCHEMA_PRIVILEGES
 				WHERE GRANTEE = ? AND PRIVILEGE_TYPE = 'TRIGGER' AND TABLE_SCHEMA = ?
@@ -253,7 +253,7 @@ func (db *DB) lookupTable(ctx context.Context, t target, fold bool) tableFacts {
 				f.triggersSeen = true
 			}
 		}
-		if err := tx.getx(ctx, &f.at, `SELECT UNIX_TIMESTAMP()`); err != nil {
+		if err := tx.Get(ctx, &f.at, `SELECT UNIX_TIMESTAMP()`); err != nil {
 			return fmt.Errorf("wpdb: binlog: the server's clock: %w", err)
 		}
 		return nil

@@ -36,7 +36,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		Products   int `db:"products"`
 		Variations int `db:"variations"`
 	}
-	if err := tx.getx(ctx, &n, `
+	if err := tx.Get(ctx, &n, `
 		SELECT COALESCE(SUM(post_type = 'product' AND post_status = 'publish'), 0) AS products,
 		       COALESCE(SUM(post_type = 'product_variation'), 0) AS variations
 		FROM {posts} WHERE post_type IN ('product', 'product_variation')`); err != nil {
@@ -54,7 +54,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 	)
 	dest := []any{&id, &parent, &typ, &status, &pub, &variation,
 		&p.Slug, &p.Title, &p.Excerpt, &p.Content, &p.Password, &p.Modified, &p.MenuOrder}
-	err := tx.each(ctx, `
+	err := tx.Each(ctx, `
 		SELECT ID, post_parent, post_type, post_status,
 		       post_type = 'product' AND post_status = 'publish' AS pub,
 		       post_type = 'product_variation' AS variation,

@@ -155,7 +155,7 @@ func (db *DB) openSnapshots(ctx context.Context, n int) (txs []*Tx, pos []string
 	for range n {
 		c, err := db.db.Connx(ctx)
 		if err != nil {
-			return nil, nil, nil, db.redact(fmt.Errorf("wpdb: a connection for the load: %w", err))
+			return nil, nil, nil, db.Redact(fmt.Errorf("wpdb: a connection for the load: %w", err))
 		}
 		conns = append(conns, c)
 	}
@@ -176,7 +176,7 @@ func (db *DB) openSnapshots(ctx context.Context, n int) (txs []*Tx, pos []string
 			db.betweenOpenings(i)
 		}
 		if err := tx.exec(ctx, `START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY`); err != nil {
-			if syntaxError(err) {
+			if IsSyntaxError(err) {
 				return nil, nil, nil, fmt.Errorf("%w: %w", errNoSnapshots, err)
 			}
 			return nil, nil, nil, err
@@ -199,7 +199,7 @@ func (tx *Tx) exec(ctx context.Context, stmt string) error {
 		return err
 	})
 	if err != nil {
-		return tx.db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
+		return tx.db.Redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
 	}
 	return nil
 }
@@ -213,8 +213,8 @@ func (tx *Tx) snapshotPosition(ctx context.Context) (string, error) {
 		Name  string `db:"Variable_name"`
 		Value string `db:"Value"`
 	}
-	if err := tx.selectx(ctx, &rows, `SHOW SESSION STATUS LIKE 'binlog_snapshot_%'`); err != nil {
-		return "", tx.db.redact(fmt.Errorf("wpdb: read the snapshot's binary log position: %w", err))
+	if err := tx.Select(ctx, &rows, `SHOW SESSION STATUS LIKE 'binlog_snapshot_%'`); err != nil {
+		return "", tx.db.Redact(fmt.Errorf("wpdb: read the snapshot's binary log position: %w", err))
 	}
 	var file, pos string
 	for _, r := range rows {
@@ -349,7 +349,7 @@ func (tx *Tx) metaBounds(ctx context.Context, lo, hi *int64) error {
 		Lo int64 `db:"lo"`
 		Hi int64 `db:"hi"`
 	}
-	if err := tx.getx(ctx, &b, `SELECT COALESCE(MIN(meta_id), 0) AS lo, COALESCE(MAX(meta_id), 0) AS hi FROM {postmeta}`); err != nil {
+	if err := tx.Get(ctx, &b, `SELECT COALESCE(MIN(meta_id), 0) AS lo, COALESCE(MAX(meta_id), 0) AS hi FROM {postmeta}`); err != nil {
 		return fmt.Errorf("wpdb: read post meta bounds: %w", err)
 	}
 	*lo, *hi = b.Lo, b.Hi

@@ -126,7 +126,7 @@ func (p *Poller) Baseline(ctx context.Context) (catalog.Baseline, error) {
 	b := &scanBaseline{slot: &p.slot, gen: gen}
 	err := p.db.View(ctx, func(ctx context.Context, tx *Tx) error {
 		var err error
-		b.updated, b.localNow, b.gate, err = tx.postsUpdated(ctx)
+		b.updated, b.localNow, b.gate, err = tx.PostsUpdated(ctx)
 		return err
 	})
 	if err != nil {

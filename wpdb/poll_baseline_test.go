@@ -3,11 +3,11 @@ package wpdb
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"testing"
 
 	"catalogd/catalog"
+	"catalogd/internal/wpdbtest"
 )
 
 // scannedRows is what a full scan of the database reads now.
@@ -89,29 +89,18 @@ func TestLoadBaselineIsScan(t *testing.T) {
 				t.Fatal("the load delivered no baseline")
 			}
 			want := scannedRows(t, db)
-			if !maps.Equal(b.rows, want) {
-				for id, s := range want {
-					if got, ok := b.rows[id]; !ok || got != s {
-						t.Errorf("post %d: load's %+v (present %v), scan's %+v", id, got, ok, s)
-					}
-				}
-				for id, s := range b.rows {
-					if _, ok := want[id]; !ok {
-						t.Errorf("post %d: load's %+v, not in the scan", id, s)
-					}
-				}
-			}
+			wpdbtest.SamePosts(t, b.rows, want, "load's", "scan")
 			seen := map[statusCode]bool{}
 			for _, s := range b.rows {
 				seen[s.status] = true
 			}
-			for _, st := range []string{"publish", "draft", "private", "pending", "trash", "future"} {
+			for _, st := range wpdbtest.Statuses {
 				if code, _ := statuses.Code(st); !seen[code] {
 					t.Errorf("no post of status %s in the baseline: the fixture lost its point", st)
 				}
 			}
-			if _, ok := b.rows[ps.varQBCore]; !ok {
-				t.Errorf("the disabled variation %d is not in the baseline", ps.varQBCore)
+			if _, ok := b.rows[ps.VarQBCore]; !ok {
+				t.Errorf("the disabled variation %d is not in the baseline", ps.VarQBCore)
 			}
 			if b.dbNow == "" || !b.gate {
 				t.Errorf("baseline's clock %q, gate %v: want the database's clock and a gate", b.dbNow, b.gate)
@@ -134,7 +123,7 @@ func TestLoadBaselineOnlyWhenAsked(t *testing.T) {
 			// The gate's first read on a DB learns that MariaDB has no
 			// stats expiry (one statement more, once): learned here.
 			view(t, db, func(ctx context.Context, tx *Tx) error {
-				_, _, _, err := tx.postsUpdated(ctx)
+				_, _, _, err := tx.PostsUpdated(ctx)
 				return err
 			})
 			load := func() int64 {
@@ -225,14 +214,14 @@ func TestPollBaselineFromLoad(t *testing.T) {
 			t.Parallel()
 			ps := newPollShop(false)
 			db, raw := openShopWith(t, ps.shop, Options{Prefix: "wp_", LoadStreams: tt.streams})
-			clock := &testClock{t: testNow}
+			clock := &testClock{t: wpdbtest.Now}
 			var stats []PollStats
 			p := NewPoller(db, catalog.ShopReads, PollOptions{Now: clock.Now, OnPoll: func(s PollStats) { stats = append(stats, s) }})
 			ctx := context.Background()
 			before := db.Queries()
 			const saved = "2026-11-22 10:00:00"
 			save := func() {
-				exec(t, raw, "a save after the load's snapshot",
+				wpdbtest.Exec(t, raw, "a save after the load's snapshot",
 					`UPDATE wp_posts SET post_modified_gmt = '`+saved+`' WHERE ID = `+fmt.Sprint(ps.cuffs))
 			}
 			startAsking(t, db, p, hookedPoller{Poller: p, atClock: save})
@@ -247,7 +236,7 @@ func TestPollBaselineFromLoad(t *testing.T) {
 			}
 
 			// Before any load: rounds, no scan, whatever the gate says.
-			exec(t, raw, "an edit before the load", `UPDATE wp_posts SET post_title = 'Radar 2' WHERE ID = `+fmt.Sprint(ps.radar))
+			wpdbtest.Exec(t, raw, "an edit before the load", `UPDATE wp_posts SET post_title = 'Radar 2' WHERE ID = `+fmt.Sprint(ps.radar))
 			stats = nil
 			clock.Add(p.o.Interval)
 			if got := p.pollOnce(ctx); got != nil || len(stats) != 1 || stats[0].Scan {
@@ -289,7 +278,7 @@ func TestPollBaselineWithoutLoad(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
 	db, raw := openShop(t, ps.shop)
-	clock := &testClock{t: testNow}
+	clock := &testClock{t: wpdbtest.Now}
 	var stats []PollStats
 	p := NewPoller(db, catalog.ShopReads, PollOptions{Now: clock.Now, OnPoll: func(s PollStats) { stats = append(stats, s) }})
 	ctx := context.Background()
@@ -315,7 +304,7 @@ func TestPollBaselineWithoutLoad(t *testing.T) {
 	if got := p.pollOnce(ctx); got != nil || scans() != 1 || p.rows == nil {
 		t.Fatalf("at MaxScan: changes %v, stats %+v; want a scan for the baseline, reporting nothing", describe(got), stats)
 	}
-	exec(t, raw, "edit", `UPDATE wp_posts SET post_modified_gmt = '2026-11-22 10:00:00' WHERE ID = `+fmt.Sprint(ps.radar))
+	wpdbtest.Exec(t, raw, "edit", `UPDATE wp_posts SET post_modified_gmt = '2026-11-22 10:00:00' WHERE ID = `+fmt.Sprint(ps.radar))
 	want := []string{products(ps.radar)}
 	for range 3 { // the gate may hold the edit's second as the scan's: at most a scan later
 		clock.Add(p.o.Interval)

@@ -116,7 +116,7 @@ func BenchmarkPollGate(b *testing.B) {
 	ctx := context.Background()
 	for b.Loop() {
 		err := db.View(ctx, func(ctx context.Context, tx *Tx) error {
-			_, _, ok, err := tx.postsUpdated(ctx)
+			_, _, ok, err := tx.PostsUpdated(ctx)
 			if err == nil && !ok {
 				b.Fatal("no UPDATE_TIME row for wp_posts")
 			}

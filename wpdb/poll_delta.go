@@ -98,11 +98,11 @@ func (p *Poller) delta(ctx context.Context) ([]int64, error) {
 	start := time.Now()
 	err := p.db.View(ctx, func(ctx context.Context, tx *Tx) error {
 		var err error
-		if updated, localNow, gate, err = tx.postsUpdated(ctx); err != nil {
+		if updated, localNow, gate, err = tx.PostsUpdated(ctx); err != nil {
 			return err
 		}
 		read = p.o.Now()
-		if _, err = tx.maxPostID(ctx, &dbNow); err != nil {
+		if _, err = tx.MaxPostID(ctx, &dbNow); err != nil {
 			return err
 		}
 		rows, err = tx.productsSavedSince(ctx, p.index, since)
@@ -167,7 +167,7 @@ func (p *Poller) noteIndex(ctx context.Context, index string) {
 // those two differently.
 func (tx *Tx) modifiedIndex(ctx context.Context) (string, error) {
 	var names []string
-	err := tx.each(ctx, `
+	err := tx.Each(ctx, `
 		SELECT * FROM information_schema.STATISTICS
 		WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? AND SEQ_IN_INDEX = 1 AND COLUMN_NAME = 'post_modified_gmt'
 		ORDER BY INDEX_NAME`, []any{tx.prefix + "posts"}, func(rows *sqlx.Rows) error {
@@ -205,7 +205,7 @@ func (tx *Tx) modifiedIndex(ctx context.Context) (string, error) {
 // forced: the optimizer, on statistics that lag, could take a full scan.
 func (tx *Tx) productsSavedSince(ctx context.Context, index, since string) ([]productRow, error) {
 	var rows []productRow
-	if err := tx.selectx(ctx, &rows, `
+	if err := tx.Select(ctx, &rows, `
 		SELECT ID, post_parent, post_type, post_status, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
 		FROM {posts} FORCE INDEX (`+quoteName(index)+`)
 		WHERE post_modified_gmt >= ? AND post_type IN ('product', 'product_variation')`, since); err != nil {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"catalogd/internal/wpdbtest"
 )
 
 // The delta reads, through the owner's index on post_modified_gmt, the
@@ -19,7 +21,7 @@ func TestPollDeltaSees(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
 	ps.shop.IndexPostModified()
-	clock := &testClock{t: testNow}
+	clock := &testClock{t: wpdbtest.Now}
 	var deltas, fulls int
 	p, raw := startPoller(t, ps.shop, clock, func(s PollStats) {
 		if s.Delta {
@@ -63,7 +65,7 @@ func TestPollDeltaSees(t *testing.T) {
 		{"nothing again", nil, false, nil},
 	}
 	for _, tt := range tests {
-		exec(t, raw, tt.name, tt.edits...)
+		wpdbtest.Exec(t, raw, tt.name, tt.edits...)
 		before, d := p.db.Queries(), deltas
 		got, err := p.detect(context.Background())
 		if err != nil {
@@ -114,8 +116,8 @@ func TestPollDeltaIndexDropped(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
 	ps.shop.IndexPostModified()
-	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
-	exec(t, raw, "drop the index and save", `ALTER TABLE wp_posts DROP INDEX catalogd_post_modified_gmt`,
+	p, raw := startPoller(t, ps.shop, &testClock{t: wpdbtest.Now}, nil)
+	wpdbtest.Exec(t, raw, "drop the index and save", `ALTER TABLE wp_posts DROP INDEX catalogd_post_modified_gmt`,
 		`UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(ps.radar))
 	if _, err := p.detect(context.Background()); err == nil {
 		t.Fatal("a delta through a dropped index did not fail")
@@ -140,15 +142,15 @@ func TestPollDeltaIndexDropped(t *testing.T) {
 func TestPendingReportedAtDoublings(t *testing.T) {
 	t.Parallel()
 	p := &Poller{}
-	saved := testNow.UTC().Format(time.DateTime)
+	saved := wpdbtest.Now.UTC().Format(time.DateTime)
 	p.rows = map[int64]scanState{7: {modified: packTime(saved)}}
-	p.addPending(p.rows, []int64{7}, false, saved, testNow)
+	p.addPending(p.rows, []int64{7}, false, saved, wpdbtest.Now)
 	if _, ok := p.pending[7]; !ok {
 		t.Fatal("the product saved now is not pending")
 	}
 	var got []time.Duration
 	for d := 250 * time.Millisecond; d <= 2*maxOpenTxn; d += 250 * time.Millisecond {
-		for _, c := range p.recheck(testNow.Add(d)) {
+		for _, c := range p.recheck(wpdbtest.Now.Add(d)) {
 			if slices.Contains(c.Products, 7) {
 				got = append(got, d)
 			}

@@ -2,12 +2,7 @@ package wpdb
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
 
 	"catalogd/catalog"
 )
@@ -30,7 +25,7 @@ func (p *Poller) gateOnce(ctx context.Context) []catalog.Change {
 	start := time.Now()
 	err := p.db.View(ctx, func(ctx context.Context, tx *Tx) error {
 		var err error
-		updated, _, ok, err = tx.postsUpdated(ctx)
+		updated, _, ok, err = tx.PostsUpdated(ctx)
 		return err
 	})
 	cost := time.Since(start)
@@ -83,79 +78,4 @@ func (p *Poller) scanDue() bool {
 	// transaction open since then may commit with its UPDATE_TIME
 	// (settleDue): scanned while the bucket keeps a scan for an edit.
 	return p.settleDue(now) && p.tokens >= 2*p.scanCost.Seconds()
-}
-
-// postsUpdated reads the posts table's UPDATE_TIME (the last commit that
-// changed it, to the second, in the server's time zone; "" while the
-// server has none: InnoDB keeps it in memory from its first change after
-// a restart) and the server's clock in that zone. ok is false when the
-// server shows no such row (a user information_schema does not show the
-// table to): the poller then scans on a period. information_schema shows
-// a user the tables it has any privilege on, so a SELECT-only user sees
-// it (checked on MariaDB 10.11).
-//
-// MySQL 8 caches the statistics for information_schema_stats_expiry
-// seconds (a day), so UPDATE_TIME needs the session's set to 0. The read
-// asks for the session's value in the same statement, and sets it only
-// when it is not 0 yet: once per connection, not once per read (a
-// session variable outlives the transaction; the pool keeps the
-// connection). MariaDB has no such variable: the first read's 1193
-// ("unknown system variable") is an answer, remembered for the DB, and the
-// statement is sent without it from then on. Every statement goes through
-// run: counted, timed, under the statement deadline.
-func (tx *Tx) postsUpdated(ctx context.Context) (updated, now string, ok bool, err error) {
-	type row struct {
-		Updated sql.NullString `db:"updated"`
-		Now     string         `db:"db_now"`
-		Expiry  sql.NullInt64  `db:"expiry"`
-	}
-	read := func(withExpiry bool) ([]row, error) {
-		var rows []row
-		if !withExpiry {
-			return rows, tx.selectx(ctx, &rows, postsUpdatedSQL, tx.prefix+"posts")
-		}
-		return rows, tx.runAnswering(ctx, postsUpdatedExpirySQL, []any{tx.prefix + "posts"}, unknownVariable,
-			func(ctx context.Context, q string, args []any) error {
-				return tx.tx.SelectContext(ctx, &rows, q, args...)
-			})
-	}
-	withExpiry := !tx.db.noStatsExpiry.Load()
-	rows, err := read(withExpiry)
-	switch {
-	case withExpiry && unknownVariable(err):
-		tx.db.noStatsExpiry.Store(true) // MariaDB, or MySQL before 8
-		rows, err = read(false)
-	case err == nil && len(rows) > 0 && rows[0].Expiry.Valid && rows[0].Expiry.Int64 != 0:
-		// A connection new to this: its UPDATE_TIME was the cached one.
-		err = tx.run(ctx, `SET SESSION information_schema_stats_expiry = 0`, nil,
-			func(ctx context.Context, q string, _ []any) error {
-				_, err := tx.tx.ExecContext(ctx, q)
-				return err
-			})
-		if err == nil {
-			rows, err = read(true)
-		}
-	}
-	if err != nil {
-		return "", "", false, fmt.Errorf("wpdb: read the posts table's update time: %w", err)
-	}
-	if len(rows) == 0 {
-		return "", "", false, nil
-	}
-	return rows[0].Updated.String, rows[0].Now, true, nil
-}
-
-const (
-	postsUpdatedSQL = `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS db_now
-		FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`
-	postsUpdatedExpirySQL = `SELECT CAST(UPDATE_TIME AS CHAR) AS updated, CAST(NOW() AS CHAR) AS db_now,
-		@@SESSION.information_schema_stats_expiry AS expiry
-		FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`
-)
-
-// unknownVariable reports whether err is the server's "unknown system
-// variable" (1193).
-func unknownVariable(err error) bool {
-	var me *mysql.MySQLError
-	return errors.As(err, &me) && me.Number == 1193
 }

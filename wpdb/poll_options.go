@@ -21,7 +21,7 @@ func (tx *Tx) optionSums(ctx context.Context, names []string) (map[string]string
 		Name string `db:"option_name"`
 		Sum  string `db:"sum"`
 	}
-	if err := tx.selectx(ctx, &rows,
+	if err := tx.Select(ctx, &rows,
 		`SELECT option_name, MD5(option_value) AS sum FROM {options} WHERE option_name IN (?)`, names); err != nil {
 		return nil, fmt.Errorf("wpdb: read option digests: %w", err)
 	}

@@ -26,33 +26,11 @@ func (r productRow) ids() []int64 {
 	return []int64{r.ID}
 }
 
-// maxPostID reads the highest post ID of any type (the primary key's last
-// entry: no row is read). 0 on an empty table. When utcNow is not nil the
-// same statement reads the database's clock (UTC_TIMESTAMP()) into it: the
-// scan needs both, and one statement costs one round trip.
-func (tx *Tx) maxPostID(ctx context.Context, utcNow *string) (int64, error) {
-	var row struct {
-		ID  int64  `db:"id"`
-		Now string `db:"db_now"`
-	}
-	stmt := `SELECT COALESCE(MAX(ID), 0) AS id, '' AS db_now FROM {posts}`
-	if utcNow != nil {
-		stmt = `SELECT COALESCE(MAX(ID), 0) AS id, CAST(UTC_TIMESTAMP() AS CHAR) AS db_now FROM {posts}`
-	}
-	if err := tx.getx(ctx, &row, stmt); err != nil {
-		return 0, fmt.Errorf("wpdb: read highest post ID: %w", err)
-	}
-	if utcNow != nil {
-		*utcNow = row.Now
-	}
-	return row.ID, nil
-}
-
 // productsByIDRange reads the product and variation posts with lo < ID <= hi
 // by primary key range: the posts created since the last round.
 func (tx *Tx) productsByIDRange(ctx context.Context, lo, hi int64) ([]productRow, error) {
 	var rows []productRow
-	if err := tx.selectx(ctx, &rows, `
+	if err := tx.Select(ctx, &rows, `
 		SELECT ID, post_parent, post_type, post_status, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
 		FROM {posts} WHERE ID > ? AND ID <= ? AND post_type IN ('product', 'product_variation')`, lo, hi); err != nil {
 		return nil, fmt.Errorf("wpdb: read new products: %w", err)
@@ -67,7 +45,7 @@ func (tx *Tx) productsByID(ctx context.Context, ids []int64) ([]productRow, erro
 		return nil, nil
 	}
 	var rows []productRow
-	if err := tx.selectx(ctx, &rows, `
+	if err := tx.Select(ctx, &rows, `
 		SELECT ID, post_parent, post_type, post_status, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
 		FROM {posts} WHERE ID IN (?) AND post_type IN ('product', 'product_variation')`, ids); err != nil {
 		return nil, fmt.Errorf("wpdb: read products by ID: %w", err)
@@ -84,7 +62,7 @@ func (tx *Tx) productsByID(ctx context.Context, ids []int64) ([]productRow, erro
 // by flipping its status alone: it leaves this set and nothing else moves.
 func (tx *Tx) scheduledProducts(ctx context.Context) ([]int64, error) {
 	var ids []int64
-	if err := tx.selectx(ctx, &ids, `
+	if err := tx.Select(ctx, &ids, `
 		SELECT ID FROM {posts} WHERE post_type IN ('product', 'product_variation') AND post_status = 'future'`); err != nil {
 		return nil, fmt.Errorf("wpdb: read scheduled products: %w", err)
 	}

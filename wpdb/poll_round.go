@@ -70,7 +70,7 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 	start := time.Now()
 	err := p.db.View(ctx, func(ctx context.Context, tx *Tx) error {
 		var err error
-		if s.updated, _, _, err = tx.postsUpdated(ctx); err != nil {
+		if s.updated, _, _, err = tx.PostsUpdated(ctx); err != nil {
 			return err
 		}
 		if s.options, err = tx.optionSums(ctx, p.reads.Options); err != nil {
@@ -79,7 +79,7 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 		if s.terms, s.attrs, err = tx.termSums(ctx, p.reads.Taxonomies, p.reads.MemberTaxonomies); err != nil {
 			return err
 		}
-		if s.maxID, err = tx.maxPostID(ctx, nil); err != nil {
+		if s.maxID, err = tx.MaxPostID(ctx, nil); err != nil {
 			return err
 		}
 		if !baseline && s.maxID > p.maxID {

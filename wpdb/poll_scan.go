@@ -75,11 +75,11 @@ func (p *Poller) scan(ctx context.Context) ([]int64, error) {
 		// The gate's value first: a change committed after it moves it
 		// (or falls in the second it was read in: scanUnsure).
 		var err error
-		if updated, localNow, gate, err = tx.postsUpdated(ctx); err != nil {
+		if updated, localNow, gate, err = tx.PostsUpdated(ctx); err != nil {
 			return err
 		}
 		read = p.o.Now()
-		maxID, err := tx.maxPostID(ctx, &dbNow)
+		maxID, err := tx.MaxPostID(ctx, &dbNow)
 		if err != nil {
 			return err
 		}
@@ -212,7 +212,7 @@ func (tx *Tx) scanProducts(ctx context.Context, lo, hi int64, fn func(productRow
 // productRow's columns in its order into fn, one at a time (the scan's
 // and a load's baseline read every product post: no slice of them all).
 func (tx *Tx) eachProductRow(ctx context.Context, stmt string, args []any, fn func(productRow)) error {
-	return tx.each(ctx, stmt, args, func(rows *sqlx.Rows) error {
+	return tx.Each(ctx, stmt, args, func(rows *sqlx.Rows) error {
 		var r productRow
 		if err := rows.Scan(&r.ID, &r.Parent, &r.Type, &r.Status, &r.Modified); err != nil {
 			return err

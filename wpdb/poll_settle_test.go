@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"catalogd/internal/wpdbtest"
 )
 
 // pollRig is a poller on a pollShop, on a clock the test moves, with the
@@ -42,7 +44,7 @@ func newPollRigOn(t *testing.T, o Options, indexed bool) *pollRig {
 // newPollRigTuned is newPollRigOn with the poller tuned by po.
 func newPollRigTuned(t *testing.T, o Options, indexed bool, po PollOptions) *pollRig {
 	t.Helper()
-	r := &pollRig{ps: newPollShop(false), clock: &testClock{t: testNow}}
+	r := &pollRig{ps: newPollShop(false), clock: &testClock{t: wpdbtest.Now}}
 	if indexed {
 		r.ps.shop.IndexPostModified()
 	}
@@ -113,7 +115,7 @@ func (r *pollRig) quiet(t *testing.T) {
 func (r *pollRig) dbSecond(t *testing.T) time.Time {
 	t.Helper()
 	var now string
-	rawScalar(t, r.raw, &now, `SELECT CAST(NOW() AS CHAR)`)
+	wpdbtest.RawScalar(t, r.raw, &now, `SELECT CAST(NOW() AS CHAR)`)
 	at, err := time.Parse(time.DateTime, now)
 	if err != nil {
 		t.Fatalf("the database's clock %q: %v", now, err)
@@ -137,7 +139,7 @@ func (r *pollRig) waitDB(t *testing.T, at time.Time) {
 func (r *pollRig) postsUpdateTime(t *testing.T) time.Time {
 	t.Helper()
 	var s sql.NullString
-	rawScalar(t, r.raw, &s, `SELECT CAST(UPDATE_TIME AS CHAR) FROM information_schema.TABLES
+	wpdbtest.RawScalar(t, r.raw, &s, `SELECT CAST(UPDATE_TIME AS CHAR) FROM information_schema.TABLES
 		WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'wp_posts'`)
 	at, err := time.Parse(time.DateTime, s.String)
 	if err != nil {
@@ -220,7 +222,7 @@ func (r *pollRig) sameStamp(t *testing.T, a, b int64) (*sql.Tx, time.Time) {
 			post_modified_gmt = UTC_TIMESTAMP() WHERE ID = %d`, a)); err != nil {
 			t.Fatal(err)
 		}
-		exec(t, r.raw, "T2", fmt.Sprintf(`UPDATE wp_posts SET post_title = 'Cuffs T2', post_modified = NOW(),
+		wpdbtest.Exec(t, r.raw, "T2", fmt.Sprintf(`UPDATE wp_posts SET post_title = 'Cuffs T2', post_modified = NOW(),
 			post_modified_gmt = UTC_TIMESTAMP() WHERE ID = %d`, b))
 		if stamp := r.postsUpdateTime(t); stamp.Equal(begun) {
 			return tx, stamp
@@ -323,11 +325,11 @@ func secondSaveUnderClockSkew(t *testing.T, r *pollRig, late, inTx bool) {
 	}
 	// The first save, as WooCommerce writes it: the posts row with
 	// PHP's clock, then the meta.
-	exec(t, r.raw, "first save", `UPDATE wp_posts SET post_modified = UTC_TIMESTAMP() - INTERVAL 5 SECOND,
+	wpdbtest.Exec(t, r.raw, "first save", `UPDATE wp_posts SET post_modified = UTC_TIMESTAMP() - INTERVAL 5 SECOND,
 				post_modified_gmt = UTC_TIMESTAMP() - INTERVAL 5 SECOND WHERE ID = `+radar, price("25"))
 	saved := r.postsUpdateTime(t)
 	var modified string
-	rawScalar(t, r.raw, &modified, `SELECT CAST(post_modified_gmt AS CHAR) FROM wp_posts WHERE ID = `+radar)
+	wpdbtest.RawScalar(t, r.raw, &modified, `SELECT CAST(post_modified_gmt AS CHAR) FROM wp_posts WHERE ID = `+radar)
 	scans := r.scans
 	ids, earliest := r.stampRound(t, saved)
 	if r.scans == scans || !slices.Contains(ids, r.ps.radar) {
@@ -354,9 +356,9 @@ func secondSaveUnderClockSkew(t *testing.T, r *pollRig, late, inTx bool) {
 			}
 		}
 	case late:
-		commit = func() { exec(t, r.raw, "second save", second...) }
+		commit = func() { wpdbtest.Exec(t, r.raw, "second save", second...) }
 	default:
-		exec(t, r.raw, "second save", second...)
+		wpdbtest.Exec(t, r.raw, "second save", second...)
 	}
 	if commit != nil {
 		r.waitDB(t, saved.Add(3*time.Second))
@@ -404,7 +406,7 @@ func secondSaveBetweenDetections(t *testing.T, r *pollRig, indexed bool, late ti
 	price := func(v string) string {
 		return `UPDATE wp_postmeta SET meta_value = '` + v + `' WHERE meta_key IN ('_price', '_regular_price') AND post_id = ` + radar
 	}
-	exec(t, r.raw, "first save", `UPDATE wp_posts SET post_modified = UTC_TIMESTAMP() - INTERVAL 5 SECOND,
+	wpdbtest.Exec(t, r.raw, "first save", `UPDATE wp_posts SET post_modified = UTC_TIMESTAMP() - INTERVAL 5 SECOND,
 		post_modified_gmt = UTC_TIMESTAMP() - INTERVAL 5 SECOND WHERE ID = `+radar, price("25"))
 	ids, scanned := r.round()
 	if delta := slices.ContainsFunc(r.stats, func(s PollStats) bool { return s.Delta }); !scanned || delta != indexed ||

@@ -33,7 +33,7 @@ func (tx *Tx) termSums(ctx context.Context, taxonomies, members []string) (terms
 		Members    string `db:"members"`
 		Attributes string `db:"attributes"`
 	}
-	err = tx.getx(ctx, &r, `
+	err = tx.Get(ctx, &r, `
 		SELECT
 		  (SELECT CONCAT(COUNT(*), '/', COALESCE(SUM(CRC32(CONCAT_WS('|', tt.term_taxonomy_id, tt.taxonomy, t.name, t.slug, tt.parent,
 		          tm.meta_value))), 0))

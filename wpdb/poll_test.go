@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"catalogd/catalog"
+	"catalogd/internal/wpdbtest"
 	"catalogd/internal/wpfixture"
 )
 
@@ -43,7 +44,7 @@ type pollShop struct {
 }
 
 func newPollShop(withTransientVersion bool) *pollShop {
-	s := newTestShop("wp_")
+	s := wpdbtest.NewShop("wp_")
 	p := &pollShop{shop: s, withTransientVersion: withTransientVersion}
 	s.Category("Alpha", "alpha", "", 0)
 	s.Category("Beta", "beta", "", 1)
@@ -52,7 +53,7 @@ func newPollShop(withTransientVersion bool) *pollShop {
 		Variations: []wpfixture.Variation{{Framework: "esx", RegularPrice: "10"}, {Framework: "qbox", RegularPrice: "15"}}})
 	p.var1, p.var2 = p.gun+1, p.gun+2
 	p.future = s.Add(wpfixture.Product{Title: "Coming Soon", Status: "future", RegularPrice: "3",
-		Date: testNow.Add(10 * 365 * 24 * time.Hour)})
+		Date: wpdbtest.Now.Add(10 * 365 * 24 * time.Hour)})
 	p.cuffs = s.Add(wpfixture.Product{Title: "Cuffs", RegularPrice: "5", Categories: []string{"alpha"}})
 	if withTransientVersion {
 		// Without an object cache WooCommerce keeps its cache versions here;
@@ -89,16 +90,6 @@ func startPollerWith(t *testing.T, shop *wpfixture.Shop, clock *testClock, onPol
 	return p, raw
 }
 
-// exec runs the statements through the raw pool, as WordPress would.
-func exec(t *testing.T, raw *sql.DB, what string, stmts ...string) {
-	t.Helper()
-	for _, q := range stmts {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%s: %s: %v", what, q, err)
-		}
-	}
-}
-
 // describe renders changes for comparison: "option*" for a change of
 // everything of kind option, "product[1 2]" for products.
 func describe(changes []catalog.Change) []string {
@@ -122,14 +113,6 @@ func products(ids ...int64) string {
 	return fmt.Sprintf("product%v", ids)
 }
 
-// insertPost is the posts row wp_insert_post writes (a new ID).
-func insertPost(typ, status, slug string, parent int64) string {
-	return fmt.Sprintf(`INSERT INTO wp_posts (post_author, post_date, post_date_gmt, post_content, post_title, post_excerpt, post_status,
-		post_name, to_ping, pinged, post_modified, post_modified_gmt, post_content_filtered, post_parent, post_type)
-		VALUES (1, NOW(), UTC_TIMESTAMP(), '', '%s', '', '%s', '%s', '', '', NOW(), UTC_TIMESTAMP(), '', %d, '%s')`,
-		slug, status, slug, parent, typ)
-}
-
 const bumpTransientVersion = `INSERT INTO wp_options (option_name, option_value, autoload)
 	VALUES ('_transient_product-transient-version', '1763726401', 'yes')
 	ON DUPLICATE KEY UPDATE option_value = option_value + 1`
@@ -147,10 +130,10 @@ func TestPollRoundSees(t *testing.T) {
 		t.Run(fmt.Sprintf("transient version in wp_options: %v", withVersion), func(t *testing.T) {
 			t.Parallel()
 			ps := newPollShop(withVersion)
-			clock := &testClock{t: testNow}
+			clock := &testClock{t: wpdbtest.Now}
 			p, raw := startPoller(t, ps.shop, clock, nil)
 			var maxID int64
-			rawScalar(t, raw, &maxID, `SELECT MAX(ID) FROM wp_posts`)
+			wpdbtest.RawScalar(t, raw, &maxID, `SELECT MAX(ID) FROM wp_posts`)
 			draft, newVar := maxID+3, maxID+4 // IDs the cases below create
 
 			tests := []struct {
@@ -179,13 +162,13 @@ func TestPollRoundSees(t *testing.T) {
 					(attribute_name, attribute_label, attribute_type, attribute_orderby, attribute_public) VALUES ('color', 'Color', 'select', 'menu_order', 0)`}, []string{"table*"}},
 				// wp_publish_post from WordPress's cron: the status alone.
 				{"the scheduled product goes live", []string{`UPDATE wp_posts SET post_status = 'publish' WHERE ID = ` + fmt.Sprint(ps.future)}, []string{products(ps.future)}},
-				{"a page published", []string{insertPost("page", "publish", "about", 0)}, nil},
-				{"a product published", []string{insertPost("product", "publish", "new-radar", 0)}, []string{products(maxID + 2)}},
+				{"a page published", []string{wpdbtest.InsertPost("page", "publish", "about", 0)}, nil},
+				{"a product published", []string{wpdbtest.InsertPost("product", "publish", "new-radar", 0)}, []string{products(maxID + 2)}},
 				// The admin's "Add new" stores an auto-draft; publishing it
 				// later updates that row (status and modified time).
-				{"a product's auto-draft created", []string{insertPost("product", "auto-draft", "", 0)}, []string{products(draft)}},
+				{"a product's auto-draft created", []string{wpdbtest.InsertPost("product", "auto-draft", "", 0)}, []string{products(draft)}},
 				{"nothing again", nil, nil},
-				{"a variation added", []string{insertPost("product_variation", "publish", "gun-shop-red", ps.gun)}, []string{products(newVar, ps.gun)}},
+				{"a variation added", []string{wpdbtest.InsertPost("product_variation", "publish", "gun-shop-red", ps.gun)}, []string{products(newVar, ps.gun)}},
 				{"the auto-draft published", []string{`UPDATE wp_posts SET post_status = 'publish', post_name = 'fresh',
 					post_modified_gmt = UTC_TIMESTAMP() + INTERVAL 1 SECOND WHERE ID = ` + fmt.Sprint(draft)}, []string{products(draft)}},
 				{"a product scheduled", []string{`UPDATE wp_posts SET post_status = 'future' WHERE ID = ` + fmt.Sprint(ps.cuffs)}, []string{products(ps.cuffs)}},
@@ -195,7 +178,7 @@ func TestPollRoundSees(t *testing.T) {
 				{"nothing at last", nil, nil},
 			}
 			for _, tt := range tests {
-				exec(t, raw, tt.name, tt.edits...)
+				wpdbtest.Exec(t, raw, tt.name, tt.edits...)
 				changes, err := p.round(context.Background(), false)
 				if err != nil {
 					t.Fatalf("%s: round: %v", tt.name, err)
@@ -218,8 +201,8 @@ func TestPollScanSees(t *testing.T) {
 	// A product far up the ID range: the scan reads the table in slices
 	// of the primary key.
 	const far = 3*scanSlice + 1
-	rawPost(ps.shop, far, "product", "publish", "far-away")
-	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
+	wpdbtest.RawPost(ps.shop, far, "product", "publish", "far-away")
+	p, raw := startPoller(t, ps.shop, &testClock{t: wpdbtest.Now}, nil)
 	id := fmt.Sprint
 	// saved is what WC_Product_Data_Store_CPT::update() writes to the post
 	// at any save: its modified time, here a fixed instant long before the
@@ -252,13 +235,13 @@ func TestPollScanSees(t *testing.T) {
 		{"nothing again", nil, nil},
 	}
 	for _, tt := range tests {
-		exec(t, raw, tt.name, tt.edits...)
+		wpdbtest.Exec(t, raw, tt.name, tt.edits...)
 		before := p.db.Queries()
 		got, err := p.scan(context.Background())
 		if err != nil {
 			t.Fatalf("%s: scan: %v", tt.name, err)
 		}
-		assertIDs(t, tt.name, got, sortedIDs(tt.want))
+		wpdbtest.AssertIDs(t, tt.name, got, wpdbtest.SortedIDs(tt.want))
 		// The transaction, the gate, the highest ID with the database's
 		// clock, the indexes on post_modified_gmt, and the four slices
 		// up to the far product.
@@ -274,20 +257,20 @@ func TestPollScanSees(t *testing.T) {
 func TestPollScanSameSecondSave(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
-	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
-	exec(t, raw, "save", `UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(ps.radar))
+	p, raw := startPoller(t, ps.shop, &testClock{t: wpdbtest.Now}, nil)
+	wpdbtest.Exec(t, raw, "save", `UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(ps.radar))
 	got, err := p.scan(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertIDs(t, "first scan", got, []int64{ps.radar})
+	wpdbtest.AssertIDs(t, "first scan", got, []int64{ps.radar})
 	// The second save, in the same second: only its meta moves.
-	exec(t, raw, "save again", `UPDATE wp_postmeta SET meta_value = '30' WHERE meta_key = '_price' AND post_id = `+fmt.Sprint(ps.radar))
+	wpdbtest.Exec(t, raw, "save again", `UPDATE wp_postmeta SET meta_value = '30' WHERE meta_key = '_price' AND post_id = `+fmt.Sprint(ps.radar))
 	got, err = p.scan(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertIDs(t, "second scan", got, []int64{ps.radar})
+	wpdbtest.AssertIDs(t, "second scan", got, []int64{ps.radar})
 }
 
 // The scan is gated by wp_posts' UPDATE_TIME: a quiet shop is not
@@ -299,7 +282,7 @@ func TestPollScanSameSecondSave(t *testing.T) {
 func TestPollScanGate(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
-	clock := &testClock{t: testNow}
+	clock := &testClock{t: wpdbtest.Now}
 	var stats []PollStats
 	p, raw := startPoller(t, ps.shop, clock, func(s PollStats) { stats = append(stats, s) })
 	if !p.gateWorks {
@@ -344,7 +327,7 @@ func TestPollScanGate(t *testing.T) {
 	}
 
 	edit := func(id int64, title string) {
-		exec(t, raw, "edit", `UPDATE wp_posts SET post_title = '`+title+`', post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(id))
+		wpdbtest.Exec(t, raw, "edit", `UPDATE wp_posts SET post_title = '`+title+`', post_modified_gmt = UTC_TIMESTAMP() WHERE ID = `+fmt.Sprint(id))
 	}
 	edit(ps.radar, "Radar 2")
 	if got, want := describe(round()), []string{products(ps.radar)}; !slices.Equal(got, want) || !scanned() {
@@ -398,7 +381,7 @@ func TestPollScanGate(t *testing.T) {
 func TestPollGateReadsCannotStarveTheScan(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
-	clock := &testClock{t: testNow}
+	clock := &testClock{t: wpdbtest.Now}
 	p, _ := startPoller(t, ps.shop, clock, nil)
 	p.tokens, p.scanCost = 1, time.Hour // no scan runs: the bucket is all this test watches
 	for range 12 {
@@ -441,9 +424,9 @@ func TestPollRoundFailureChangesNothing(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
 	var stats []PollStats
-	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, func(s PollStats) { stats = append(stats, s) })
-	exec(t, raw, "hide the options", `RENAME TABLE wp_options TO wp_options_away`)
-	exec(t, raw, "change the currency", `UPDATE wp_options_away SET option_value = 'JPY' WHERE option_name = 'woocommerce_currency'`)
+	p, raw := startPoller(t, ps.shop, &testClock{t: wpdbtest.Now}, func(s PollStats) { stats = append(stats, s) })
+	wpdbtest.Exec(t, raw, "hide the options", `RENAME TABLE wp_options TO wp_options_away`)
+	wpdbtest.Exec(t, raw, "change the currency", `UPDATE wp_options_away SET option_value = 'JPY' WHERE option_name = 'woocommerce_currency'`)
 	stats = nil
 	if got := p.pollOnce(context.Background()); got != nil {
 		t.Errorf("failing round: changes %v, want none", describe(got))
@@ -451,7 +434,7 @@ func TestPollRoundFailureChangesNothing(t *testing.T) {
 	if len(stats) != 1 || stats[0].Err == nil {
 		t.Errorf("failing round: stats %+v, want one with its error", stats)
 	}
-	exec(t, raw, "bring them back", `RENAME TABLE wp_options_away TO wp_options`)
+	wpdbtest.Exec(t, raw, "bring them back", `RENAME TABLE wp_options_away TO wp_options`)
 	if got, want := describe(p.pollOnce(context.Background())), []string{"option*"}; !slices.Equal(got, want) {
 		t.Errorf("next round: changes %v, want %v", got, want)
 	}
@@ -471,7 +454,7 @@ func TestPollRun(t *testing.T) {
 	if err := p.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	exec(t, raw, "publish", `UPDATE wp_posts SET post_status = 'publish' WHERE ID = `+fmt.Sprint(ps.future))
+	wpdbtest.Exec(t, raw, "publish", `UPDATE wp_posts SET post_status = 'publish' WHERE ID = `+fmt.Sprint(ps.future))
 	got := make(chan catalog.Change, 16)
 	done := make(chan error, 1)
 	go func() { done <- p.Run(ctx, func(c catalog.Change) { got <- c }) }()
@@ -526,19 +509,19 @@ func TestScanPeriod(t *testing.T) {
 func TestPollScanSameSecondSaveSkewedClock(t *testing.T) {
 	t.Parallel()
 	ps := newPollShop(false)
-	p, raw := startPoller(t, ps.shop, &testClock{t: testNow}, nil)
-	exec(t, raw, "save", `UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() - INTERVAL 5 SECOND WHERE ID = `+fmt.Sprint(ps.radar))
+	p, raw := startPoller(t, ps.shop, &testClock{t: wpdbtest.Now}, nil)
+	wpdbtest.Exec(t, raw, "save", `UPDATE wp_posts SET post_modified_gmt = UTC_TIMESTAMP() - INTERVAL 5 SECOND WHERE ID = `+fmt.Sprint(ps.radar))
 	got, err := p.scan(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertIDs(t, "first scan", got, []int64{ps.radar})
-	exec(t, raw, "save again", `UPDATE wp_postmeta SET meta_value = '31' WHERE meta_key = '_price' AND post_id = `+fmt.Sprint(ps.radar))
+	wpdbtest.AssertIDs(t, "first scan", got, []int64{ps.radar})
+	wpdbtest.Exec(t, raw, "save again", `UPDATE wp_postmeta SET meta_value = '31' WHERE meta_key = '_price' AND post_id = `+fmt.Sprint(ps.radar))
 	got, err = p.scan(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertIDs(t, "second scan", got, []int64{ps.radar})
+	wpdbtest.AssertIDs(t, "second scan", got, []int64{ps.radar})
 }
 
 // Run's one ticker beats at Gate: each tick is one read, a cheap round
@@ -569,7 +552,7 @@ func TestPollSchedule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := testNow
+			start := wpdbtest.Now
 			s := schedule{interval: tt.interval, gate: tt.gate, next: start.Add(tt.interval)}
 			var got []byte
 			for _, d := range tt.ticks {
@@ -583,5 +566,17 @@ func TestPollSchedule(t *testing.T) {
 				t.Errorf("ticks %v: %s, want %s", tt.ticks, got, tt.want)
 			}
 		})
+	}
+}
+
+// The poller's cheap round sees a category's language changed through
+// Polylang's term form.
+func TestPollCategoryLanguage(t *testing.T) {
+	t.Parallel()
+	p := wpdbtest.NewPolylang()
+	poller, raw := startPoller(t, p.Shop, &testClock{t: wpdbtest.Now}, nil)
+	wpdbtest.Exec(t, raw, "category to German", p.MoveCategoryToGerman())
+	if got, want := describe(poller.pollOnce(context.Background())), []string{"term*"}; !slices.Equal(got, want) {
+		t.Errorf("changes = %v, want %v", got, want)
 	}
 }
