@@ -1,7 +1,8 @@
 // Package wpdb reads a WordPress + WooCommerce database: every SQL statement
-// catalogd runs lives here, one small file per read. It never writes: each
-// request runs in a read-only transaction, and production gives it a user
-// that holds SELECT and nothing more.
+// catalogd runs lives here, one small file per read, or in its two change
+// feeds, wpdb/binlog and wpdb/poll, which run theirs through it. It never
+// writes: each request runs in a read-only transaction, and production
+// gives it a user that holds SELECT and nothing more.
 package wpdb
 
 import (

@@ -14,6 +14,8 @@ import (
 	"catalogd/httpapi"
 	"catalogd/purge"
 	"catalogd/wpdb"
+	"catalogd/wpdb/binlog"
+	"catalogd/wpdb/poll"
 )
 
 // changeMetrics are the change feed's: what it saw, how late, what it
@@ -59,7 +61,7 @@ func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
 }
 
 // onPoll counts a poll round.
-func (m *changeMetrics) onPoll(s wpdb.PollStats) {
+func (m *changeMetrics) onPoll(s poll.Stats) {
 	round, outcome := "cheap", "ok"
 	switch {
 	case s.Delta:
@@ -207,9 +209,9 @@ func (u untilBinlog) Run(ctx context.Context, report func(catalog.Change)) error
 // blind, when set, is why the binary log just stopped showing every
 // change: poll, whatever the settings say now (a session of its own may
 // log statements while the server's setting is ROW), until the next check.
-func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Feed, string) {
+func (f *follower) pick(ctx context.Context, blind *binlog.BlindError) (catalog.Feed, string) {
 	poll := func(why string) (catalog.Feed, string) {
-		p := wpdb.NewPoller(f.db, catalog.ShopReads, wpdb.PollOptions{Interval: f.cfg.PollInterval,
+		p := poll.New(f.db, catalog.ShopReads, poll.Options{Interval: f.cfg.PollInterval,
 			Budget: f.cfg.PollBudget, OnPoll: f.m.onPoll})
 		if f.cfg.Changes == "poll" {
 			return p, why
@@ -218,7 +220,7 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 		// show every change: it shows them sooner, for less.
 		every := max(f.recheck, binlogRecheck)
 		return untilBinlog{Feed: p, every: every, usable: func(ctx context.Context) bool {
-			ok, _ := f.db.BinlogStatus(ctx, f.db.DSN())
+			ok, _ := binlog.Status(ctx, f.db, f.db.DSN())
 			return ok
 		}}, why + "; the binary log is checked again every " + every.String()
 	}
@@ -228,17 +230,17 @@ func (f *follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 	if blind != nil {
 		return poll("--changes=" + f.cfg.Changes + ": the binary log stopped showing every change: " + blind.Detail)
 	}
-	ok, why, now := f.db.BinlogCheck(ctx, f.db.DSN())
+	ok, why, now := binlog.Check(ctx, f.db, f.db.DSN())
 	// A log that is on but cannot show every change (its format, a
 	// replica that does not log what it applies, a filter) is counted as
 	// the feed going blind, as when it goes blind while followed; a
 	// server without a log, most shops' host, is not.
-	if now != nil && now.Reason != wpdb.BlindNoLog {
+	if now != nil && now.Reason != binlog.BlindNoLog {
 		f.m.blind.WithLabelValues(now.Reason).Inc()
 	}
 	switch {
 	case ok:
-		feed, err := wpdb.NewBinlog(f.db, f.db.DSN(), catalog.ShopReads, wpdb.BinlogOptions{Logger: f.log})
+		feed, err := binlog.New(f.db, f.db.DSN(), catalog.ShopReads, binlog.Options{Logger: f.log})
 		if err == nil {
 			return feed, "--changes=" + f.cfg.Changes + ": " + why
 		}
@@ -264,7 +266,7 @@ func (f *follower) run(ctx context.Context) error {
 	}
 	wait := func() bool { return waitFor(retryStart) }
 	retry := &dbRetry{log: f.log}
-	var blind *wpdb.BlindError
+	var blind *binlog.BlindError
 	// restarted: the last source stopped, and where it stood is lost.
 	restarted := false
 	for ctx.Err() == nil {
