@@ -7,8 +7,8 @@ import (
 )
 
 // This file declares the change feed: what a source of the shop's changes
-// (package wpdb: the binary log, or polling) tells the catalog, and how
-// changes that arrive while one is being applied are merged.
+// (the binary log, wpdb/binlog, or polling, wpdb/poll) tells the catalog,
+// and how changes that arrive while one is being applied are merged.
 
 // Change is what the shop's change feed saw: which posts changed, or that
 // anything may have.
@@ -64,11 +64,23 @@ type Feed interface {
 	// so a change made meanwhile is reported and read again, or in that
 	// read, never missed.
 	Start(ctx context.Context) error
-	// Run reports changes until ctx ends; report must not block for long.
-	// It returns ctx's error when ctx ends, or the reason the feed cannot
-	// go on.
-	Run(ctx context.Context, report func(Change)) error
+	// Run reports changes to h until ctx ends. It returns ctx's error
+	// when ctx ends, or the reason the feed cannot go on.
+	Run(ctx context.Context, h ChangeHandler) error
 }
+
+// ChangeHandler is told each change a Feed reports, as go-mysql's canal
+// names the handler of its events: the catalog's Follow, and what wraps
+// it to count the changes. OnChange must not block for long.
+type ChangeHandler interface {
+	OnChange(Change)
+}
+
+// ChangeFunc is a function as a ChangeHandler.
+type ChangeFunc func(Change)
+
+// OnChange implements ChangeHandler.
+func (f ChangeFunc) OnChange(c Change) { f(c) }
 
 // Sighted is a Feed that can say it sees every change to what the catalog
 // reads (the binary log, in row format: raw SQL on a meta key and an

@@ -92,12 +92,12 @@ func (f counted) SeesEverything() bool {
 	return ok && s.SeesEverything()
 }
 
-func (f counted) Run(ctx context.Context, report func(catalog.Change)) error {
+func (f counted) Run(ctx context.Context, h catalog.ChangeHandler) error {
 	name := f.Name()
-	return f.Feed.Run(ctx, func(ch catalog.Change) {
+	return f.Feed.Run(ctx, catalog.ChangeFunc(func(ch catalog.Change) {
 		f.seen.WithLabelValues(name, ch.Kind).Inc()
-		report(ch)
-	})
+		h.OnChange(ch)
+	}))
 }
 
 // changeSource is the change source in use, for /readyz.
@@ -183,11 +183,11 @@ type untilBinlog struct {
 	usable func(context.Context) bool
 }
 
-func (u untilBinlog) Run(ctx context.Context, report func(catalog.Change)) error {
+func (u untilBinlog) Run(ctx context.Context, h catalog.ChangeHandler) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ended := make(chan error, 1)
-	go func() { ended <- u.Feed.Run(ctx, report) }()
+	go func() { ended <- u.Feed.Run(ctx, h) }()
 	t := time.NewTicker(u.every)
 	defer t.Stop()
 	for {

@@ -72,7 +72,7 @@ func TestPostModifiedIndex(t *testing.T) {
 	if _, err := db.LoadShop(ctx, catalog.ShopReads); err != nil { // the poller's baseline
 		t.Fatal(err)
 	}
-	go p.Run(ctx, func(catalog.Change) {}) //nolint:errcheck // ends with ctx
+	go p.Run(ctx, catalog.ChangeFunc(func(catalog.Change) {})) //nolint:errcheck // ends with ctx
 	ops := &wpfixture.Ops{DB: admin, Prefix: "shop_"}
 	if err := ops.EditPrice(ctx, radar, "7", ""); err != nil {
 		t.Fatal(err)

@@ -221,7 +221,7 @@ func (b *Binlog) startAt(ctx context.Context, pos binlogPosition) error {
 // committed transaction; a position the server no longer has (purged, a
 // failover) is reported as one KindResync change, and the feed goes on
 // from the server's current position.
-func (b *Binlog) Run(ctx context.Context, report func(catalog.Change)) error {
+func (b *Binlog) Run(ctx context.Context, h catalog.ChangeHandler) error {
 	b.mu.Lock()
 	started := b.started
 	b.mu.Unlock()
@@ -233,7 +233,7 @@ func (b *Binlog) Run(ctx context.Context, report func(catalog.Change)) error {
 	const minBackoff, maxBackoff = 200 * time.Millisecond, 10 * time.Second
 	backoff := minBackoff
 	for {
-		progressed, err := b.stream(ctx, report)
+		progressed, err := b.stream(ctx, h)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -257,7 +257,7 @@ func (b *Binlog) Run(ctx context.Context, report func(catalog.Change)) error {
 				if b.o.OnResync != nil {
 					b.o.OnResync()
 				}
-				report(catalog.Change{All: true, Kind: catalog.KindResync, Committed: time.Now()})
+				h.OnChange(catalog.Change{All: true, Kind: catalog.KindResync, Committed: time.Now()})
 				backoff = minBackoff
 				continue
 			} else {
@@ -293,7 +293,7 @@ func (b *Binlog) resync(ctx context.Context) error {
 
 // stream follows the log once, until the connection or ctx ends;
 // progressed says whether it saw any event.
-func (b *Binlog) stream(ctx context.Context, report func(catalog.Change)) (progressed bool, err error) {
+func (b *Binlog) stream(ctx context.Context, changes catalog.ChangeHandler) (progressed bool, err error) {
 	b.mu.Lock()
 	cfg := b.cfg
 	cfg.Flavor = b.flavor
@@ -317,7 +317,7 @@ func (b *Binlog) stream(ctx context.Context, report func(catalog.Change)) (progr
 			return progressed, err
 		}
 		progressed = true
-		if err := b.handle(ctx, ev, &pos, t, report); err != nil {
+		if err := b.handle(ctx, ev, &pos, t, changes); err != nil {
 			return progressed, err
 		}
 	}
@@ -336,7 +336,7 @@ func (t *binlogTxn) reset() { *t = binlogTxn{} }
 // handle takes one event: row events add to the transaction's change, its
 // end reports it and moves the committed position.
 func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *binlogPosition,
-	t *binlogTxn, report func(catalog.Change)) error {
+	t *binlogTxn, changes catalog.ChangeHandler) error {
 	h := ev.Header
 	switch e := ev.Event.(type) {
 	case *replication.RotateEvent:
@@ -365,7 +365,7 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 			t.open = true
 			return nil
 		case strings.EqualFold(q, "COMMIT"):
-			return b.commit(h, pos, t, report)
+			return b.commit(h, pos, t, changes)
 		case isDML(q) || isCall(q):
 			// A change logged as a statement (binlog_format STATEMENT or
 			// MIXED, for the server or one session): its rows are not in
@@ -377,7 +377,7 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 				return statementBlind(e.SlaveProxyID, why)
 			}
 			if !t.open {
-				return b.commit(h, pos, t, report)
+				return b.commit(h, pos, t, changes)
 			}
 			return nil
 		case t.open && !isDDL(q):
@@ -398,9 +398,9 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 			}
 			t.change.All, t.change.Kind = true, catalog.KindTable
 		}
-		return b.commit(h, pos, t, report)
+		return b.commit(h, pos, t, changes)
 	case *replication.XIDEvent:
-		return b.commit(h, pos, t, report)
+		return b.commit(h, pos, t, changes)
 	case *replication.GtidTaggedLogEvent:
 		// MySQL 8.4's GTID with a tag: a transaction's start. go-mysql's
 		// GTID sets have no tags, so the position does not take it (a
@@ -416,7 +416,7 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 		// MySQL 8.0.20+ with binlog_transaction_compression: the whole
 		// transaction, compressed in one event that go-mysql decodes.
 		for _, inner := range e.Events {
-			if err := b.handle(ctx, inner, pos, t, report); err != nil {
+			if err := b.handle(ctx, inner, pos, t, changes); err != nil {
 				return err
 			}
 		}
@@ -455,7 +455,7 @@ func (b *Binlog) handle(ctx context.Context, ev *replication.BinlogEvent, pos *b
 
 // commit ends the transaction: its change is reported when it has one,
 // and the position moves past it.
-func (b *Binlog) commit(h *replication.EventHeader, pos *binlogPosition, t *binlogTxn, report func(catalog.Change)) error {
+func (b *Binlog) commit(h *replication.EventHeader, pos *binlogPosition, t *binlogTxn, changes catalog.ChangeHandler) error {
 	if h.LogPos > 0 {
 		pos.file.Pos = h.LogPos
 	}
@@ -477,7 +477,7 @@ func (b *Binlog) commit(h *replication.EventHeader, pos *binlogPosition, t *binl
 		c.Posts = sortedUnique(c.Posts)
 		c.Products = sortedUnique(c.Products)
 		c.Confirm = b.o.Confirm
-		report(c)
+		changes.OnChange(c)
 	}
 	t.reset()
 	return nil

@@ -407,7 +407,7 @@ func TestBinlogFeedLogsNoSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	changes, done := make(chan catalog.Change, 100), make(chan error, 1)
-	go func() { done <- f.Run(ctx, func(c catalog.Change) { changes <- c }) }()
+	go func() { done <- f.Run(ctx, catalog.ChangeFunc(func(c catalog.Change) { changes <- c })) }()
 	defer func() {
 		cancel()
 		<-done

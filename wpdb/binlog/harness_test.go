@@ -85,7 +85,7 @@ func (h *feedHarness) run(t *testing.T, dsn string, o Options, at *binlogPositio
 	}
 	h.feed, h.changes, h.runError = f, make(chan catalog.Change, 1000), make(chan error, 1)
 	go func() {
-		h.runError <- f.Run(ctx, func(c catalog.Change) { h.changes <- c })
+		h.runError <- f.Run(ctx, catalog.ChangeFunc(func(c catalog.Change) { h.changes <- c }))
 	}()
 	var once sync.Once
 	h.stop = func() {

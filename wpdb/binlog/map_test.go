@@ -74,7 +74,7 @@ func TestBinlogFeedCompressedTransaction(t *testing.T) {
 	pos := binlogPosition{}
 	txn := &binlogTxn{}
 	for _, ev := range []*replication.BinlogEvent{tagged, payload} {
-		if err := b.handle(context.Background(), ev, &pos, txn, func(c catalog.Change) { got = append(got, c) }); err != nil {
+		if err := b.handle(context.Background(), ev, &pos, txn, catalog.ChangeFunc(func(c catalog.Change) { got = append(got, c) })); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -161,7 +161,7 @@ func BenchmarkPollIsolatedEdit(b *testing.B) {
 				b.Fatal(err)
 			}
 			got := make(chan catalog.Change, 16)
-			go p.Run(ctx, func(c catalog.Change) { got <- c }) //nolint:errcheck // ends with ctx
+			go p.Run(ctx, catalog.ChangeFunc(func(c catalog.Change) { got <- c })) //nolint:errcheck // ends with ctx
 			mu.Lock()
 			dbTime = 0
 			mu.Unlock()

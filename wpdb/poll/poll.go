@@ -223,7 +223,7 @@ func (p *Poller) Start(ctx context.Context) error {
 // that fails changes nothing and is tried again at the next interval. If
 // Start failed, the first round that can read the shop takes the baseline
 // and reports that anything may have changed.
-func (p *Poller) Run(ctx context.Context, report func(catalog.Change)) error {
+func (p *Poller) Run(ctx context.Context, h catalog.ChangeHandler) error {
 	// A scan baseline asked for and not adopted is nobody's once Run
 	// ends, and the loads no longer ask the poller.
 	defer func() {
@@ -253,7 +253,7 @@ func (p *Poller) Run(ctx context.Context, report func(catalog.Change)) error {
 			}
 		}
 		for _, c := range changes {
-			report(c)
+			h.OnChange(c)
 		}
 	}
 }

@@ -458,7 +458,7 @@ func TestPollRun(t *testing.T) {
 	wpdbtest.Exec(t, raw, "publish", `UPDATE wp_posts SET post_status = 'publish' WHERE ID = `+fmt.Sprint(ps.future))
 	got := make(chan catalog.Change, 16)
 	done := make(chan error, 1)
-	go func() { done <- p.Run(ctx, func(c catalog.Change) { got <- c }) }()
+	go func() { done <- p.Run(ctx, catalog.ChangeFunc(func(c catalog.Change) { got <- c })) }()
 	select {
 	case c := <-got:
 		if !slices.Contains(c.Products, ps.future) {

@@ -16,7 +16,7 @@ type tickFeed struct{}
 
 func (tickFeed) Name() string                    { return "tick" }
 func (tickFeed) Start(ctx context.Context) error { return nil }
-func (tickFeed) Run(ctx context.Context, report func(catalog.Change)) error {
+func (tickFeed) Run(ctx context.Context, h catalog.ChangeHandler) error {
 	tk := time.NewTicker(50 * time.Millisecond)
 	defer tk.Stop()
 	for {
@@ -24,7 +24,7 @@ func (tickFeed) Run(ctx context.Context, report func(catalog.Change)) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tk.C:
-			report(catalog.Change{All: true, Kind: catalog.KindOption})
+			h.OnChange(catalog.Change{All: true, Kind: catalog.KindOption})
 		}
 	}
 }
