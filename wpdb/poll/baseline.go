@@ -17,12 +17,12 @@ import (
 // modified time, status or type differs from its baseline. A baseline
 // read at the instant of a whole load is exactly right: a change
 // committed after that instant differs from it and is reported; one
-// committed before is in the load. So Start does not scan (at 100 000
-// products 0.25 to 0.6 s before the first load could begin): it asks
+// committed before is in the load. So Start does not scan (a scan of
+// every product post before the first load could begin): it asks
 // (slot.ask, and the DB's AskBaseline), and the next whole load that
 // begins after the request asks the poller (Baseline) and hands it the
 // rows it reads anyway: its one pass over the product and variation posts
-// (productPosts) reads, beside the published products and their
+// (wpdb's productPosts) reads, beside the published products and their
 // variations, the others (products not published, their variations,
 // variations of no product). It hands the baseline over (Done) when the
 // load succeeds. The poller adopts it at its next round or gate read;
