@@ -90,7 +90,7 @@ test: vet fmt-check test-embedded test-checks
 # Without -race: the first run covers races, this one only the SQL; its
 # packages are compiled as vet compiled them.
 test-mysql8:
-	CATALOG_TEST_SQL_MODE=mysql8 $(GO) test -vet=off -count=1 ./wpdb/ ./catalog/
+	CATALOG_TEST_SQL_MODE=mysql8 $(GO) test -vet=off -count=1 ./wpdb/... ./catalog/
 
 # No test may depend on how fast the machine is: the packages whose tests
 # wait on processes, pollers, deadlines and clocks run with BUSY_HOGS busy
@@ -98,7 +98,7 @@ test-mysql8:
 # failed every second run with six). The hogs end with the target, however
 # it ends.
 BUSY_HOGS ?= 3
-BUSY_PKGS ?= ./cmd/catalogctl ./cmd/catalogd ./wpdb ./catalog ./httpapi
+BUSY_PKGS ?= ./cmd/catalogctl ./cmd/catalogd ./wpdb/... ./catalog ./httpapi
 test-busy:
 	@hogs=""; trap 'kill $$hogs 2>/dev/null' EXIT INT TERM; \
 	for i in $$(seq 1 $(BUSY_HOGS)); do sh -c 'while :; do :; done' & hogs="$$hogs $$!"; done; \
@@ -151,16 +151,16 @@ bench: build demo-load bench-deps
 	# commit-to-change latency with the database time it cost a second.
 	# (catalogbench measures the cheap round and the scan; at 100 000
 	# products the bank a quiet start holds pays one isolated edit's scan.)
-	$(GO) test -run '^$$' -bench '^BenchmarkPollGate$$' -benchtime 5x -count 3 ./wpdb/ > $(BIN)/bench/poll.txt; s=$$?; cat $(BIN)/bench/poll.txt; exit $$s
-	$(GO) test -run '^$$' -bench '^BenchmarkPollIsolatedEdit$$/^10k$$' -benchtime 5x -count 3 ./wpdb/ > $(BIN)/bench/poll-edit.txt; s=$$?; cat $(BIN)/bench/poll-edit.txt; exit $$s
-	$(GO) test -run '^$$' -bench '^BenchmarkPollIsolatedEdit$$/^100k$$' -benchtime 1x -count 3 ./wpdb/ >> $(BIN)/bench/poll-edit.txt; s=$$?; cat $(BIN)/bench/poll-edit.txt; exit $$s
+	$(GO) test -run '^$$' -bench '^BenchmarkPollGate$$' -benchtime 5x -count 3 ./wpdb/poll/ > $(BIN)/bench/poll.txt; s=$$?; cat $(BIN)/bench/poll.txt; exit $$s
+	$(GO) test -run '^$$' -bench '^BenchmarkPollIsolatedEdit$$/^10k$$' -benchtime 5x -count 3 ./wpdb/poll/ > $(BIN)/bench/poll-edit.txt; s=$$?; cat $(BIN)/bench/poll-edit.txt; exit $$s
+	$(GO) test -run '^$$' -bench '^BenchmarkPollIsolatedEdit$$/^100k$$' -benchtime 1x -count 3 ./wpdb/poll/ >> $(BIN)/bench/poll-edit.txt; s=$$?; cat $(BIN)/bench/poll-edit.txt; exit $$s
 	# Polling at size (issue 33): a catalog following the poller, a trickle
 	# of price edits (one every 3 s for 2 minutes), a burst of 500 in 10 s,
 	# and the database time quiet and under the trickle, each with stock
 	# indexes and with the owner's index on post_modified_gmt (added to the
 	# seeded shop and taken away after); at 1m too where make bench-1m
 	# seeded it. About 25 minutes.
-	$(GO) test -run '^$$' -bench '^BenchmarkPollTrickle$$' -benchtime 1x -timeout 2h ./wpdb/ > $(BIN)/bench/poll-trickle.txt; s=$$?; cat $(BIN)/bench/poll-trickle.txt; exit $$s
+	$(GO) test -run '^$$' -bench '^BenchmarkPollTrickle$$' -benchtime 1x -timeout 2h ./wpdb/poll/ > $(BIN)/bench/poll-trickle.txt; s=$$?; cat $(BIN)/bench/poll-trickle.txt; exit $$s
 	# A whole load (issue 25): read, build, the heap's peak and the
 	# snapshot's steady heap, three times each, at catalogd's GOGC.
 	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^(10k|100k)$$' -benchtime 1x -count 3 ./wpdb/ > $(BIN)/bench/load.txt; s=$$?; cat $(BIN)/bench/load.txt; exit $$s
@@ -211,7 +211,7 @@ bench-1m: build
 	  -ready-timeout 15m -out $(BENCH_1M_OUT)
 	mkdir -p $(BIN)/bench
 	GOGC=50 $(GO) test -run '^$$' -bench '^BenchmarkLoadShop$$/^1m$$' -benchtime 1x -timeout 30m ./wpdb/ > $(BIN)/bench/load-1m.txt; s=$$?; cat $(BIN)/bench/load-1m.txt; exit $$s
-	$(GO) test -run '^$$' -bench '^BenchmarkPollTrickle$$/^1m$$' -benchtime 1x -timeout 1h ./wpdb/ > $(BIN)/bench/poll-trickle-1m.txt; s=$$?; cat $(BIN)/bench/poll-trickle-1m.txt; exit $$s
+	$(GO) test -run '^$$' -bench '^BenchmarkPollTrickle$$/^1m$$' -benchtime 1x -timeout 1h ./wpdb/poll/ > $(BIN)/bench/poll-trickle-1m.txt; s=$$?; cat $(BIN)/bench/poll-trickle-1m.txt; exit $$s
 	$(MAKE) --no-print-directory bench-append OUT=$(BENCH_1M_OUT) FILES='$(BIN)/bench/load-1m.txt $(BIN)/bench/poll-trickle-1m.txt'
 
 seed:

@@ -7,8 +7,8 @@ import (
 )
 
 // This file declares the change feed: what a source of the shop's changes
-// (package wpdb: the binary log, or polling) tells the catalog, and how
-// changes that arrive while one is being applied are merged.
+// (the binary log, wpdb/binlog, or polling, wpdb/poll) tells the catalog,
+// and how changes that arrive while one is being applied are merged.
 
 // Change is what the shop's change feed saw: which posts changed, or that
 // anything may have.
@@ -59,16 +59,28 @@ type Feed interface {
 	// Start marks where the feed stands: every change committed after Start
 	// returns is reported by Run, or is in the first whole read (LoadShop)
 	// that begins after Start and everything committed after that read's
-	// instant is reported (the poll feed's scan takes its baseline from
-	// that read, in its snapshot). It is called before the first snapshot
-	// is read, so a change made meanwhile is reported and read again, or
-	// in that read, never missed.
+	// instant is reported (a Baseliner takes its baseline from that read,
+	// in its snapshot). It is called before the first snapshot is read,
+	// so a change made meanwhile is reported and read again, or in that
+	// read, never missed.
 	Start(ctx context.Context) error
-	// Run reports changes until ctx ends; report must not block for long.
-	// It returns ctx's error when ctx ends, or the reason the feed cannot
-	// go on.
-	Run(ctx context.Context, report func(Change)) error
+	// Run reports changes to h until ctx ends. It returns ctx's error
+	// when ctx ends, or the reason the feed cannot go on.
+	Run(ctx context.Context, h ChangeHandler) error
 }
+
+// ChangeHandler is told each change a Feed reports, as go-mysql's canal
+// names the handler of its events: the catalog's Follow, and what wraps
+// it to count the changes. OnChange must not block for long.
+type ChangeHandler interface {
+	OnChange(Change)
+}
+
+// ChangeFunc is a function as a ChangeHandler.
+type ChangeFunc func(Change)
+
+// OnChange implements ChangeHandler.
+func (f ChangeFunc) OnChange(c Change) { f(c) }
 
 // Sighted is a Feed that can say it sees every change to what the catalog
 // reads (the binary log, in row format: raw SQL on a meta key and an
@@ -78,6 +90,49 @@ type Feed interface {
 // database seconds of a core and catalogd a load's memory peak.
 type Sighted interface {
 	SeesEverything() bool
+}
+
+// Baseliner is a Feed that takes the baseline it compares the shop with
+// from a whole read of the shop rather than by a read of its own: a
+// baseline read at a whole read's instant is exactly right (a change
+// committed after that instant differs from it and is reported; one
+// committed before is in the read), and the whole read reads most of it
+// anyway. The poll feed is one (wpdb/poll): its baseline, every product
+// post's state, would cost a scan of the posts table before the first
+// load could begin. Its Start asks a BaselineSource (AskBaseline); each
+// whole read (LoadShop) that begins after calls Baseline as it is about to
+// open its snapshot, and the feed adopts the first Baseline handed over
+// (Done); until then it waits.
+type Baseliner interface {
+	// Baseline says what the whole read about to open its snapshot takes
+	// for the feed: nil when the feed wants nothing (it has its
+	// baseline), or an error that fails the read.
+	Baseline(ctx context.Context) (Baseline, error)
+}
+
+// Baseline is a Baseliner's part of one whole read, which calls Clock,
+// then Posts, then, once the read succeeded, Done.
+type Baseline interface {
+	// Clock is told the database's UTC clock ("2006-01-02 15:04:05") as
+	// the read's first statement in its snapshot read it: the read's
+	// instant.
+	Clock(utcNow string)
+	// Posts is given every product and variation post as of that instant,
+	// in slices: the published products and their variations the read
+	// hands over, and the others, which it reads for the feed (their
+	// texts left empty).
+	Posts(posts ...[]Post)
+	// Done hands the baseline over: the read succeeded.
+	Done()
+}
+
+// BaselineSource is a Source whose whole reads take a Baseliner's
+// baseline (wpdb's DB).
+type BaselineSource interface {
+	Source
+	// AskBaseline has every whole read that begins from now on ask b (in
+	// place of the one asked before, if any) until withdraw is called.
+	AskBaseline(b Baseliner) (withdraw func())
 }
 
 // merge adds b to a: what is pending when b arrives. The earliest commit

@@ -126,7 +126,7 @@ func (c *Catalog) Follow(ctx context.Context, feed Feed, h AppliedHandler) error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ended := make(chan error, 1)
-	go func() { ended <- feed.Run(ctx, report) }()
+	go func() { ended <- feed.Run(ctx, ChangeFunc(report)) }()
 	// The whole shop first: the feed has been started (its place marked),
 	// so whatever changed before is in this read and nothing after is lost.
 	report(Change{All: true, Kind: KindReread})

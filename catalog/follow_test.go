@@ -262,13 +262,13 @@ type fakeFeed struct{ changes chan Change }
 
 func (f fakeFeed) Name() string                    { return "fake" }
 func (f fakeFeed) Start(ctx context.Context) error { return nil }
-func (f fakeFeed) Run(ctx context.Context, report func(Change)) error {
+func (f fakeFeed) Run(ctx context.Context, h ChangeHandler) error {
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case ch := <-f.changes:
-			report(ch)
+			h.OnChange(ch)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"catalogd/internal/testdb"
 	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
+	"catalogd/wpdb/poll"
 )
 
 // now is the instant sales are evaluated at in these tests.
@@ -94,7 +95,7 @@ func follow(t *testing.T, cat *catalog.Catalog, db *wpdb.DB, every time.Duration
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	feed := wpdb.NewPoller(db, catalog.ShopReads, wpdb.PollOptions{Interval: every,
+	feed := poll.New(db, catalog.ShopReads, poll.Options{Interval: every,
 		// Tests poll every few tens of milliseconds: the cheap rounds
 		// alone would spend the default budget, and the product scan
 		// would come seconds apart. Here it may use a whole core.

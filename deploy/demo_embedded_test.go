@@ -103,9 +103,9 @@ var statementAnswers = []struct{ starts, err, why string }{
 	{"SELECT @@gtid_", "Unknown system variable",
 		"MariaDB's or MySQL's own, read only by the binary-log feed, which a server without a binary log never starts"},
 	{"SELECT @@log_", "Unknown system variable",
-		"log_slave_updates (log_replica_updates on MySQL 8.4), read only where the server writes a binary log (wpdb/binlog_replica.go)"},
+		"log_slave_updates (log_replica_updates on MySQL 8.4), read only where the server writes a binary log (wpdb/binlog/replica.go)"},
 	{"SHOW ALL SLAVES STATUS", "syntax error",
-		"MariaDB's, sent only where the server writes a binary log; a server without it is asked SHOW SLAVE STATUS (wpdb/binlog_replica.go)"},
+		"MariaDB's, sent only where the server writes a binary log; a server without it is asked SHOW SLAVE STATUS (wpdb/binlog/replica.go)"},
 }
 
 // statementsElsewhere are the statements the demo shop never sends and
@@ -113,8 +113,8 @@ var statementAnswers = []struct{ starts, err, why string }{
 // why: their tests run them on MariaDB.
 var statementsElsewhere = []struct{ file, starts, why string }{
 	{"plugins.go", "SELECT meta_value FROM", "a network (multisite) install's tables, named at run time"},
-	{"binlog_map.go", "SELECT LOWER(TABLE_NAME)", "the binary-log feed, which a server without a binary log never starts"},
-	{"poll_delta.go", "SELECT ID, post_parent", "the delta, sent only where wp_posts has an index on post_modified_gmt, which it names at run time"},
+	{"binlog/map.go", "SELECT LOWER(TABLE_NAME)", "the binary-log feed, which a server without a binary log never starts"},
+	{"poll/delta.go", "SELECT ID, post_parent", "the delta, sent only where wp_posts has an index on post_modified_gmt, which it names at run time"},
 }
 
 // checkStatements reads the embedded server's statement log (path):

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -26,15 +27,28 @@ type sqlStatement struct {
 var sqlVerbRE = regexp.MustCompile(`(?i)^\s*(SELECT|SHOW|SET|START|ROLLBACK)\b`)
 
 // wpdbStatements reads every SQL statement in the non-test Go files of
-// the package at dir (wpdb: "every SQL statement catalogd runs lives
-// here"): each maximal string expression (a literal, or literals, named
-// constants and other operands joined by +) whose text starts with a verb.
-// An operand that is not a constant is a hole. A statement extended with
-// += elsewhere is checked by its first part.
+// the package at dir and of its sub-packages but internal/ (wpdb and its
+// change feeds: "every SQL statement catalogd runs lives here"): each
+// maximal string expression (a literal, or literals, named constants and
+// other operands joined by +) whose text starts with a verb. An operand
+// that is not a constant is a hole. A statement extended with += elsewhere
+// is checked by its first part. Each is placed by its file's path under
+// dir.
 func wpdbStatements(t *testing.T, dir string) []sqlStatement {
 	t.Helper()
 	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && d.Name() == "internal":
+			return filepath.SkipDir // test support, not catalogd's statements
+		case !d.IsDir() && strings.HasSuffix(p, ".go"):
+			files = append(files, p)
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +101,11 @@ func wpdbStatements(t *testing.T, dir string) []sqlStatement {
 					}
 				}
 				pos := fset.Position(e.Pos())
-				out = append(out, sqlStatement{where: filepath.Base(pos.Filename) + ":" + strconv.Itoa(pos.Line),
+				rel, err := filepath.Rel(dir, pos.Filename)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, sqlStatement{where: filepath.ToSlash(rel) + ":" + strconv.Itoa(pos.Line),
 					text: strings.Join(frags, " … "), parts: parts, fragments: frags})
 			}
 			return false

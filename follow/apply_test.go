@@ -22,8 +22,8 @@ type resyncFeed struct{}
 
 func (resyncFeed) Name() string                { return "binlog" }
 func (resyncFeed) Start(context.Context) error { return nil }
-func (resyncFeed) Run(_ context.Context, report func(catalog.Change)) error {
-	report(catalog.Change{All: true, Kind: catalog.KindResync})
+func (resyncFeed) Run(_ context.Context, h catalog.ChangeHandler) error {
+	h.OnChange(catalog.Change{All: true, Kind: catalog.KindResync})
 	return nil
 }
 

@@ -6,7 +6,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"catalogd/catalog"
-	"catalogd/wpdb"
+	"catalogd/wpdb/poll"
 )
 
 // changeMetrics are the change feed's: what it saw, how late, what it
@@ -55,7 +55,7 @@ func newChangeMetrics(reg prometheus.Registerer) *changeMetrics {
 }
 
 // onPoll counts a poll round.
-func (m *changeMetrics) onPoll(s wpdb.PollStats) {
+func (m *changeMetrics) onPoll(s poll.Stats) {
 	round, outcome := "cheap", "ok"
 	switch {
 	case s.Delta:
@@ -86,10 +86,10 @@ func (f counted) SeesEverything() bool {
 	return ok && s.SeesEverything()
 }
 
-func (f counted) Run(ctx context.Context, report func(catalog.Change)) error {
+func (f counted) Run(ctx context.Context, h catalog.ChangeHandler) error {
 	name := f.Name()
-	return f.Feed.Run(ctx, func(ch catalog.Change) {
+	return f.Feed.Run(ctx, catalog.ChangeFunc(func(ch catalog.Change) {
 		f.seen.WithLabelValues(name, ch.Kind).Inc()
-		report(ch)
-	})
+		h.OnChange(ch)
+	}))
 }

@@ -9,7 +9,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"catalogd/catalog"
-	"catalogd/wpdb"
+	"catalogd/wpdb/poll"
 )
 
 // The poll metrics count each kind of read under its own round label: a
@@ -18,14 +18,14 @@ func TestPollMetricsByRound(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name         string
-		stats        wpdb.PollStats
+		stats        poll.Stats
 		round, outcm string
 	}{
-		{"cheap round", wpdb.PollStats{DBTime: time.Millisecond}, "cheap", "ok"},
-		{"gate read", wpdb.PollStats{Gate: true, DBTime: time.Millisecond}, "gate", "ok"},
-		{"failed gate read", wpdb.PollStats{Gate: true, Err: errors.New("down")}, "gate", "error"},
-		{"scan", wpdb.PollStats{Scan: true, DBTime: time.Millisecond, Period: time.Minute}, "scan", "ok"},
-		{"delta", wpdb.PollStats{Scan: true, Delta: true, DBTime: time.Millisecond}, "delta", "ok"},
+		{"cheap round", poll.Stats{DBTime: time.Millisecond}, "cheap", "ok"},
+		{"gate read", poll.Stats{Gate: true, DBTime: time.Millisecond}, "gate", "ok"},
+		{"failed gate read", poll.Stats{Gate: true, Err: errors.New("down")}, "gate", "error"},
+		{"scan", poll.Stats{Scan: true, DBTime: time.Millisecond, Period: time.Minute}, "scan", "ok"},
+		{"delta", poll.Stats{Scan: true, Delta: true, DBTime: time.Millisecond}, "delta", "ok"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"catalogd/catalog"
-	"catalogd/wpdb"
+	"catalogd/wpdb/binlog"
+	"catalogd/wpdb/poll"
 )
 
 // changeSource is the change source in use, for /readyz.
@@ -67,11 +68,11 @@ type untilBinlog struct {
 	usable func(context.Context) bool
 }
 
-func (u untilBinlog) Run(ctx context.Context, report func(catalog.Change)) error {
+func (u untilBinlog) Run(ctx context.Context, h catalog.ChangeHandler) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ended := make(chan error, 1)
-	go func() { ended <- u.Feed.Run(ctx, report) }()
+	go func() { ended <- u.Feed.Run(ctx, h) }()
 	t := time.NewTicker(u.every)
 	defer t.Stop()
 	for {
@@ -93,9 +94,9 @@ func (u untilBinlog) Run(ctx context.Context, report func(catalog.Change)) error
 // blind, when set, is why the binary log just stopped showing every
 // change: poll, whatever the settings say now (a session of its own may
 // log statements while the server's setting is ROW), until the next check.
-func (f *Follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Feed, string) {
-	poll := func(why string) (catalog.Feed, string) {
-		p := wpdb.NewPoller(f.db, catalog.ShopReads, wpdb.PollOptions{Interval: f.o.PollInterval,
+func (f *Follower) pick(ctx context.Context, blind *binlog.BlindError) (catalog.Feed, string) {
+	polling := func(why string) (catalog.Feed, string) {
+		p := poll.New(f.db, catalog.ShopReads, poll.Options{Interval: f.o.PollInterval,
 			Budget: f.o.PollBudget, OnPoll: f.m.onPoll})
 		if f.o.Changes == "poll" {
 			return p, why
@@ -104,27 +105,27 @@ func (f *Follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 		// show every change: it shows them sooner, for less.
 		every := max(f.recheck, BinlogRecheck)
 		return untilBinlog{Feed: p, every: every, usable: func(ctx context.Context) bool {
-			ok, _ := f.db.BinlogStatus(ctx, f.db.DSN())
+			ok, _ := binlog.Status(ctx, f.db, f.db.DSN())
 			return ok
 		}}, why + "; the binary log is checked again every " + every.String()
 	}
 	if f.o.Changes == "poll" {
-		return poll("--changes=poll")
+		return polling("--changes=poll")
 	}
 	if blind != nil {
-		return poll("--changes=" + f.o.Changes + ": the binary log stopped showing every change: " + blind.Detail)
+		return polling("--changes=" + f.o.Changes + ": the binary log stopped showing every change: " + blind.Detail)
 	}
-	ok, why, now := f.db.BinlogCheck(ctx, f.db.DSN())
+	ok, why, now := binlog.Check(ctx, f.db, f.db.DSN())
 	// A log that is on but cannot show every change (its format, a
 	// replica that does not log what it applies, a filter) is counted as
 	// the feed going blind, as when it goes blind while followed; a
 	// server without a log, most shops' host, is not.
-	if now != nil && now.Reason != wpdb.BlindNoLog {
+	if now != nil && now.Reason != binlog.BlindNoLog {
 		f.m.blind.WithLabelValues(now.Reason).Inc()
 	}
 	switch {
 	case ok:
-		feed, err := wpdb.NewBinlog(f.db, f.db.DSN(), catalog.ShopReads, wpdb.BinlogOptions{Logger: f.log})
+		feed, err := binlog.New(f.db, f.db.DSN(), catalog.ShopReads, binlog.Options{Logger: f.log})
 		if err == nil {
 			return feed, "--changes=" + f.o.Changes + ": " + why
 		}
@@ -134,7 +135,7 @@ func (f *Follower) pick(ctx context.Context, blind *wpdb.BlindError) (catalog.Fe
 		// changes rather than none.
 		f.log.Error("--changes=binlog, but the binary log cannot be followed; polling instead", "why", why)
 	}
-	return poll("--changes=" + f.o.Changes + ": " + why)
+	return polling("--changes=" + f.o.Changes + ": " + why)
 }
 
 // follow follows the shop until ctx ends. It returns only a *LanguageError
@@ -150,7 +151,7 @@ func (f *Follower) follow(ctx context.Context) error {
 	}
 	wait := func() bool { return waitFor(retryStart) }
 	retry := &dbRetry{log: f.log}
-	var blind *wpdb.BlindError
+	var blind *binlog.BlindError
 	for ctx.Err() == nil {
 		// The database must answer before the source is chosen: auto
 		// would otherwise settle for polling a server that is only away.

@@ -25,6 +25,7 @@ import (
 	"catalogd/internal/testdb"
 	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
+	"catalogd/wpdb/poll"
 )
 
 // cached is a server with the origin cache on, over a shop in a throwaway
@@ -66,7 +67,7 @@ func (c *cached) watch(t *testing.T, every time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	feed := wpdb.NewPoller(c.db, catalog.ShopReads, wpdb.PollOptions{Interval: every,
+	feed := poll.New(c.db, catalog.ShopReads, poll.Options{Interval: every,
 		// Tests poll every few tens of milliseconds: the cheap rounds
 		// alone would spend the default budget, and the product scan
 		// would come seconds apart. Here it may use a whole core.

@@ -1,7 +1,8 @@
 // Package wpdb reads a WordPress + WooCommerce database: every SQL statement
-// catalogd runs lives here, one small file per read. It never writes: each
-// request runs in a read-only transaction, and production gives it a user
-// that holds SELECT and nothing more.
+// catalogd runs lives here, one small file per read, or in its two change
+// feeds, wpdb/binlog and wpdb/poll, which run theirs through it. It never
+// writes: each request runs in a read-only transaction, and production
+// gives it a user that holds SELECT and nothing more.
 package wpdb
 
 import (
@@ -74,13 +75,9 @@ type DB struct {
 	// transaction is opened and before the next: where a commit would
 	// fall between the streams' snapshots.
 	betweenOpenings func(i int)
-	// afterSnapshot, when set (tests), runs once a load that reads a
-	// poller's scan baseline stands in its snapshot, before its rows are
-	// read: where a commit is after the load's instant.
-	afterSnapshot func()
-	// baseline is a poller's request for its scan baseline, and what a
-	// whole load delivered for it (poll_baseline.go).
-	baseline baselineSlot
+	// baseliner is the change feed whose baseline the whole loads take
+	// (baseline.go).
+	baseliner baseliner
 	// noStatsExpiry is set once the server refused
 	// information_schema_stats_expiry (MariaDB has no such variable).
 	noStatsExpiry atomic.Bool
@@ -194,7 +191,7 @@ func (db *DB) Close() error { return db.db.Close() }
 func (db *DB) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, db.timeout)
 	defer cancel()
-	return db.redact(db.db.PingContext(ctx))
+	return db.Redact(db.db.PingContext(ctx))
 }
 
 // Pool is the connection pool, for its metrics.
@@ -232,11 +229,11 @@ func (db *DB) view(ctx context.Context, timeout time.Duration, fn func(ctx conte
 		// Observed as an errored statement: with the database away, every
 		// read fails here, and /metrics would show only successes.
 		db.observe(time.Since(start), err)
-		return db.redact(fmt.Errorf("wpdb: begin read-only transaction: %w", err))
+		return db.Redact(fmt.Errorf("wpdb: begin read-only transaction: %w", err))
 	}
 	// Rollback: there is nothing to commit, and it releases the snapshot.
 	defer stx.Rollback() //nolint:errcheck // the outcome of a read is fn's error
-	return db.redact(fn(ctx, &Tx{tx: stx, db: db, prefix: db.prefix, stmt: db.timeout}))
+	return db.Redact(fn(ctx, &Tx{tx: stx, db: db, prefix: db.prefix, stmt: db.timeout}))
 }
 
 // sql replaces {name} placeholders in a statement with prefixed table names,
@@ -265,22 +262,25 @@ type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-// selectx runs a query that returns rows into dest.
-func (tx *Tx) selectx(ctx context.Context, dest any, stmt string, args ...any) error {
+// Select runs a query that returns rows into dest. Every statement of a
+// Tx names its tables as {name} (the prefix is added), may expand a slice
+// argument into an IN (?) list, and is counted, timed and bounded by the
+// statement deadline.
+func (tx *Tx) Select(ctx context.Context, dest any, stmt string, args ...any) error {
 	return tx.run(ctx, stmt, args, func(ctx context.Context, q string, args []any) error {
 		return tx.tx.SelectContext(ctx, dest, q, args...)
 	})
 }
 
-// getx runs a query that returns one row into dest; sql.ErrNoRows is
+// Get runs a query that returns one row into dest; sql.ErrNoRows is
 // returned as is.
-func (tx *Tx) getx(ctx context.Context, dest any, stmt string, args ...any) error {
+func (tx *Tx) Get(ctx context.Context, dest any, stmt string, args ...any) error {
 	return tx.run(ctx, stmt, args, func(ctx context.Context, q string, args []any) error {
 		return tx.tx.GetContext(ctx, dest, q, args...)
 	})
 }
 
-// probe is selectx for a statement whose "table doesn't exist" (1146) is
+// probe is Select for a statement whose "table doesn't exist" (1146) is
 // an answer, not a failure: an optional plugin's table, a network's
 // sitemeta, absent on most shops. It is counted, logged at DEBUG, and not
 // observed as an errored query: counted as errors, these answers showed 5
@@ -368,11 +368,11 @@ func IsUnavailable(err error) bool {
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
-// syntaxError reports whether err is the server's "this is not a
+// IsSyntaxError reports whether err is the server's "this is not a
 // statement I know": MySQL's and MariaDB's parse error (1064), or the
 // generic 1105 whose text says so, as MySQL-compatible servers that are
 // neither (the demo's embedded one) answer.
-func syntaxError(err error) bool {
+func IsSyntaxError(err error) bool {
 	var me *mysql.MySQLError
 	if !errors.As(err, &me) {
 		return false
@@ -380,9 +380,9 @@ func syntaxError(err error) bool {
 	return me.Number == 1064 || me.Number == 1105 && strings.HasPrefix(me.Message, "syntax error")
 }
 
-// each runs a query and hands every row to fn as it arrives, for reads too
+// Each runs a query and hands every row to fn as it arrives, for reads too
 // large to hold as a slice of rows first.
-func (tx *Tx) each(ctx context.Context, stmt string, args []any, fn func(rows *sqlx.Rows) error) error {
+func (tx *Tx) Each(ctx context.Context, stmt string, args []any, fn func(rows *sqlx.Rows) error) error {
 	return tx.run(ctx, stmt, args, func(ctx context.Context, q string, args []any) error {
 		rows, err := tx.tx.QueryxContext(ctx, q, args...)
 		if err != nil {

@@ -16,18 +16,9 @@ import (
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpdbtest"
 	"catalogd/internal/wpfixture"
 )
-
-// testNow is when the fixture shops are "saved".
-var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-
-// newTestShop returns a fresh-install shop with the prefix, saved at testNow.
-func newTestShop(prefix string) *wpfixture.Shop {
-	s := wpfixture.New(prefix, "https://shop.example")
-	s.Now = testNow
-	return s
-}
 
 // openShop loads the shop into a throwaway database and opens it with wpdb,
 // using the shop's prefix; it returns the DB and a raw pool on the database.
@@ -39,13 +30,7 @@ func openShop(t *testing.T, shop *wpfixture.Shop) (*DB, *sql.DB) {
 // openShopWith is openShop with explicit options.
 func openShopWith(t *testing.T, shop *wpfixture.Shop, o Options) (*DB, *sql.DB) {
 	t.Helper()
-	dsn, raw := testdb.Load(t, shop)
-	db, err := Open(dsn, o)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db, raw
+	return wpdbtest.Load(t, shop, func(dsn string) (*DB, error) { return Open(dsn, o) })
 }
 
 // view runs fn in a View and fails the test on an error.
@@ -65,14 +50,6 @@ func mysqlErrNumber(err error) uint16 {
 	return 0
 }
 
-// rawScalar reads one value through the raw pool, outside wpdb.
-func rawScalar(t *testing.T, raw *sql.DB, dest any, query string, args ...any) {
-	t.Helper()
-	if err := raw.QueryRowContext(context.Background(), query, args...).Scan(dest); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-}
-
 // closedPort returns a local TCP port nothing listens on.
 func closedPort(t *testing.T) int {
 	t.Helper()
@@ -89,9 +66,9 @@ func closedPort(t *testing.T) int {
 
 func TestViewIsReadOnly(t *testing.T) {
 	t.Parallel()
-	db, raw := openShop(t, newTestShop("wp_"))
+	db, raw := openShop(t, wpdbtest.NewShop("wp_"))
 	var optionsBefore int
-	rawScalar(t, raw, &optionsBefore, `SELECT COUNT(*) FROM wp_options`)
+	wpdbtest.RawScalar(t, raw, &optionsBefore, `SELECT COUNT(*) FROM wp_options`)
 
 	tests := []struct {
 		name string
@@ -117,12 +94,12 @@ func TestViewIsReadOnly(t *testing.T) {
 				return nil
 			})
 			var optionsAfter int
-			rawScalar(t, raw, &optionsAfter, `SELECT COUNT(*) FROM wp_options`)
+			wpdbtest.RawScalar(t, raw, &optionsAfter, `SELECT COUNT(*) FROM wp_options`)
 			if optionsAfter != optionsBefore {
 				t.Errorf("wp_options has %d rows after the %s, want %d", optionsAfter, tt.name, optionsBefore)
 			}
 			var blogname string
-			rawScalar(t, raw, &blogname, `SELECT option_value FROM wp_options WHERE option_name = 'blogname'`)
+			wpdbtest.RawScalar(t, raw, &blogname, `SELECT option_value FROM wp_options WHERE option_name = 'blogname'`)
 			if blogname != "Script Shop" {
 				t.Errorf("blogname = %q after the %s, want %q", blogname, tt.name, "Script Shop")
 			}
@@ -132,7 +109,7 @@ func TestViewIsReadOnly(t *testing.T) {
 
 func TestQueriesCountsEveryStatement(t *testing.T) {
 	t.Parallel()
-	db, _ := openShop(t, newTestShop("wp_"))
+	db, _ := openShop(t, wpdbtest.NewShop("wp_"))
 	tests := []struct {
 		name string
 		fn   func(ctx context.Context, tx *Tx) error
@@ -193,11 +170,11 @@ func TestQueriesCountsEveryStatement(t *testing.T) {
 // machine.
 func TestViewEnforcesQueryDeadline(t *testing.T) {
 	t.Parallel()
-	db, _ := openShopWith(t, newTestShop("wp_"), Options{Prefix: "wp_", QueryTimeout: 250 * time.Millisecond})
+	db, _ := openShopWith(t, wpdbtest.NewShop("wp_"), Options{Prefix: "wp_", QueryTimeout: 250 * time.Millisecond})
 	start := time.Now()
 	err := db.View(context.Background(), func(ctx context.Context, tx *Tx) error {
 		var slept int
-		return tx.getx(ctx, &slept, `SELECT SLEEP(60)`)
+		return tx.Get(ctx, &slept, `SELECT SLEEP(60)`)
 	})
 	elapsed := time.Since(start)
 	if err == nil {
@@ -320,7 +297,7 @@ func TestFailedBeginIsObserved(t *testing.T) {
 
 func TestIsUnavailableFalseForBadQueries(t *testing.T) {
 	t.Parallel()
-	db, _ := openShop(t, newTestShop("wp_"))
+	db, _ := openShop(t, wpdbtest.NewShop("wp_"))
 	tests := []struct {
 		name   string
 		stmt   string
@@ -334,7 +311,7 @@ func TestIsUnavailableFalseForBadQueries(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			err := db.View(context.Background(), func(ctx context.Context, tx *Tx) error {
 				var n int
-				return tx.getx(ctx, &n, tt.stmt)
+				return tx.Get(ctx, &n, tt.stmt)
 			})
 			if err == nil {
 				t.Fatalf("%s: no error", tt.stmt)
@@ -389,7 +366,7 @@ func TestIsUnavailableClassifies(t *testing.T) {
 
 func TestConfigurablePrefix(t *testing.T) {
 	t.Parallel()
-	shop := newTestShop("shop2_")
+	shop := wpdbtest.NewShop("shop2_")
 	cat := shop.Category("Vehicles", "vehicles", "", 0)
 	id := shop.Add(wpfixture.Product{Title: "Police Car", RegularPrice: "9", Categories: []string{"vehicles"}})
 	dsn, _ := testdb.Load(t, shop)

@@ -50,7 +50,7 @@ func TestDSNFileTakesTheCredentials(t *testing.T) {
 	if db.DSN() != now.DSN {
 		t.Error("DSN() is not the file's after it changed")
 	}
-	if got := db.redact(errors.New("dial " + now.Password + " and " + u.Password)).Error(); strings.Contains(got, now.Password) ||
+	if got := db.Redact(errors.New("dial " + now.Password + " and " + u.Password)).Error(); strings.Contains(got, now.Password) ||
 		strings.Contains(got, u.Password) {
 		t.Errorf("an error keeps a password: %q", got)
 	}

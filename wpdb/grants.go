@@ -33,7 +33,7 @@ func (db *DB) WritePrivileges(ctx context.Context) ([]string, error) {
 		if errors.As(err, &me) && me.Number == 1049 {
 			return nil, fmt.Errorf("wpdb: show grants: %w (%w)", ErrNoGrantTables, err)
 		}
-		return nil, db.redact(fmt.Errorf("wpdb: show grants: %w", err))
+		return nil, db.Redact(fmt.Errorf("wpdb: show grants: %w", err))
 	}
 	var writes []string
 	for _, g := range grants {

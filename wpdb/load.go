@@ -92,8 +92,8 @@ func (db *DB) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows,
 			return rows, err
 		}
 	}
-	// A poller's scan baseline, when one asked: the gate before the
-	// transaction, the rest in it (poll_baseline.go).
+	// A feed's baseline, when one asks (baseline.go): what it reads
+	// before the transaction, the rest in it.
 	br, err := db.beginBaseline(ctx)
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func (db *DB) loadShop(ctx context.Context, r catalog.Reads) (*catalog.ShopRows,
 	if err != nil {
 		return nil, err
 	}
-	br.deliver(db)
+	br.deliver()
 	return rows, nil
 }
 
@@ -140,8 +140,8 @@ func classify(err error) error {
 	return err
 }
 
-// loadShop reads the whole shop in the transaction, and the scan baseline
-// br asks for (nil: none).
+// loadShop reads the whole shop in the transaction, and the baseline br
+// asks for (nil: none).
 func (tx *Tx) loadShop(ctx context.Context, r catalog.Reads, br *baselineRead) (*catalog.ShopRows, error) {
 	rows := &catalog.ShopRows{}
 	if err := tx.loadSettings(ctx, r, rows); err != nil {
@@ -217,7 +217,7 @@ func newPublishedRows() *catalog.ProductRows {
 // chunk of IDs at a time would cost hundreds of statements (at 100 000
 // products, 14 s of post_id index lookups into a postmeta table of millions
 // of rows, against 2.5 s for one pass over its meta_key index). With br it
-// reads a poller's scan baseline too.
+// reads a feed's baseline too.
 func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[string]bool, br *baselineRead) (*catalog.ProductRows, error) {
 	rows := newPublishedRows()
 	if err := tx.productPosts(ctx, rows, br); err != nil {

@@ -1,4 +1,4 @@
-package wpdb
+package wpdb_test
 
 import (
 	"context"
@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"catalogd/catalog"
+	"catalogd/internal/testdb"
+	"catalogd/wpdb"
+	"catalogd/wpdb/poll"
 )
 
 // BenchmarkLoadShop measures a whole load of the seeded shops (make bench
@@ -26,17 +29,19 @@ func BenchmarkLoadShop(b *testing.B) {
 	baseline := os.Getenv("CATALOG_LOAD_BASELINE") == "1"
 	// 1m only when asked for (make bench-1m: -bench …/^1m$); it skips
 	// where wp_bench_1m was not seeded.
-	for _, size := range append(slices.Clip(benchSizes), "1m") {
+	for _, size := range append(slices.Clip(testdb.BenchSizes), "1m") {
 		b.Run(size, func(b *testing.B) {
-			db := openBenchShop(b, size)
+			var o wpdb.Options
 			if s := os.Getenv("CATALOG_LOAD_STREAMS"); s != "" {
 				n, err := strconv.Atoi(s)
 				if err != nil || n < 1 || n > 8 {
 					b.Fatalf("CATALOG_LOAD_STREAMS=%q: want 1 to 8", s)
 				}
-				db.streams = n
+				o.LoadStreams = n
 			}
-			b.ReportMetric(float64(db.streams), "streams")
+			db := openBenchShop(b, size, o)
+			b.ReportMetric(float64(wpdb.LoadStreams(db)), "streams")
+			p := poll.New(db, catalog.ShopReads, poll.Options{})
 			ctx := context.Background()
 			var read, build time.Duration
 			var peak, steady, held uint64
@@ -45,7 +50,10 @@ func BenchmarkLoadShop(b *testing.B) {
 				base := heapBytes()
 				stop := samplePeak()
 				if baseline {
-					db.askBaseline()
+					// Start asks the next load (after its cheap round).
+					if err := p.Start(ctx); err != nil {
+						b.Fatal(err)
+					}
 				}
 				start := time.Now()
 				rows, err := db.LoadShop(ctx, catalog.ShopReads)
@@ -122,4 +130,18 @@ func samplePeak() func() uint64 {
 		h := heapBytes()
 		return max(peak, h)
 	}
+}
+
+// openBenchShop opens the seeded shop wp_bench_<size> with o, or skips,
+// saying how to seed it (testdb.BenchShop).
+func openBenchShop(b *testing.B, size string, o wpdb.Options) *wpdb.DB {
+	b.Helper()
+	_, dsn := testdb.BenchShop(b, size)
+	o.Prefix = "wp_"
+	db, err := wpdb.Open(dsn, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return db
 }

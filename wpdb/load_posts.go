@@ -16,7 +16,7 @@ import (
 // the posts table, for a whole load: the published products
 // (rows.Posts, by ID, with their texts), the variations of those
 // (rows.Related, in menu_order and ID, as Variations gives a parent's),
-// and, with br, every other product or variation post for a poller's scan
+// and, with br, every other product or variation post for a feed's
 // baseline (br.rest).
 //
 // Three statements read these rows before (the published products, their
@@ -36,7 +36,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		Products   int `db:"products"`
 		Variations int `db:"variations"`
 	}
-	if err := tx.getx(ctx, &n, `
+	if err := tx.Get(ctx, &n, `
 		SELECT COALESCE(SUM(post_type = 'product' AND post_status = 'publish'), 0) AS products,
 		       COALESCE(SUM(post_type = 'product_variation'), 0) AS variations
 		FROM {posts} WHERE post_type IN ('product', 'product_variation')`); err != nil {
@@ -44,7 +44,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 	}
 	products := make([]catalog.Post, 0, n.Products)
 	variations := make([]catalog.Post, 0, n.Variations)
-	var rest []productRow
+	var rest []catalog.Post
 	strs := map[string]string{}
 	var (
 		p              catalog.Post
@@ -54,7 +54,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 	)
 	dest := []any{&id, &parent, &typ, &status, &pub, &variation,
 		&p.Slug, &p.Title, &p.Excerpt, &p.Content, &p.Password, &p.Modified, &p.MenuOrder}
-	err := tx.each(ctx, `
+	err := tx.Each(ctx, `
 		SELECT ID, post_parent, post_type, post_status,
 		       post_type = 'product' AND post_status = 'publish' AS pub,
 		       post_type = 'product_variation' AS variation,
@@ -78,7 +78,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		case variation:
 			variations = append(variations, p)
 		case br != nil:
-			rest = append(rest, productRow{ID: p.ID, Parent: p.Parent, Type: p.Type, Status: p.Status, Modified: p.Modified})
+			rest = append(rest, p)
 		}
 		return nil
 	})
@@ -105,7 +105,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 			continue
 		}
 		if br != nil {
-			rest = append(rest, productRow{ID: v.ID, Parent: v.Parent, Type: v.Type, Status: v.Status, Modified: v.Modified})
+			rest = append(rest, v)
 		}
 	}
 	clear(variations[len(related):]) // their strings go

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"catalogd/catalog"
+	"catalogd/internal/wpdbtest"
 	"catalogd/internal/wpfixture"
 )
 
@@ -22,7 +23,7 @@ func deletePost(t *testing.T, exec func(string, ...any), id int64) {
 
 func TestLoadProducts(t *testing.T) {
 	t.Parallel()
-	s := newTestShop("wp_")
+	s := wpdbtest.NewShop("wp_")
 	s.EnableWPML("en", "de")
 	simple := s.Add(wpfixture.Product{Title: "Police Car", RegularPrice: "9", Image: "2026/11/police-car.jpg",
 		Content: "<p>Fast</p>"})
@@ -63,7 +64,7 @@ func TestLoadProducts(t *testing.T) {
 	for _, p := range rows.Posts {
 		got[p.ID] = p
 	}
-	assertIDs(t, "Posts", keys(got), []int64{simple, variable, grouped, trashed})
+	wpdbtest.AssertIDs(t, "Posts", keys(got), []int64{simple, variable, grouped, trashed})
 	if got[trashed].Status != "trash" || got[simple].Content != "<p>Fast</p>" {
 		t.Errorf("trashed product's status %q, simple product's content %q; want trash and the content",
 			got[trashed].Status, got[simple].Content)
@@ -75,21 +76,21 @@ func TestLoadProducts(t *testing.T) {
 	if len(related) != 4 {
 		t.Fatalf("Related = %v, want the 2 variations and the 2 children", related)
 	}
-	assertIDs(t, "Related variations", related[:2], []int64{enabled, disabled})
-	assertIDs(t, "Related children", sortedIDs(related[2:]), sortedIDs([]int64{draftChild, child}))
+	wpdbtest.AssertIDs(t, "Related variations", related[:2], []int64{enabled, disabled})
+	wpdbtest.AssertIDs(t, "Related children", wpdbtest.SortedIDs(related[2:]), wpdbtest.SortedIDs([]int64{draftChild, child}))
 	if want := map[int64][]int64{grouped: {draftChild, child}}; !reflect.DeepEqual(rows.Children, want) {
 		t.Errorf("Children = %v, want %v", rows.Children, want)
 	}
 	// The meta of the products, their variations, children and image.
-	assertIDs(t, "posts with meta", keys(rows.Meta),
-		sortedIDs([]int64{simple, thumb, variable, enabled, disabled, child, draftChild, grouped, trashed}))
+	wpdbtest.AssertIDs(t, "posts with meta", keys(rows.Meta),
+		wpdbtest.SortedIDs([]int64{simple, thumb, variable, enabled, disabled, child, draftChild, grouped, trashed}))
 	if file := rows.Meta.First(thumb, "_wp_attached_file"); file != "2026/11/police-car.jpg" {
 		t.Errorf("image file = %q", file)
 	}
 	if price := rows.Meta.First(disabled, "_price"); price != "12" {
 		t.Errorf("disabled variation's _price = %q, want 12", price)
 	}
-	assertIDs(t, "posts with terms", keys(rows.Terms), sortedIDs([]int64{simple, variable, child, draftChild, grouped, trashed}))
+	wpdbtest.AssertIDs(t, "posts with terms", keys(rows.Terms), wpdbtest.SortedIDs([]int64{simple, variable, child, draftChild, grouped, trashed}))
 	// WPML's rows of the products asked for: not of the translation
 	// (simpleDE), which was not.
 	wantWPML := map[int64]catalog.WPMLElement{simple: wpml[simple], variable: wpml[variable],
@@ -108,19 +109,19 @@ func TestLoadProductsDeletedInPolylangShop(t *testing.T) {
 	t.Parallel()
 	p := newPolylangShop()
 	db, exec := p.open(t)
-	deletePost(t, exec, p.lonely)
-	rows, err := db.LoadProducts(context.Background(), catalog.ShopReads, []int64{p.lonely})
+	deletePost(t, exec, p.Lonely)
+	rows, err := db.LoadProducts(context.Background(), catalog.ShopReads, []int64{p.Lonely})
 	if err != nil {
 		t.Fatalf("LoadProducts: %v", err)
 	}
 	if len(rows.Posts) != 0 || len(rows.Groups) != 0 {
 		t.Errorf("LoadProducts(deleted) = posts %v, groups %v; want none", rows.Posts, rows.Groups)
 	}
-	rows, err = db.LoadProducts(context.Background(), catalog.ShopReads, []int64{p.radarDE})
+	rows, err = db.LoadProducts(context.Background(), catalog.ShopReads, []int64{p.RadarDE})
 	if err != nil {
 		t.Fatalf("LoadProducts: %v", err)
 	}
-	want := map[int64]map[string]int64{p.radarGroup: {"en": p.radar, "de": p.radarDE}}
+	want := map[int64]map[string]int64{p.radarGroup: {"en": p.Radar, "de": p.RadarDE}}
 	if !reflect.DeepEqual(rows.Groups, want) {
 		t.Errorf("Groups of a translation = %v, want %v", rows.Groups, want)
 	}
@@ -131,7 +132,7 @@ func TestLoadProductsDeletedInPolylangShop(t *testing.T) {
 // product takes its own reads (variations, images; grouped children).
 func TestLoadProductsStatements(t *testing.T) {
 	t.Parallel()
-	s := newTestShop("wp_")
+	s := wpdbtest.NewShop("wp_")
 	s.EnablePolylang("en", "de")
 	kid := s.Add(wpfixture.Product{Title: "Radar", RegularPrice: "5"})
 	draftKid := s.Add(wpfixture.Product{Title: "Radar Mount", Status: "draft", RegularPrice: "2"})
@@ -198,7 +199,7 @@ func TestLoadProductsAgreesWithLoadShop(t *testing.T) {
 	sorted := func(m map[int64][]int64) map[int64][]int64 {
 		out := map[int64][]int64{}
 		for id, v := range m {
-			out[id] = sortedIDs(v)
+			out[id] = wpdbtest.SortedIDs(v)
 		}
 		return out
 	}

@@ -55,10 +55,10 @@ import (
 //     the feed to report it, no longer. What the feed never reports (a
 //     raw SQL edit of post meta, docs/change-feed.md) and commits in that
 //     millisecond may show half until the next whole load, if it spans
-//     several rows read by different streams. The poll feed's scan
-//     baseline, when the load reads it, is read in the first stream's
-//     snapshot, so that such a commit differs from it and is reported
-//     (poll_baseline.go).
+//     several rows read by different streams. A feed's baseline
+//     (catalog.Baseliner), when the load reads it, is read in the first
+//     stream's snapshot, so that such a commit differs from it and is
+//     reported (baseline.go).
 
 // defaultLoadStreams is the number of streams when Options.LoadStreams is
 // 0: measured at 100 000 products on a 2-core machine (docs/performance.md).
@@ -88,8 +88,8 @@ var (
 // every try.
 func (db *DB) loadStreamed(ctx context.Context, r catalog.Reads, n int) (*catalog.ShopRows, error) {
 	for range snapshotTries {
-		// A poller's scan baseline, when one asked: the gate is read
-		// before each try's openings (poll_baseline.go).
+		// A feed's baseline, when one asks: asked before each try's
+		// openings (baseline.go).
 		br, err := db.beginBaseline(ctx)
 		if err != nil {
 			return nil, err
@@ -108,7 +108,7 @@ func (db *DB) loadStreamed(ctx context.Context, r catalog.Reads, n int) (*catalo
 		if err != nil {
 			return nil, err
 		}
-		br.deliver(db)
+		br.deliver()
 		return rows, nil
 	}
 	return nil, errNoInstant
@@ -155,7 +155,7 @@ func (db *DB) openSnapshots(ctx context.Context, n int) (txs []*Tx, pos []string
 	for range n {
 		c, err := db.db.Connx(ctx)
 		if err != nil {
-			return nil, nil, nil, db.redact(fmt.Errorf("wpdb: a connection for the load: %w", err))
+			return nil, nil, nil, db.Redact(fmt.Errorf("wpdb: a connection for the load: %w", err))
 		}
 		conns = append(conns, c)
 	}
@@ -176,7 +176,7 @@ func (db *DB) openSnapshots(ctx context.Context, n int) (txs []*Tx, pos []string
 			db.betweenOpenings(i)
 		}
 		if err := tx.exec(ctx, `START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY`); err != nil {
-			if syntaxError(err) {
+			if IsSyntaxError(err) {
 				return nil, nil, nil, fmt.Errorf("%w: %w", errNoSnapshots, err)
 			}
 			return nil, nil, nil, err
@@ -199,7 +199,7 @@ func (tx *Tx) exec(ctx context.Context, stmt string) error {
 		return err
 	})
 	if err != nil {
-		return tx.db.redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
+		return tx.db.Redact(fmt.Errorf("wpdb: %s: %w", stmt, err))
 	}
 	return nil
 }
@@ -213,8 +213,8 @@ func (tx *Tx) snapshotPosition(ctx context.Context) (string, error) {
 		Name  string `db:"Variable_name"`
 		Value string `db:"Value"`
 	}
-	if err := tx.selectx(ctx, &rows, `SHOW SESSION STATUS LIKE 'binlog_snapshot_%'`); err != nil {
-		return "", tx.db.redact(fmt.Errorf("wpdb: read the snapshot's binary log position: %w", err))
+	if err := tx.Select(ctx, &rows, `SHOW SESSION STATUS LIKE 'binlog_snapshot_%'`); err != nil {
+		return "", tx.db.Redact(fmt.Errorf("wpdb: read the snapshot's binary log position: %w", err))
 	}
 	var file, pos string
 	for _, r := range rows {
@@ -236,8 +236,8 @@ func (tx *Tx) snapshotPosition(ctx context.Context) (string, error) {
 // the products, their variations and terms, and the settings) are taken by
 // the next free stream; the first to fail cancels the others. What
 // depends on the products and their meta (children, translation groups)
-// is read last, on the first transaction. With br, a poller's scan
-// baseline is read too, on the first transaction (see below).
+// is read last, on the first transaction. With br, a feed's baseline is
+// read too, on the first transaction (see below).
 func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *baselineRead) (*catalog.ShopRows, error) {
 	shop := &catalog.ShopRows{}
 	rows := newPublishedRows()
@@ -267,7 +267,7 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 		return err
 	}
 	settings := func(ctx context.Context, tx *Tx) error { return tx.loadSettings(ctx, r, shop) }
-	// A poller's scan baseline is read in the first stream's snapshot,
+	// A feed's baseline is read in the first stream's snapshot,
 	// the earliest: where the server tells no binary log position (3.
 	// above) a commit may fall between two openings, and a baseline read
 	// in a later snapshot would hold it, so that the scan never reported
@@ -349,7 +349,7 @@ func (tx *Tx) metaBounds(ctx context.Context, lo, hi *int64) error {
 		Lo int64 `db:"lo"`
 		Hi int64 `db:"hi"`
 	}
-	if err := tx.getx(ctx, &b, `SELECT COALESCE(MIN(meta_id), 0) AS lo, COALESCE(MAX(meta_id), 0) AS hi FROM {postmeta}`); err != nil {
+	if err := tx.Get(ctx, &b, `SELECT COALESCE(MIN(meta_id), 0) AS lo, COALESCE(MAX(meta_id), 0) AS hi FROM {postmeta}`); err != nil {
 		return fmt.Errorf("wpdb: read post meta bounds: %w", err)
 	}
 	*lo, *hi = b.Lo, b.Hi

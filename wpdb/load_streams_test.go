@@ -13,6 +13,7 @@ import (
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpdbtest"
 )
 
 // streamsShop is newLoadShop with meta rows of its first products added
@@ -113,7 +114,7 @@ func TestSnapshotsAtOpening(t *testing.T) {
 			// newer one.
 			variable := "tx_isolation"
 			var version string
-			rawScalar(t, raw, &version, `SELECT VERSION()`)
+			wpdbtest.RawScalar(t, raw, &version, `SELECT VERSION()`)
 			if !strings.Contains(strings.ToLower(version), "mariadb") {
 				variable = "transaction_isolation"
 			}
@@ -137,7 +138,7 @@ func TestSnapshotsAtOpening(t *testing.T) {
 			defer release()
 			if isolation != "" {
 				var level string
-				if err := txs[0].getx(ctx, &level, `SELECT @@SESSION.`+variable); err != nil || level != isolation {
+				if err := txs[0].Get(ctx, &level, `SELECT @@SESSION.`+variable); err != nil || level != isolation {
 					t.Fatalf("the session's isolation level: %q, %v; want %s", level, err, isolation)
 				}
 			}

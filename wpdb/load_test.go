@@ -17,6 +17,7 @@ import (
 	"catalogd/catalog"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpdbtest"
 	"catalogd/internal/wpfixture"
 )
 
@@ -32,7 +33,7 @@ type loadShop struct {
 }
 
 func newLoadShop() *loadShop {
-	s := newTestShop("wp_")
+	s := wpdbtest.NewShop("wp_")
 	l := &loadShop{shop: s}
 	vehicles := s.Category("Vehicles", "vehicles", "", 0)
 	cars := s.Category("Cars", "cars", "vehicles", 1)
@@ -76,8 +77,8 @@ func TestLoadShop(t *testing.T) {
 	l := newLoadShop()
 	db, raw := openShop(t, l.shop)
 	var order, revision int64
-	rawScalar(t, raw, &order, `SELECT ID FROM wp_posts WHERE post_type = 'shop_order'`)
-	rawScalar(t, raw, &revision, `SELECT ID FROM wp_posts WHERE post_type = 'revision'`)
+	wpdbtest.RawScalar(t, raw, &order, `SELECT ID FROM wp_posts WHERE post_type = 'shop_order'`)
+	wpdbtest.RawScalar(t, raw, &revision, `SELECT ID FROM wp_posts WHERE post_type = 'revision'`)
 
 	rows, err := db.LoadShop(context.Background(), catalog.ShopReads)
 	if err != nil {
@@ -131,14 +132,14 @@ func TestLoadShop(t *testing.T) {
 	t.Run("products", func(t *testing.T) {
 		// The published products, by ID: not the draft, the trashed
 		// product, the draft child, revisions, orders or attachments.
-		assertIDs(t, "Posts", postIDs(p.Posts), []int64{l.simple, l.variable, l.child, l.grouped})
+		wpdbtest.AssertIDs(t, "Posts", postIDs(p.Posts), []int64{l.simple, l.variable, l.child, l.grouped})
 		if p.Posts[0].Content != "<p>Fast</p>" {
 			t.Errorf("the simple product's content = %q, want it read", p.Posts[0].Content)
 		}
 		// The variations in the storefront's order, the disabled one
 		// included, then the grouped product's child that is not
 		// published: not the trashed product's variation.
-		assertIDs(t, "Related", postIDs(p.Related), []int64{l.enabled, l.disabled, l.draftChild})
+		wpdbtest.AssertIDs(t, "Related", postIDs(p.Related), []int64{l.enabled, l.disabled, l.draftChild})
 		if st := p.Related[1].Status + "/" + p.Related[2].Status; st != "private/draft" {
 			t.Errorf("statuses of the disabled variation and the draft child = %s, want private/draft", st)
 		}
@@ -151,8 +152,8 @@ func TestLoadShop(t *testing.T) {
 		// The products', their variations', the children's and the
 		// image's: not the draft's (nor its image's), the trashed
 		// product's, its variation's, the revision's or the order's.
-		assertIDs(t, "posts with meta", keys(p.Meta),
-			sortedIDs([]int64{l.simple, l.thumb, l.variable, l.enabled, l.disabled, l.child, l.draftChild, l.grouped}))
+		wpdbtest.AssertIDs(t, "posts with meta", keys(p.Meta),
+			wpdbtest.SortedIDs([]int64{l.simple, l.thumb, l.variable, l.enabled, l.disabled, l.child, l.draftChild, l.grouped}))
 		for _, id := range []int64{l.draft, l.trashed, l.trashedVariants, order, revision} {
 			if _, ok := p.Meta[id]; ok {
 				t.Errorf("meta of post %d loaded: %v", id, p.Meta[id])
@@ -183,8 +184,8 @@ func TestLoadShop(t *testing.T) {
 	})
 
 	t.Run("relationships", func(t *testing.T) {
-		assertIDs(t, "posts with terms", keys(p.Terms),
-			sortedIDs([]int64{l.simple, l.variable, l.child, l.grouped, l.draftChild}))
+		wpdbtest.AssertIDs(t, "posts with terms", keys(p.Terms),
+			wpdbtest.SortedIDs([]int64{l.simple, l.variable, l.child, l.grouped, l.draftChild}))
 		if !slices.Contains(p.Terms[l.simple], l.cars.TTID) {
 			t.Errorf("terms of the simple product %v lack its category %d", p.Terms[l.simple], l.cars.TTID)
 		}
@@ -206,8 +207,8 @@ func TestLoadShopWithoutGrantsOnPluginTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	var grants []string
-	for _, table := range readTables {
-		grants = append(grants, "SELECT ON `"+cfg.DBName+"`.`wp_"+table.name+"`")
+	for _, table := range ReadTables {
+		grants = append(grants, "SELECT ON `"+cfg.DBName+"`.`wp_"+table+"`")
 	}
 	u := testdb.NewUser(t, dsn, grants...)
 	tests := []struct {
@@ -403,7 +404,7 @@ func TestLoadShopCost(t *testing.T) {
 	for _, streams := range []int{1, 3} {
 		t.Run(fmt.Sprint(streams, " streams"), func(t *testing.T) {
 			t.Parallel()
-			db, _ := openShopWith(t, newProductShop().shop, Options{Prefix: "wp_", LoadStreams: streams})
+			db, _ := openShopWith(t, wpdbtest.NewProducts().Shop, Options{Prefix: "wp_", LoadStreams: streams})
 			start := time.Now()
 			rows, err := db.LoadShop(context.Background(), catalog.ShopReads)
 			if err != nil {

@@ -25,7 +25,7 @@ func (tx *Tx) Meta(ctx context.Context, ids []int64, keys []string) (catalog.Met
 		Value  string `db:"meta_value"`
 	}
 	// The post_id index narrows the rows; meta_id keeps insertion order.
-	if err := tx.selectx(ctx, &rows, `
+	if err := tx.Select(ctx, &rows, `
 		SELECT post_id, meta_key, COALESCE(meta_value, '') AS meta_value FROM {postmeta}
 		WHERE post_id IN (?) AND meta_key IN (?)
 		ORDER BY meta_id`, ids, keys); err != nil {
@@ -162,7 +162,7 @@ func (tx *Tx) metaPosts(ctx context.Context, keys []string, span metaRange, want
 		stmt += ` AND meta_id < ?`
 		args = append(args, span.to)
 	}
-	err := tx.each(ctx, stmt+` ORDER BY meta_id`, args, func(rows *sqlx.Rows) error {
+	err := tx.Each(ctx, stmt+` ORDER BY meta_id`, args, func(rows *sqlx.Rows) error {
 		if err := rows.Scan(&id, &key, &val); err != nil {
 			return err
 		}

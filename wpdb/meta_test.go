@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"catalogd/catalog"
+	"catalogd/internal/wpdbtest"
 	"catalogd/internal/wpfixture"
 )
 
 func TestMeta(t *testing.T) {
 	t.Parallel()
-	shop := newTestShop("wp_")
+	shop := wpdbtest.NewShop("wp_")
 	shop.Category("Alpha", "alpha", "", 0)
 	simple := shop.Add(wpfixture.Product{Title: "Radar", RegularPrice: "12", SalePrice: "9"})
 	variable := shop.Add(wpfixture.Product{Title: "Bundle", Type: "variable", Variations: []wpfixture.Variation{
@@ -78,7 +79,7 @@ func TestMeta(t *testing.T) {
 
 func TestMetaByKey(t *testing.T) {
 	t.Parallel()
-	shop := newTestShop("wp_")
+	shop := wpdbtest.NewShop("wp_")
 	simple := shop.Add(wpfixture.Product{Title: "Radar", RegularPrice: "12", SalePrice: "9"})
 	variable := shop.Add(wpfixture.Product{Title: "Bundle", Type: "variable", Variations: []wpfixture.Variation{
 		{Framework: "esx", RegularPrice: "20"},
@@ -178,7 +179,7 @@ func TestMetaByKeyCharsets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			shop := newTestShop("wp_")
+			shop := wpdbtest.NewShop("wp_")
 			id := shop.Add(wpfixture.Product{Title: "Radar", RegularPrice: "12"})
 			db, raw := openShop(t, shop)
 			ctx := context.Background()

@@ -12,7 +12,7 @@ func (tx *Tx) Options(ctx context.Context, names []string) (map[string]string, e
 		Name  string `db:"option_name"`
 		Value string `db:"option_value"`
 	}
-	if err := tx.selectx(ctx, &rows,
+	if err := tx.Select(ctx, &rows,
 		`SELECT option_name, option_value FROM {options} WHERE option_name IN (?)`, names); err != nil {
 		return nil, fmt.Errorf("wpdb: read options: %w", err)
 	}
@@ -37,7 +37,7 @@ func (tx *Tx) AttributeOrderBy(ctx context.Context, names []string) (map[string]
 		Name    string `db:"attribute_name"`
 		OrderBy string `db:"attribute_orderby"`
 	}
-	if err := tx.selectx(ctx, &rows, `SELECT attribute_name, attribute_orderby FROM {woocommerce_attribute_taxonomies}
+	if err := tx.Select(ctx, &rows, `SELECT attribute_name, attribute_orderby FROM {woocommerce_attribute_taxonomies}
 		 WHERE attribute_name IN (?) ORDER BY attribute_id`, names); err != nil {
 		return nil, fmt.Errorf("wpdb: read attributes: %w", err)
 	}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"catalogd/internal/wpdbtest"
 )
 
 func TestOptions(t *testing.T) {
 	t.Parallel()
-	shop := newTestShop("wp_")
+	shop := wpdbtest.NewShop("wp_")
 	shop.SetOption("woocommerce_hide_out_of_stock_items", "yes")
 	db, _ := openShop(t, shop)
 
@@ -50,7 +52,7 @@ func TestOptions(t *testing.T) {
 
 func TestAttributeOrderBy(t *testing.T) {
 	t.Parallel()
-	shop := newTestShop("wp_")
+	shop := wpdbtest.NewShop("wp_")
 	attrCols := []string{"attribute_name", "attribute_label", "attribute_type", "attribute_orderby", "attribute_public"}
 	shop.Row("woocommerce_attribute_taxonomies", attrCols, "size", "Size", "select", "name_num", 0)
 	shop.Row("woocommerce_attribute_taxonomies", attrCols, "color", "Color", "select", "id", 0)

@@ -49,7 +49,7 @@ func (tx *Tx) NetworkPlugins(ctx context.Context) ([]string, error) {
 	// denial said.
 	if blog == 1 {
 		var seen int
-		if err := tx.getx(ctx, &seen, `SELECT COUNT(*) FROM information_schema.TABLES
+		if err := tx.Get(ctx, &seen, `SELECT COUNT(*) FROM information_schema.TABLES
 			WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`, base+"sitemeta"); err == nil && seen == 0 {
 			return nil, nil
 		}

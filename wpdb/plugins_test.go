@@ -11,6 +11,7 @@ import (
 
 	"catalogd/catalog"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpdbtest"
 )
 
 func TestNetworkPlugins(t *testing.T) {
@@ -29,7 +30,7 @@ func TestNetworkPlugins(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			shop := newTestShop(tt.prefix)
+			shop := wpdbtest.NewShop(tt.prefix)
 			if tt.base != "" {
 				blog := int64(1)
 				if tt.base != tt.prefix {
@@ -57,7 +58,7 @@ func TestNetworkPlugins(t *testing.T) {
 // statement that does fail still is.
 func TestHasTable(t *testing.T) {
 	t.Parallel()
-	shop := newTestShop("wp_")
+	shop := wpdbtest.NewShop("wp_")
 	shop.EnableWPML("en")
 	var mu sync.Mutex
 	var errored []error
@@ -90,7 +91,7 @@ func TestHasTable(t *testing.T) {
 	mu.Unlock()
 	err := db.View(context.Background(), func(ctx context.Context, tx *Tx) error {
 		var n []int
-		return tx.selectx(ctx, &n, `SELECT 1 FROM {no_such_table}`)
+		return tx.Select(ctx, &n, `SELECT 1 FROM {no_such_table}`)
 	})
 	mu.Lock()
 	defer mu.Unlock()
@@ -117,7 +118,7 @@ func TestNetworkPluginsDeniedToSiteOnlyUser(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			shop := newTestShop(tt.prefix)
+			shop := wpdbtest.NewShop(tt.prefix)
 			if tt.network {
 				_, blog := basePrefix(tt.prefix)
 				shop.NetworkActivate("wp_", blog, "polylang/polylang.php")
@@ -128,8 +129,8 @@ func TestNetworkPluginsDeniedToSiteOnlyUser(t *testing.T) {
 				t.Fatal(err)
 			}
 			var grants []string
-			for _, table := range readTables {
-				grants = append(grants, "SELECT ON `"+cfg.DBName+"`.`"+tt.prefix+table.name+"`")
+			for _, table := range ReadTables {
+				grants = append(grants, "SELECT ON `"+cfg.DBName+"`.`"+tt.prefix+table+"`")
 			}
 			u := testdb.NewUser(t, dsn, grants...)
 			db, err := Open(u.DSN, Options{Prefix: tt.prefix})

@@ -35,7 +35,7 @@ func (tx *Tx) polylangGroups(ctx context.Context, cond string, args ...any) (map
 		TTID        int64  `db:"term_taxonomy_id"`
 		Description string `db:"description"`
 	}
-	if err := tx.selectx(ctx, &rows, `SELECT term_taxonomy_id, description FROM {term_taxonomy}
+	if err := tx.Select(ctx, &rows, `SELECT term_taxonomy_id, description FROM {term_taxonomy}
 		WHERE taxonomy = 'post_translations'`+cond, args...); err != nil {
 		return nil, fmt.Errorf("wpdb: read Polylang translations: %w", err)
 	}
@@ -53,7 +53,7 @@ func (tx *Tx) polylangGroups(ctx context.Context, cond string, args ...any) (map
 // be looked up.
 func (tx *Tx) HasPolylangGroups(ctx context.Context) (bool, error) {
 	var n []int
-	if err := tx.selectx(ctx, &n, `SELECT 1 FROM {term_taxonomy} WHERE taxonomy = 'post_translations' LIMIT 1`); err != nil {
+	if err := tx.Select(ctx, &n, `SELECT 1 FROM {term_taxonomy} WHERE taxonomy = 'post_translations' LIMIT 1`); err != nil {
 		return false, fmt.Errorf("wpdb: look for Polylang translations: %w", err)
 	}
 	return len(n) > 0, nil

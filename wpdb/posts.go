@@ -23,7 +23,7 @@ func (tx *Tx) Posts(ctx context.Context, ids []int64, withContent bool) ([]catal
 		content = `post_content`
 	}
 	var posts []catalog.Post
-	if err := tx.selectx(ctx, &posts, `
+	if err := tx.Select(ctx, &posts, `
 		SELECT ID, post_parent, post_type, post_status, post_name, post_title, post_excerpt,
 		       `+content+`, post_password, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt
 		FROM {posts} WHERE ID IN (?)`, ids); err != nil {

@@ -8,18 +8,19 @@ import (
 	"time"
 
 	"catalogd/catalog"
+	"catalogd/internal/wpdbtest"
 )
 
 func TestPosts(t *testing.T) {
 	t.Parallel()
-	p := newProductShop()
-	db, raw := openShop(t, p.shop)
+	p := wpdbtest.NewProducts()
+	db, raw := openShop(t, p.Shop)
 
-	radar := catalog.Post{ID: p.radar, Type: "product", Status: "publish", Slug: "radar", Title: "Radar",
+	radar := catalog.Post{ID: p.Radar, Type: "product", Status: "publish", Slug: "radar", Title: "Radar",
 		Excerpt: "<p>Short radar</p>", Content: "<p>Radar content</p>"}
-	cuffs := catalog.Post{ID: p.cuffs, Type: "product", Status: "publish", Slug: "cuffs", Title: "Cuffs", Password: "secret"}
-	draft := catalog.Post{ID: p.draft, Type: "product", Status: "draft", Slug: "draft-thing", Title: "Draft Thing"}
-	variation := catalog.Post{ID: p.varQBCore, Parent: p.bundle, Type: "product_variation", Status: "private",
+	cuffs := catalog.Post{ID: p.Cuffs, Type: "product", Status: "publish", Slug: "cuffs", Title: "Cuffs", Password: "secret"}
+	draft := catalog.Post{ID: p.Draft, Type: "product", Status: "draft", Slug: "draft-thing", Title: "Draft Thing"}
+	variation := catalog.Post{ID: p.VarQBCore, Parent: p.Bundle, Type: "product_variation", Status: "private",
 		Slug: "bundle-qbcore", Title: "Bundle - QBCore"}
 	noContent := func(ps ...catalog.Post) []catalog.Post {
 		out := slices.Clone(ps)
@@ -35,10 +36,10 @@ func TestPosts(t *testing.T) {
 		withContent bool
 		want        []catalog.Post
 	}{
-		{"with content", []int64{p.radar, p.cuffs}, true, []catalog.Post{radar, cuffs}},
-		{"without content", []int64{p.radar, p.cuffs}, false, noContent(radar, cuffs)},
-		{"any status and type", []int64{p.draft, p.varQBCore}, false, []catalog.Post{draft, variation}},
-		{"unknown IDs are absent", []int64{p.radar, 99999}, true, []catalog.Post{radar}},
+		{"with content", []int64{p.Radar, p.Cuffs}, true, []catalog.Post{radar, cuffs}},
+		{"without content", []int64{p.Radar, p.Cuffs}, false, noContent(radar, cuffs)},
+		{"any status and type", []int64{p.Draft, p.VarQBCore}, false, []catalog.Post{draft, variation}},
+		{"unknown IDs are absent", []int64{p.Radar, 99999}, true, []catalog.Post{radar}},
 		{"none", nil, true, nil},
 	}
 	for _, tt := range tests {
@@ -62,18 +63,18 @@ func TestPosts(t *testing.T) {
 	// all-zero value is no time at all.
 	t.Run("modified", func(t *testing.T) {
 		saved := time.Date(2026, 3, 1, 12, 30, 45, 0, time.UTC)
-		for _, id := range []int64{p.radar, p.varQBCore} {
+		for _, id := range []int64{p.Radar, p.VarQBCore} {
 			if _, err := raw.ExecContext(context.Background(),
 				`UPDATE wp_posts SET post_modified_gmt = ? WHERE ID = ?`, saved.Format(time.DateTime), id); err != nil {
 				t.Fatal(err)
 			}
 		}
 		view(t, db, func(ctx context.Context, tx *Tx) error {
-			posts, err := tx.Posts(ctx, []int64{p.radar, p.draft}, false)
+			posts, err := tx.Posts(ctx, []int64{p.Radar, p.Draft}, false)
 			if err != nil {
 				return err
 			}
-			vars, err := tx.Variations(ctx, []int64{p.bundle})
+			vars, err := tx.Variations(ctx, []int64{p.Bundle})
 			if err != nil {
 				return err
 			}
@@ -81,9 +82,9 @@ func TestPosts(t *testing.T) {
 			for _, post := range append(posts, vars...) {
 				got[post.ID] = post.ModifiedTime()
 			}
-			if !got[p.radar].Equal(saved) || !got[p.varQBCore].Equal(saved) || !got[p.draft].IsZero() {
+			if !got[p.Radar].Equal(saved) || !got[p.VarQBCore].Equal(saved) || !got[p.Draft].IsZero() {
 				t.Errorf("modified times: radar %v, variation %v, draft %v; want %v, %v, zero",
-					got[p.radar], got[p.varQBCore], got[p.draft], saved, saved)
+					got[p.Radar], got[p.VarQBCore], got[p.Draft], saved, saved)
 			}
 			return nil
 		})
@@ -92,10 +93,10 @@ func TestPosts(t *testing.T) {
 
 func TestPublishedProducts(t *testing.T) {
 	t.Parallel()
-	p := newProductShop()
+	p := wpdbtest.NewProducts()
 	// A revision and an order beside radar, as real shops carry.
-	p.shop.AddNoise(p.radar, "Radar")
-	db, _ := openShop(t, p.shop)
+	p.Shop.AddNoise(p.Radar, "Radar")
+	db, _ := openShop(t, p.Shop)
 	var got []catalog.Post
 	view(t, db, func(ctx context.Context, tx *Tx) error {
 		rows := newPublishedRows()
@@ -110,7 +111,7 @@ func TestPublishedProducts(t *testing.T) {
 	for _, post := range got {
 		ids = append(ids, post.ID)
 	}
-	assertIDs(t, "published products' IDs", ids, p.published())
+	wpdbtest.AssertIDs(t, "published products' IDs", ids, p.Published())
 
 	got = withoutModified(got)
 	byID := map[int64]catalog.Post{}
@@ -119,10 +120,10 @@ func TestPublishedProducts(t *testing.T) {
 	}
 	// The whole row, content included: the snapshot is built from it.
 	for _, want := range []catalog.Post{
-		{ID: p.radar, Type: "product", Status: "publish", Slug: "radar", Title: "Radar",
+		{ID: p.Radar, Type: "product", Status: "publish", Slug: "radar", Title: "Radar",
 			Excerpt: "<p>Short radar</p>", Content: "<p>Radar content</p>"},
-		{ID: p.cuffs, Type: "product", Status: "publish", Slug: "cuffs", Title: "Cuffs", Password: "secret"},
-		{ID: p.bundle, Type: "product", Status: "publish", Slug: "bundle", Title: "Bundle"},
+		{ID: p.Cuffs, Type: "product", Status: "publish", Slug: "cuffs", Title: "Cuffs", Password: "secret"},
+		{ID: p.Bundle, Type: "product", Status: "publish", Slug: "bundle", Title: "Bundle"},
 	} {
 		if byID[want.ID] != want {
 			t.Errorf("published product row %d:\n got %+v\nwant %+v", want.ID, byID[want.ID], want)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"catalogd/internal/wpdbtest"
 )
 
 func TestReady(t *testing.T) {
 	t.Parallel()
-	db, raw := openShop(t, newTestShop("wp_"))
+	db, raw := openShop(t, wpdbtest.NewShop("wp_"))
 	if err := db.Ready(context.Background()); err != nil {
 		t.Fatalf("Ready on a whole shop: %v", err)
 	}

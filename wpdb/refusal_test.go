@@ -9,6 +9,7 @@ import (
 
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
+	"catalogd/internal/wpdbtest"
 )
 
 // A server that refuses catalogd's connection is said in the words of
@@ -18,7 +19,7 @@ import (
 // holds the password.
 func TestRefusalSaysWhatToFix(t *testing.T) {
 	t.Parallel()
-	rootDSN, _ := testdb.Load(t, newTestShop("wp_"))
+	rootDSN, _ := testdb.Load(t, wpdbtest.NewShop("wp_"))
 	cfg, err := mysql.ParseDSN(rootDSN)
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ func (tx *Tx) Relationships(ctx context.Context, ids []int64) (map[int64][]int64
 		ObjectID int64 `db:"object_id"`
 		TTID     int64 `db:"term_taxonomy_id"`
 	}
-	if err := tx.selectx(ctx, &rows,
+	if err := tx.Select(ctx, &rows,
 		`SELECT object_id, term_taxonomy_id FROM {term_relationships} WHERE object_id IN (?)`, ids); err != nil {
 		return nil, fmt.Errorf("wpdb: read term relationships: %w", err)
 	}
@@ -51,7 +51,7 @@ func (tx *Tx) PublishedRelationships(ctx context.Context) (map[int64][]int64, er
 			run = run[:0]
 		}
 	}
-	err := tx.each(ctx, `SELECT tr.object_id, tr.term_taxonomy_id FROM {term_relationships} tr
+	err := tx.Each(ctx, `SELECT tr.object_id, tr.term_taxonomy_id FROM {term_relationships} tr
 		JOIN {posts} p ON p.ID = tr.object_id WHERE p.post_type = 'product' AND p.post_status = 'publish'`, nil,
 		func(rows *sqlx.Rows) error {
 			if err := rows.Scan(&obj, &tt); err != nil {

@@ -6,12 +6,13 @@ import (
 	"slices"
 	"testing"
 
+	"catalogd/internal/wpdbtest"
 	"catalogd/internal/wpfixture"
 )
 
 func TestRelationships(t *testing.T) {
 	t.Parallel()
-	shop := newTestShop("wp_")
+	shop := wpdbtest.NewShop("wp_")
 	alpha := shop.Category("Alpha", "alpha", "", 0).TTID
 	beta := shop.Category("Beta", "beta", "", 0).TTID
 	simpleType := shop.TermRef("product_type", "simple").TTID
@@ -58,7 +59,7 @@ func TestRelationships(t *testing.T) {
 				}
 				want := map[int64][]int64{}
 				for id, ttids := range tt.want {
-					want[id] = sortedIDs(ttids)
+					want[id] = wpdbtest.SortedIDs(ttids)
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("Relationships(%v) = %v, want %v", tt.ids, got, want)
@@ -71,8 +72,8 @@ func TestRelationships(t *testing.T) {
 
 func TestPublishedRelationships(t *testing.T) {
 	t.Parallel()
-	p := newProductShop()
-	s := p.shop
+	p := wpdbtest.NewProducts()
+	s := p.Shop
 	simpleType := s.TermRef("product_type", "simple").TTID
 	qbox := s.TermRef("pa_framework", "qbox").TTID
 	standalone := s.TermRef("pa_framework", "standalone").TTID
@@ -93,11 +94,11 @@ func TestPublishedRelationships(t *testing.T) {
 	// private, pending, scheduled or trashed products (all in alpha), the
 	// variations or the blog post.
 	want := map[int64][]int64{
-		p.radar:  sortedIDs([]int64{p.alpha, simpleType, p.esx}),
-		p.cuffs:  sortedIDs([]int64{p.beta, simpleType, p.qbcore}),
-		p.badge:  sortedIDs([]int64{p.alpha, p.beta, simpleType}),
-		p.bundle: sortedIDs([]int64{p.gamma, p.variableType, p.esx, p.qbcore, standalone}),
-		p.other:  sortedIDs([]int64{p.gamma, p.variableType, qbox}),
+		p.Radar:  wpdbtest.SortedIDs([]int64{p.Alpha, simpleType, p.ESX}),
+		p.Cuffs:  wpdbtest.SortedIDs([]int64{p.Beta, simpleType, p.QBCore}),
+		p.Badge:  wpdbtest.SortedIDs([]int64{p.Alpha, p.Beta, simpleType}),
+		p.Bundle: wpdbtest.SortedIDs([]int64{p.Gamma, p.VariableType, p.ESX, p.QBCore, standalone}),
+		p.Other:  wpdbtest.SortedIDs([]int64{p.Gamma, p.VariableType, qbox}),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("PublishedRelationships = %v, want %v", got, want)

@@ -70,12 +70,12 @@ func dsnProblem(dsn string, err error) string {
 	return "the driver cannot parse it"
 }
 
-// redact returns err with the password and any password hash taken out of
+// Redact returns err with the password and any password hash taken out of
 // its text, or err itself when its text holds neither (see redact.Error:
 // the original stays reachable for errors.Is and errors.As, which
 // IsUnavailable classifies by, never formatted). Every error the DB's
 // methods return passes through here: the one place they are redacted.
-func (db *DB) redact(err error) error {
+func (db *DB) Redact(err error) error {
 	return redact.Error(err, db.passwords.redact)
 }
 
@@ -98,12 +98,12 @@ func (p *passwords) add(pw string) {
 	}
 }
 
-// redact is redactText with every password.
+// redact is RedactText with every password.
 func (p *passwords) redact(s string) string {
 	p.mu.Lock()
 	list := slices.Clone(p.list)
 	p.mu.Unlock()
-	return redactText(s, list...)
+	return RedactText(s, list...)
 }
 
 // redactLogger passes the driver's own log lines (a connection cut
@@ -126,8 +126,8 @@ var (
 	nativeHashRE = regexp.MustCompile(`\*[0-9A-Fa-f]{40}\b`)
 )
 
-// redactText takes the passwords and every password hash out of s.
-func redactText(s string, passwords ...string) string {
+// RedactText takes the passwords and every password hash out of s.
+func RedactText(s string, passwords ...string) string {
 	for _, pw := range passwords {
 		s = redact.String(s, pw)
 	}

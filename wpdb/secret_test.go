@@ -148,8 +148,8 @@ func TestRedactText(t *testing.T) {
 		{"GRANT SELECT ON `wp`.* TO `u`@`%`", "GRANT SELECT ON `wp`.* TO `u`@`%`"},
 	}
 	for _, tt := range tests {
-		if got := redactText(tt.in, secret); got != tt.want {
-			t.Errorf("redactText(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		if got := RedactText(tt.in, secret); got != tt.want {
+			t.Errorf("RedactText(%q)\n got %q\nwant %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -15,7 +15,7 @@ func (tx *Tx) TermMembers(ctx context.Context, ttids []int64) ([]catalog.Member,
 		return nil, nil
 	}
 	var ms []catalog.Member
-	if err := tx.selectx(ctx, &ms, `SELECT term_taxonomy_id, object_id FROM {term_relationships}
+	if err := tx.Select(ctx, &ms, `SELECT term_taxonomy_id, object_id FROM {term_relationships}
 		WHERE term_taxonomy_id IN (?)`, ttids); err != nil {
 		return nil, fmt.Errorf("wpdb: read term members: %w", err)
 	}

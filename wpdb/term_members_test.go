@@ -4,14 +4,16 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"catalogd/internal/wpdbtest"
 )
 
 func TestTermMembers(t *testing.T) {
 	t.Parallel()
-	p := newProductShop()
-	db, _ := openShop(t, p.shop)
+	p := wpdbtest.NewProducts()
+	db, _ := openShop(t, p.Shop)
 	view(t, db, func(ctx context.Context, tx *Tx) error {
-		ms, err := tx.TermMembers(ctx, []int64{p.alpha, p.esx})
+		ms, err := tx.TermMembers(ctx, []int64{p.Alpha, p.ESX})
 		if err != nil {
 			return err
 		}
@@ -21,16 +23,16 @@ func TestTermMembers(t *testing.T) {
 		}
 		// Every relationship of the terms, unpublished posts included:
 		// the snapshot keeps the published ones.
-		alpha := sortedIDs(got[p.alpha])
-		for _, id := range []int64{p.radar, p.badge, p.draft, p.private, p.pending, p.trashed, p.future} {
+		alpha := wpdbtest.SortedIDs(got[p.Alpha])
+		for _, id := range []int64{p.Radar, p.Badge, p.Draft, p.Private, p.Pending, p.Trashed, p.Future} {
 			if !slices.Contains(alpha, id) {
 				t.Errorf("alpha members %v lack %d", alpha, id)
 			}
 		}
-		if esx := sortedIDs(got[p.esx]); !slices.Contains(esx, p.radar) || !slices.Contains(esx, p.bundle) {
+		if esx := wpdbtest.SortedIDs(got[p.ESX]); !slices.Contains(esx, p.Radar) || !slices.Contains(esx, p.Bundle) {
 			t.Errorf("esx members = %v, want radar and bundle among them", esx)
 		}
-		if _, ok := got[p.beta]; ok {
+		if _, ok := got[p.Beta]; ok {
 			t.Error("a term not asked for is returned")
 		}
 		return nil

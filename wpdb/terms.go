@@ -13,7 +13,7 @@ func (tx *Tx) Terms(ctx context.Context, taxonomies []string) ([]catalog.Term, e
 	var terms []catalog.Term
 	// MIN() folds a duplicated "order" meta row (WordPress allows several)
 	// into one; CAST mirrors the storefront's meta_value+0.
-	err := tx.selectx(ctx, &terms, `
+	err := tx.Select(ctx, &terms, `
 		SELECT tt.term_taxonomy_id, t.term_id, tt.taxonomy, t.slug, t.name, tt.parent,
 		       COALESCE((SELECT MIN(CAST(tm.meta_value AS SIGNED)) FROM {termmeta} tm
 		                 WHERE tm.term_id = t.term_id AND tm.meta_key = 'order'), 0) AS term_order

@@ -1,15 +1,17 @@
 package wpdb
 
 import (
-	"catalogd/catalog"
 	"context"
 	"reflect"
 	"testing"
+
+	"catalogd/catalog"
+	"catalogd/internal/wpdbtest"
 )
 
 func TestTerms(t *testing.T) {
 	t.Parallel()
-	shop := newTestShop("wp_")
+	shop := wpdbtest.NewShop("wp_")
 	jobs := shop.Category("Jobs", "jobs", "", 2)
 	emergency := shop.Category("Emergency Services", "emergency", "jobs", 0)
 	ui := shop.Category("UI & HUD", "ui-hud", "", 1)

@@ -22,7 +22,7 @@ func (tx *Tx) TranslatedSlugs(ctx context.Context, tables bool) (map[string]stri
 		q = `SELECT st.translated, so.original FROM {trp_slug_originals} so
 			JOIN {trp_slug_translations} st ON st.original_id = so.id ORDER BY st.id`
 	}
-	if err := tx.selectx(ctx, &rows, q); err != nil {
+	if err := tx.Select(ctx, &rows, q); err != nil {
 		return nil, fmt.Errorf("wpdb: read TranslatePress slugs: %w", err)
 	}
 	out := make(map[string]string, len(rows))

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"catalogd/internal/wpdbtest"
 	"catalogd/internal/wpfixture"
 )
 
@@ -13,7 +14,7 @@ func TestTranslatedSlugs(t *testing.T) {
 
 	// TranslatePress 2.x with the SEO Pack: the slug tables.
 	tables := func() *wpfixture.Shop {
-		tables := newTestShop("wp_")
+		tables := wpdbtest.NewShop("wp_")
 		tables.EnableTranslatePress("en_US", "de_DE", "fr_FR")
 		tables.Add(wpfixture.Product{Title: "Radar", RegularPrice: "1"})
 		tables.Add(wpfixture.Product{Title: "Cuffs", RegularPrice: "1"})
@@ -29,7 +30,7 @@ func TestTranslatedSlugs(t *testing.T) {
 
 	// Older versions: the _trp_translated_slug_{locale} meta of products.
 	meta := func() *wpfixture.Shop {
-		meta := newTestShop("wp_")
+		meta := wpdbtest.NewShop("wp_")
 		meta.EnableTranslatePress("en_US", "de_DE")
 		radar := meta.Add(wpfixture.Product{Title: "Radar", RegularPrice: "1"})
 		cuffs := meta.Add(wpfixture.Product{Title: "Cuffs", RegularPrice: "1"})
@@ -45,7 +46,7 @@ func TestTranslatedSlugs(t *testing.T) {
 		meta.PostMeta(draft, "_trp_translated_slug_de_DE", "entwurf")
 		meta.PostMeta(trashed, "_trp_translated_slug_de_DE", "papierkorb")
 		// A page's neither.
-		rawPost(meta, 9001, "page", "publish", "about-us")
+		wpdbtest.RawPost(meta, 9001, "page", "publish", "about-us")
 		meta.PostMeta(9001, "_trp_translated_slug_de_DE", "ueber-uns")
 		// A later product with a translated slug another already has: the
 		// first row stored wins.

@@ -19,7 +19,7 @@ func (tx *Tx) Variations(ctx context.Context, parents []int64) ([]catalog.Post, 
 		return nil, nil
 	}
 	var posts []catalog.Post
-	if err := tx.selectx(ctx, &posts, `
+	if err := tx.Select(ctx, &posts, `
 		SELECT ID, post_parent, post_type, post_status, '' AS post_name, '' AS post_title, '' AS post_excerpt,
 		       '' AS post_content, '' AS post_password, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt, menu_order
 		FROM {posts}

@@ -6,15 +6,16 @@ import (
 	"testing"
 
 	"catalogd/catalog"
+	"catalogd/internal/wpdbtest"
 	"catalogd/internal/wpfixture"
 )
 
 func TestVariations(t *testing.T) {
 	t.Parallel()
-	p := newProductShop()
-	db, raw := openShop(t, p.shop)
+	p := wpdbtest.NewProducts()
+	db, raw := openShop(t, p.Shop)
 
-	esx, qbcore, standalone, qbox := p.variationPosts()
+	esx, qbcore, standalone, qbox := variationPosts(p)
 
 	read := func(t *testing.T, parents []int64) []catalog.Post {
 		t.Helper()
@@ -31,9 +32,9 @@ func TestVariations(t *testing.T) {
 		parents []int64
 		want    []catalog.Post
 	}{
-		{"publish and private, in menu order", []int64{p.bundle}, []catalog.Post{esx, qbcore, standalone}},
-		{"several parents", []int64{p.bundle, p.other}, []catalog.Post{esx, qbox, qbcore, standalone}},
-		{"simple product has none", []int64{p.radar}, nil},
+		{"publish and private, in menu order", []int64{p.Bundle}, []catalog.Post{esx, qbcore, standalone}},
+		{"several parents", []int64{p.Bundle, p.Other}, []catalog.Post{esx, qbox, qbcore, standalone}},
+		{"simple product has none", []int64{p.Radar}, nil},
 		{"none asked", nil, nil},
 	}
 	for _, tt := range tests {
@@ -48,14 +49,14 @@ func TestVariations(t *testing.T) {
 	// The shop manager drags the variations around: menu_order decides,
 	// then the ID breaks ties.
 	t.Run("reordered", func(t *testing.T) {
-		for id, order := range map[int64]int{p.varESX: 5, p.varQBCore: 1, p.varStandalone: 1} {
+		for id, order := range map[int64]int{p.VarESX: 5, p.VarQBCore: 1, p.VarStandalone: 1} {
 			if _, err := raw.ExecContext(context.Background(),
 				`UPDATE wp_posts SET menu_order = ? WHERE ID = ?`, order, id); err != nil {
 				t.Fatal(err)
 			}
 		}
 		esx.MenuOrder, qbcore.MenuOrder, standalone.MenuOrder = 5, 1, 1
-		got := read(t, []int64{p.bundle})
+		got := read(t, []int64{p.Bundle})
 		want := []catalog.Post{qbcore, standalone, esx}
 		if !slices.Equal(got, want) {
 			t.Errorf("Variations after reordering:\n got %+v\nwant %+v", got, want)
@@ -65,16 +66,16 @@ func TestVariations(t *testing.T) {
 
 func TestPublishedVariations(t *testing.T) {
 	t.Parallel()
-	p := newProductShop()
+	p := wpdbtest.NewProducts()
 	// Variable products that are not published: their variations are
 	// not the catalog's, whatever their own status.
 	variations := []wpfixture.Variation{{Framework: "esx", RegularPrice: "1"}, {Framework: "qbox", RegularPrice: "2"}}
 	for _, status := range []string{"draft", "trash", "private", "pending"} {
-		p.shop.Add(wpfixture.Product{Title: "Bundle " + status, Status: status, Type: "variable", Variations: variations})
+		p.Shop.Add(wpfixture.Product{Title: "Bundle " + status, Status: status, Type: "variable", Variations: variations})
 	}
-	db, raw := openShop(t, p.shop)
+	db, raw := openShop(t, p.Shop)
 
-	esx, qbcore, standalone, qbox := p.variationPosts()
+	esx, qbcore, standalone, qbox := variationPosts(p)
 
 	read := func(t *testing.T) []catalog.Post {
 		t.Helper()
@@ -95,7 +96,7 @@ func TestPublishedVariations(t *testing.T) {
 	}
 
 	t.Run("reordered", func(t *testing.T) {
-		for id, order := range map[int64]int{p.varESX: 5, p.varQBCore: 0, p.varStandalone: 0, p.otherVar: 5} {
+		for id, order := range map[int64]int{p.VarESX: 5, p.VarQBCore: 0, p.VarStandalone: 0, p.OtherVar: 5} {
 			if _, err := raw.ExecContext(context.Background(),
 				`UPDATE wp_posts SET menu_order = ? WHERE ID = ?`, order, id); err != nil {
 				t.Fatal(err)
@@ -110,13 +111,22 @@ func TestPublishedVariations(t *testing.T) {
 
 // variationPosts are the shop's variations as their rows read: the
 // bundle's three (one private) and the other product's one.
-func (p *productShop) variationPosts() (esx, qbcore, standalone, qbox catalog.Post) {
+func variationPosts(p *wpdbtest.Products) (esx, qbcore, standalone, qbox catalog.Post) {
 	// Their slugs and titles are not read (variations.go).
 	v := func(id, parent int64, status string, order int64) catalog.Post {
 		return catalog.Post{ID: id, Parent: parent, Type: "product_variation", Status: status, MenuOrder: order}
 	}
-	return v(p.varESX, p.bundle, "publish", 1),
-		v(p.varQBCore, p.bundle, "private", 2),
-		v(p.varStandalone, p.bundle, "publish", 3),
-		v(p.otherVar, p.other, "publish", 1)
+	return v(p.VarESX, p.Bundle, "publish", 1),
+		v(p.VarQBCore, p.Bundle, "private", 2),
+		v(p.VarStandalone, p.Bundle, "publish", 3),
+		v(p.OtherVar, p.Other, "publish", 1)
+}
+
+// withoutModified clears the modified times, which the fixture derives
+// from its clock, so posts compare on the rest.
+func withoutModified(ps []catalog.Post) []catalog.Post {
+	for i := range ps {
+		ps[i].Modified = ""
+	}
+	return ps
 }

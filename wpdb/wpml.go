@@ -17,7 +17,7 @@ import (
 // by code.
 func (tx *Tx) WPMLLanguages(ctx context.Context) ([]catalog.Language, error) {
 	var out []catalog.Language
-	if err := tx.selectx(ctx, &out, `SELECT code, english_name AS name FROM {icl_languages}
+	if err := tx.Select(ctx, &out, `SELECT code, english_name AS name FROM {icl_languages}
 		WHERE active = 1 ORDER BY code`); err != nil {
 		return nil, fmt.Errorf("wpdb: read WPML languages: %w", err)
 	}
@@ -36,7 +36,7 @@ func (tx *Tx) WPMLPosts(ctx context.Context, ids []int64) (map[int64]catalog.WPM
 		Lang string `db:"language_code"`
 		TRID int64  `db:"trid"`
 	}
-	if err := tx.selectx(ctx, &rows, `SELECT element_id, language_code, trid FROM {icl_translations}
+	if err := tx.Select(ctx, &rows, `SELECT element_id, language_code, trid FROM {icl_translations}
 		WHERE element_type = 'post_product' AND element_id IN (?)`, ids); err != nil {
 		return nil, fmt.Errorf("wpdb: read WPML translations: %w", err)
 	}
@@ -50,7 +50,7 @@ func (tx *Tx) WPMLPosts(ctx context.Context, ids []int64) (map[int64]catalog.WPM
 // WPML files (element_type post_product).
 func (tx *Tx) WPMLAllPosts(ctx context.Context) (map[int64]catalog.WPMLElement, error) {
 	out := map[int64]catalog.WPMLElement{}
-	err := tx.each(ctx, `SELECT element_id, COALESCE(language_code, ''), trid FROM {icl_translations}
+	err := tx.Each(ctx, `SELECT element_id, COALESCE(language_code, ''), trid FROM {icl_translations}
 		WHERE element_type = 'post_product' AND element_id IS NOT NULL`, nil, func(rows *sqlx.Rows) error {
 		var id, trid int64
 		var lang string
@@ -73,7 +73,7 @@ func (tx *Tx) WPMLTerms(ctx context.Context) (map[int64]string, error) {
 		ID   int64  `db:"element_id"`
 		Lang string `db:"language_code"`
 	}
-	if err := tx.selectx(ctx, &rows, `SELECT element_id, language_code FROM {icl_translations}
+	if err := tx.Select(ctx, &rows, `SELECT element_id, language_code FROM {icl_translations}
 		WHERE element_type = 'tax_product_cat' AND element_id IS NOT NULL`); err != nil {
 		return nil, fmt.Errorf("wpdb: read WPML category languages: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"catalogd/catalog"
+	"catalogd/internal/wpdbtest"
 	"catalogd/internal/wpfixture"
 	"catalogd/wpopt"
 )
@@ -54,7 +55,7 @@ type wpmlShop struct {
 }
 
 func newWPMLShop() *wpmlShop {
-	s := newTestShop("wp_")
+	s := wpdbtest.NewShop("wp_")
 	s.EnableWPML("en", "de")
 	w := &wpmlShop{shop: s}
 	w.alpha = s.Category("Alpha", "alpha", "", 0).TTID

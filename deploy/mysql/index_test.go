@@ -12,6 +12,7 @@ import (
 	"catalogd/internal/testdb"
 	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
+	"catalogd/wpdb/poll"
 )
 
 // post-modified-index.sql, sourced as its header prints it (twice: it is
@@ -50,7 +51,7 @@ func TestPostModifiedIndex(t *testing.T) {
 	defer db.Close()
 	var mu sync.Mutex
 	var deltas, fulls, changes int
-	p := wpdb.NewPoller(db, catalog.ShopReads, wpdb.PollOptions{Interval: 100 * time.Millisecond, OnPoll: func(s wpdb.PollStats) {
+	p := poll.New(db, catalog.ShopReads, poll.Options{Interval: 100 * time.Millisecond, OnPoll: func(s poll.Stats) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
@@ -71,7 +72,7 @@ func TestPostModifiedIndex(t *testing.T) {
 	if _, err := db.LoadShop(ctx, catalog.ShopReads); err != nil { // the poller's baseline
 		t.Fatal(err)
 	}
-	go p.Run(ctx, func(catalog.Change) {}) //nolint:errcheck // ends with ctx
+	go p.Run(ctx, catalog.ChangeFunc(func(catalog.Change) {})) //nolint:errcheck // ends with ctx
 	ops := &wpfixture.Ops{DB: admin, Prefix: "shop_"}
 	if err := ops.EditPrice(ctx, radar, "7", ""); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"catalogd/internal/testdb"
 	"catalogd/internal/wpfixture"
 	"catalogd/wpdb"
+	"catalogd/wpdb/binlog"
 )
 
 func TestReadOnlyUser(t *testing.T) {
@@ -150,7 +151,7 @@ func TestReadOnlyUserReplication(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		ok, why := db.BinlogStatus(ctx, ro.FormatDSN())
+		ok, why := binlog.Status(ctx, db, ro.FormatDSN())
 		t.Logf("with the replication grant %v: %v, %s", replication, ok, why)
 		if ok != replication {
 			t.Errorf("with the replication grant %v: BinlogStatus = %v, %s", replication, ok, why)
