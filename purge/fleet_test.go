@@ -100,7 +100,10 @@ func TestFleetConvergesOnTheAccountsLimit(t *testing.T) {
 		running.Wait()
 	})
 
-	// A change a second on every replica, each its own product's tag.
+	// A change a second on every replica, each its own product's tag. The
+	// time moves on once every replica waits for it: a replica the change
+	// woke that had not asked for its wait yet would ask it of the next
+	// second, and the test wait for it forever.
 	added := map[string]bool{}
 	for s := 0; s < minutes*60; s++ {
 		for i, p := range purgers {
@@ -108,8 +111,8 @@ func TestFleetConvergesOnTheAccountsLimit(t *testing.T) {
 			added[tag] = true
 			p.Add([]string{tag}, clock.Now())
 		}
-		clock.Advance(time.Second)
 		eventually(t, "every replica waits", func() bool { return clock.Waiting() == replicas })
+		clock.Advance(time.Second)
 	}
 	// The replicas stop (a scale-down): each sends what waits, as
 	// catalogd's stop does, while the account's limit still holds.
