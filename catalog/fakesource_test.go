@@ -17,7 +17,7 @@ import (
 )
 
 // This file reads the store of rowsbuilder_test.go back as wpdb would
-// (fakeSource, a catalog.Source), and serves the rules' tests a Catalog
+// (fakeSource, a Source), and serves the rules' tests a Catalog
 // over it with a clock they set.
 
 // shopRows reads the whole shop as wpdb's LoadShop does: the options
