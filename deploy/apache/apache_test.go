@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"catalogd/deploy/proxytest"
+	"catalogd/deploy/internal/proxytest"
 	"catalogd/internal/proctest"
 )
 

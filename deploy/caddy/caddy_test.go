@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"catalogd/deploy/proxytest"
+	"catalogd/deploy/internal/proxytest"
 	"catalogd/internal/proctest"
 )
 

@@ -4,9 +4,10 @@
 // types (a misspelt field fails, as kubectl apply --validate=strict
 // refuses it), and kustomize's build (krusty, kubectl apply -k's). They
 // live in a module of their own, so that none of these libraries enters
-// catalogd's dependencies. deploy/manifests_test.go holds what the files
-// must say (a private admin port, no wide trusted range); these hold that
-// the tools take them as written.
+// catalogd's dependencies. deploy/manifests_test.go and
+// deploy/kubernetes*_test.go hold what the files must say (a private admin
+// port, no wide trusted range); these hold that the tools take them as
+// written.
 package checks_test
 
 import (

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"catalogd/deploy/proxytest"
+	"catalogd/deploy/internal/proxytest"
 	"catalogd/internal/demoshop"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"

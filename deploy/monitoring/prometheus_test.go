@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"catalogd/deploy/proxytest"
+	"catalogd/deploy/internal/proxytest"
 	"catalogd/internal/proctest"
 )
 

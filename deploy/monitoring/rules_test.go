@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"catalogd/deploy/proxytest"
+	"catalogd/deploy/internal/proxytest"
 )
 
 // promtool runs Debian's promtool with args and fails the test unless it

@@ -1,15 +1,15 @@
 // Package nginx holds the shipped reverse-proxy configuration. Its tests run
 // Debian's nginx with it in front of catalogd and a stand-in WordPress, with
-// the assertions every shipped proxy shares (deploy/proxytest), and, for the
-// php-fpm server (phpfpm_test.go), in front of Debian's WordPress on php-fpm
-// and a real catalogd.
+// the assertions every shipped proxy shares (deploy/internal/proxytest), and,
+// for the php-fpm server (phpfpm_test.go), in front of Debian's WordPress on
+// php-fpm and a real catalogd.
 package nginx_test
 
 import (
 	"regexp"
 	"testing"
 
-	"catalogd/deploy/proxytest"
+	"catalogd/deploy/internal/proxytest"
 )
 
 // The AI agents nginx recognizes are catalogd's list, no more, no less.

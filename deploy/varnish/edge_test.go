@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"catalogd/deploy/proxytest"
+	"catalogd/deploy/internal/proxytest"
 	"catalogd/httpapi"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"catalogd/deploy/proxytest"
+	"catalogd/deploy/internal/proxytest"
 	"catalogd/internal/proctest"
 	"catalogd/internal/testdb"
 	"catalogd/internal/wpfixture"
