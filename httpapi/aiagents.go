@@ -3,7 +3,7 @@ package httpapi
 // AIAgents are the user-agent tokens of the AI agents and crawlers that the
 // reverse proxy hands to catalogd's site-wide JSON 404 instead of the
 // site's HTML page. This is the one list: the README prints it for the
-// proxy's configuration, and deploy/proxytest checks the proxy's copy
+// proxy's configuration, and deploy/internal/proxytest checks the proxy's copy
 // against it.
 var AIAgents = []string{
 	"GPTBot", "ChatGPT-User", "OAI-SearchBot", // OpenAI
