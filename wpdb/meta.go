@@ -71,8 +71,8 @@ type postMeta struct {
 }
 
 // metaList is posts' rows as they came, in blocks of metaBlock: grown as
-// one slice, the copies left behind (a quarter larger each when large)
-// would be several times its size in garbage.
+// one slice, the copies left behind would be several times its size in
+// garbage: append grows a large slice by a quarter at a time.
 type metaList [][]postMeta
 
 const metaBlock = 1024
