@@ -40,8 +40,8 @@ func (tx *Tx) Meta(ctx context.Context, ids []int64, keys []string) (catalog.Met
 // MetaByKey reads every row of the meta keys, in meta_id order, and keeps
 // those want accepts: one pass, streamed, so that rows not wanted
 // (orders', drafts', unused images') are never held. MySQL runs it as a
-// scan of the primary key (the meta_key index's lookups of a million rows
-// take four times as long).
+// scan of the primary key (the meta_key index's lookups take several
+// times as long: docs/performance.md#a-whole-load-start-up-and-the-safety-re-read).
 func (tx *Tx) MetaByKey(ctx context.Context, keys []string, want func(id int64, key string) bool) (catalog.Meta, error) {
 	return tx.metaByKey(ctx, keys, metaRange{}, want)
 }
