@@ -127,7 +127,7 @@ monitoring:
 
 # Loads the demo shop and seeds the two reference shops once (wpseed reuses
 # them when present), measures catalogd against the three (BENCH_SIZES), and
-# writes docs/benchmarks.md: issue 13's table, each figure the median of three
+# writes docs/benchmarks.md: the summary table, each figure the median of three
 # runs with its spread. The cached throughput is compared with a static
 # server by wrk when it is installed, by catalogbench's own client otherwise.
 BENCH_DSN   ?= root@tcp(127.0.0.1:3306)/

@@ -4,16 +4,15 @@ import "catalogd/api"
 
 // aggregates are what the index and the categories answer from, derived
 // from a snapshot once, when it is built or patched, rather than on the
-// first request for them: at 100 000 products the categories' counts
-// (a union of bitsets per category and its descendants) cost milliseconds,
-// which every first request after a change would otherwise pay.
+// first request for them: the categories' counts (a union of bitsets per
+// category and its descendants) grow with the shop, and every first
+// request after a change would otherwise pay for them.
 type aggregates struct {
 	visible      bitset // the catalog-visible products; shared read-only
 	visibleCount int
 	categories   []Category // those holding a visible product, in the storefront's order
-	// wire is categories as the wire has them, made once: copied out at
-	// every request, the two lists were a quarter of the categories'
-	// garbage (12 KB at 128 categories), which paces the collector.
+	// wire is categories as the wire has them, made once, so that a
+	// request copies no list out: garbage paces the collector.
 	wire []api.Category
 }
 

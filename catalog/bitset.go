@@ -43,8 +43,8 @@ func (b bitset) orInto(o bitset) {
 // selection is a set and the intersection of unions of others, read
 // word by word: the list's filters (a category with its descendants, a
 // framework) over the visible products. Made into sets, a filtered page
-// at 100 000 products allocated two 12 KB sets per request, garbage that
-// paced the collector.
+// would allocate two sets as large as the shop per request, garbage that
+// paces the collector.
 type selection struct {
 	base   bitset
 	unions [][]bitset // nil entries (a term no product carries) match nothing

@@ -119,7 +119,7 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 }
 
 // format is formatted through the core's cache: a shop has few distinct
-// prices, and each formatted anew was two objects a product.
+// prices, and each formatted anew would be two objects a product.
 func (sc *scratch) format(stored string, decimals int) *string {
 	if p, ok := sc.formatted[stored]; ok {
 		return p

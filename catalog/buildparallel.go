@@ -7,32 +7,31 @@ import (
 
 // buildChunk is how many posts items builds before it lets go of the rows
 // they consumed (a variable for the tests, which set it to 1): the fewer,
-// the sooner the rows go. At 10 000 products 4096 held 40% of them through
-// the first chunk, and the load's peak was 2.1× the snapshot; 1024 made it
-// 1.7× (2048: 1.8×). A chunk is shared by the cores from 500 posts a core
-// (workPerCore).
+// the sooner the rows go and the lower the load's peak; a larger chunk
+// held much of a small shop's rows through its first chunk
+// (docs/performance.md#what-a-load-holds). A chunk is shared by the cores
+// from workPerCore posts a core.
 var buildChunk = 1024
 
-// workPerCore is the fewest posts a build gives a core of its own (it was
-// 1000; a chunk of buildChunk posts is shared by two cores), so that a
-// patch of a few products is built on one goroutine.
+// workPerCore is the fewest posts a build gives a core of its own (a
+// chunk of buildChunk posts is shared by two cores), so that a patch of a
+// few products is built on one goroutine.
 const workPerCore = 500
 
 // items builds the snapshot's form of the published products among the
 // rows; others (trashed, drafts) give none. With consume, it clears what
 // of the rows no later item reads once a chunk of items is built (their
 // texts, their own and their variations' meta), so that a whole load's
-// rows shrink while the snapshot grows: at 100 000 products the rows are
-// about as large as the snapshot, and both held whole made the load's
-// peak.
+// rows shrink while the snapshot grows: a large shop's rows are about as
+// large as its snapshot, and both held whole would make the load's peak.
 func (b *builder) items(sh *shop, tax *terms, rows *ProductRows, consume bool) []*item {
 	r := readRows(rows)
 	if consume {
 		// What the items read of the meta and the terms is in r: the
 		// maps go whole, with the images' meta and what no item reads. A
 		// map keeps its table as entries are deleted: made anew as they
-		// shrank, they were most of a 100k build's garbage, and deleting
-		// from them much of the build's work on one core.
+		// shrink, they would be most of a large build's garbage, and
+		// deleting from them much of the build's work on one core.
 		rows.Meta, rows.Terms = nil, nil
 	}
 	// Each item is built alone (its texts cleaned, its URL made, its lists
@@ -92,8 +91,8 @@ func workers(n int) int { return min(runtime.GOMAXPROCS(0), max(1, n/workPerCore
 // read is what items reads of the rows, by post: the posts by index
 // (rows.Posts, then rows.Related), the meta of those an item reads, the
 // products' images. Posts by index, not by ID: a lookup in the meta map,
-// the build's largest, hashed it five times a product, and the map, made
-// anew as its rows were consumed, was most of a 100k build's garbage.
+// the build's largest, would hash the ID several times a product, and the
+// map, made anew as its rows are consumed, most of a large build's garbage.
 type read struct {
 	rows *ProductRows
 	// meta and terms are the posts' (nil for a post no item reads).
@@ -181,9 +180,9 @@ func inParallel(n, workers int, f func(w, i int)) {
 // scratch is what one core builds items in, reused from item to item:
 // what an item reads only while it is built (its and its kids' prices),
 // and the lists and texts the interner copies only when no item before
-// had them, or packs into one string. Allocated for each item, they were
-// most of a build's garbage, and the collector ran a fifth of a load's
-// CPU.
+// had them, or packs into one string. Allocated for each item, they would
+// be most of a build's garbage, which the collector pays for on the load's
+// cores.
 type scratch struct {
 	prices   []string // _price values of the product and its kids
 	kids     []kid

@@ -65,11 +65,11 @@ func shopSum(rows *ShopRows, cfg Config) [sha256.Size]byte {
 // itemHasher hashes items, one at a time, into a buffer it reuses: a
 // whole read hashes every product. Two CRC-32s of the item's bytes, by two
 // polynomials (Castagnoli and IEEE, both computed by the CPU's
-// instructions) rather than SHA-256: BenchmarkBuild (20 000 products) took
-// 87 ms without any hash, 166 ms with SHA-256, 85–118 ms with these. They guard
-// against accidents (an edit that happens to leave the digest as it was),
-// not an adversary: the shop's own data is hashed, and an unequal digest
-// only costs a purge.
+// instructions) rather than SHA-256, which nearly doubled a build's time
+// where these add next to nothing (docs/performance.md#what-a-load-holds).
+// They guard against accidents (an edit that happens to leave the digest
+// as it was), not an adversary: the shop's own data is hashed, and an
+// unequal digest only costs a purge.
 type itemHasher struct{ buf []byte }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -86,8 +86,8 @@ func (f ChangeFunc) OnChange(c Change) { f(c) }
 // reads (the binary log, in row format: raw SQL on a meta key and an
 // image's file included). While it does, the whole read that catches what
 // a feed cannot see is only a check, made every sightedSnapshotAge rather
-// than every maxSnapshotAge: at 100 000 products a whole read costs the
-// database seconds of a core and catalogd a load's memory peak.
+// than every maxSnapshotAge: a large shop's whole read costs the database
+// seconds of a core and catalogd a load's memory peak.
 type Sighted interface {
 	SeesEverything() bool
 }

@@ -58,9 +58,9 @@ const sightedSnapshotAge = time.Hour
 // wholeReadShare bounds the database time the whole reads take: half a
 // percent of one core on average (the poll feed's budget is 1 %), so
 // that a quiet shop's database hardly notices catalogd at any size. Up to
-// about 3 s of database time a read (some 35 000 products on make bench's
-// shops), the whole read comes every maxSnapshotAge; a larger shop's
-// comes less often: 28 minutes at 100 000 products.
+// 3 s of database time a read (maxSnapshotAge's share), the whole read
+// comes every maxSnapshotAge; a larger shop's comes less often
+// (docs/change-feed.md#seeing-the-shops-changes).
 const wholeReadShare = 0.005
 
 // wholeReadEvery is how old the feed lets a snapshot grow before the
@@ -87,20 +87,17 @@ func (c *Catalog) WholeReadInterval() time.Duration { return time.Duration(c.who
 const retryApply = time.Second
 
 // Follow applies the feed's changes to the snapshot until ctx ends, and
-// tells h what each swapped in (h may be nil). Changes that arrive while one is
-// applied are merged into the next. A change that cannot be read is kept
-// and tried again; meanwhile the current snapshot serves. The whole shop is
-// also read again when the snapshot is older than wholeReadEvery says,
-// for edits the feed cannot see (polling: raw SQL on a meta key, an
-// image's file); only what differs is dropped from the caches then. Once
-// there is a snapshot, a whole read (that one, or one a change to
-// everything asks for) runs beside the changes, which go on being applied
-// while it reads (wholeread.go).
+// tells h what each swapped in (h may be nil). Changes that arrive while
+// one is applied are merged into the next; one that cannot be read is kept
+// and tried again while the current snapshot serves. The whole shop is
+// read again, beside the changes (wholeread.go), when the snapshot is
+// older than wholeReadEvery says, for edits the feed cannot see (polling:
+// raw SQL on a meta key); only what differs is dropped from the caches.
 //
-// It begins with a whole read of the shop (Start must have marked the
-// feed), which is the first snapshot when there is none. It returns the
-// feed's error when the feed stops, ctx's when ctx ends, and a
-// *LanguageError when the first snapshot cannot be built.
+// It begins with a whole read (Start must have marked the feed), the first
+// snapshot when there is none. It returns the feed's error when the feed
+// stops, ctx's when ctx ends, and a *LanguageError when the first snapshot
+// cannot be built.
 func (c *Catalog) Follow(ctx context.Context, feed Feed, h AppliedHandler) error {
 	var (
 		mu      sync.Mutex

@@ -9,10 +9,10 @@ import (
 // interner makes the items of one build share their equal read-only
 // values: the term lists, category and framework lists, sale windows and
 // formatted prices that most products have in common with others. A
-// shared value is one object where there were as many as products; the
-// collector marks every object of the snapshot at every cycle, and at
-// 100 000 products the snapshot held 1.8 million of them, 19 a product,
-// whose marking slowed the requests a cycle overlapped.
+// shared value is one object where there would be as many as products;
+// the collector marks every object of the snapshot at every cycle, and
+// that marking slows the requests a cycle overlaps
+// (docs/performance.md#the-collector-and-the-first-requests-tail).
 //
 // Items never change a value once built (a change to a product builds a
 // new item), so sharing is safe. The cores building items intern them
@@ -21,8 +21,8 @@ type interner struct {
 	// The lists by a hash of their values: a list is shared only with an
 	// equal one, and one whose hash an unequal list took first is kept
 	// apart (rare: it costs sharing, never a value). Hashed as numbers,
-	// not keyed by a string of their bytes: building and hashing the
-	// string was a quarter of an item's build.
+	// not keyed by a string of their bytes: building and hashing that
+	// string would be a large part of an item's build.
 	ints    map[uint64][]int64
 	strs    map[uint64][]string
 	windows map[uint64][]window
@@ -126,11 +126,11 @@ func (in *interner) price(p *string) *string {
 }
 
 // packer makes an item's short texts substrings of one string: one object
-// for the collector to mark where there were up to six, made in a buffer
+// for the collector to mark where there would be up to six, made in a buffer
 // the core reuses, so that the texts made for it (a URL, an image's) are
 // not garbage too. The description, most of an item's bytes and one
-// object already, is left alone: copying it cost the 100k build a quarter
-// of a second and as much garbage again as the descriptions.
+// object already, is left alone: copying it would cost a build much time
+// and as much garbage again as the descriptions.
 type packer struct {
 	b    []byte
 	ends []int // of each text in b; the item keeps them (item.cut)

@@ -10,7 +10,7 @@ type item struct {
 	// text holds the short texts end to end, each ending at its ends
 	// entry (texts: slug, name, url, image, summary), and the list's
 	// summary after them when it is a truncation of the summary; the
-	// accessors (slug, name, …) cut them out. A string per text was a
+	// accessors (slug, name, …) cut them out. A string per text would be a
 	// pointer each to the same object, and the collector marks every
 	// pointer word of every item at every cycle.
 	text string

@@ -80,8 +80,8 @@ func (a decimal) cmpAbs(b decimal) int {
 // decimals is not positive), rounding half away from zero on the exact
 // value ("3.995" → "4.00" with 2), which is half up for the non-negative
 // prices a shop stores. A negative value keeps its minus even where it
-// rounds to zero ("-0.001" → "-0.00"), as math/big's Rat.FloatString,
-// which this replaced, writes it.
+// rounds to zero ("-0.001" → "-0.00"), as math/big's Rat.FloatString, the
+// tests' reference, writes it.
 func (d decimal) format(decimals int) string {
 	decimals = max(decimals, 0)
 	// The digits kept, integer part then fraction padded or cut to the

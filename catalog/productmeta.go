@@ -25,8 +25,8 @@ const (
 )
 
 // stored is what prepare reads of a product's rows, and the snapshot does
-// not keep: outside the item, which a snapshot holds a hundred thousand
-// of, and which it made 128 bytes larger.
+// not keep: outside the item, which a snapshot holds one of per product,
+// and which it would make larger.
 type stored struct {
 	own prices
 	// kids are a variable product's variations or a grouped product's

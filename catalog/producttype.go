@@ -6,8 +6,8 @@ import (
 
 // productType is a product's type (its product_type term; a product
 // without one is simple) as a code into the process's table of type names
-// (productTypes): one byte in the item where the name was a string, a
-// pointer word the collector marked at every cycle.
+// (productTypes): one byte in the item where the name would be a string,
+// a pointer word the collector marks at every cycle.
 type productType uint8
 
 // The core's types have fixed codes. A plugin's own types (product_type

@@ -48,8 +48,8 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 
 // optional is the wire's form of an item's optional text: nil when
 // empty, else a pointer into the item, which no reader writes through.
-// A string boxed apart for the pointer was one more object per product
-// for the collector to mark.
+// A string boxed apart for the pointer would be one more object per
+// product for the collector to mark.
 func optional(s *string) *string {
 	if *s == "" {
 		return nil

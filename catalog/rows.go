@@ -36,8 +36,8 @@ type Reads struct {
 	// MetaLists are the MetaKeys read as lists (Meta.Values), every row of
 	// them counting. Of another key only a post's first row counts
 	// (Meta.First), and a post's only row of it, when empty, is as good as
-	// none: the Source leaves such rows out (at 100 000 products a third
-	// of the rows, mostly unset sale prices and dates).
+	// none: the Source leaves such rows out (many rows: mostly unset sale
+	// prices and dates).
 	MetaLists  []string
 	Attributes []string // global attributes whose attribute_orderby is read
 	// Tables are optional tables (translation plugins'): read when present.
@@ -155,9 +155,9 @@ func (p Post) ModifiedTime() time.Time {
 // Meta holds post meta: post ID → the post's rows of the keys read, in
 // meta_id order (a variable product has several _price rows), but for the
 // empty rows Reads.MetaLists lets the Source leave out. A post's rows
-// are a slice, not a map by key: a whole load holds a quarter of a million
-// posts' meta at 100 000 products, and a small map cost about 400 bytes
-// each where a post's handful of rows cost 32 bytes a row.
+// are a slice, not a map by key: a whole load holds every product's and
+// variation's meta, and a small map costs several times what a post's
+// handful of rows (two strings each) do.
 type Meta map[int64][]MetaRow
 
 // MetaRow is one postmeta row of a post.

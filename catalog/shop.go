@@ -146,7 +146,7 @@ func (sh *shop) productURL(slug string, catPath func() string) string {
 
 // appendProductURL appends productURL to dst. The usual URL (pretty
 // permalinks, a base without %product_cat%, no language in it) is written
-// in place: made apart, it was two strings of garbage a product.
+// in place: made apart, it would be two strings of garbage a product.
 func (sh *shop) appendProductURL(dst []byte, slug string, catPath func() string) []byte {
 	if sh.plainPermalinks || sh.products && sh.langURL != nil || strings.Contains(sh.productBase, "%product_cat%") {
 		return append(dst, sh.productURL(slug, catPath)...)

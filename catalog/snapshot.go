@@ -102,9 +102,9 @@ func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapsh
 	s.pllGroups = rows.Products.Groups
 	// The rows are consumed: what the snapshot does not share with them
 	// can go before the lookups are made. The map of every item is made
-	// now, not before the items: through the build it was 3 MB more at
-	// 100 000 products where the load's heap peaks. It is filled while
-	// the lookups are derived from the items sorted, on the other core.
+	// now, not before the items: made before, it would be held through the
+	// build, where the load's heap peaks. It is filled while the lookups
+	// are derived from the items sorted, on the other core.
 	rows.Products = ProductRows{Groups: rows.Products.Groups}
 	sorted := slices.Clone(items)
 	var wg sync.WaitGroup
@@ -176,7 +176,7 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 	// Else no product changed place and no term its members: a price, a
 	// text, a date moved. The aggregates, derived from the served
 	// population and the terms' members alone, are s's, which n shares:
-	// at 100 000 products they cost milliseconds a change.
+	// their cost grows with the shop, and a stock change should not pay it.
 	return &n
 }
 
@@ -185,11 +185,11 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 // keeps its slug, its translation group, its children, variations and image. The
 // served products keep their positions, so only the served list's changed
 // pointers and the term bitsets their terms moved in are copied; every
-// other lookup is shared with s. A stock or price change takes this path:
-// on a shop of 100 000 products it costs a few milliseconds where index
-// costs a hundred. placed is false, nothing changed, when some product
-// changes place: index rebuilds everything then. moved says a term's
-// members changed (a category, a visibility or stock term).
+// other lookup is shared with s. A stock or price change takes this path,
+// a small part of what index costs on a large shop. placed is false,
+// nothing changed, when some product changes place: index rebuilds
+// everything then. moved says a term's members changed (a category, a
+// visibility or stock term).
 func (n *Snapshot) patch(s *Snapshot, ids []int64) (placed, moved bool) {
 	type swap struct {
 		pos     int // in served; -1 when not served
@@ -413,8 +413,8 @@ func (s *Snapshot) bySlug(slug string) (*item, bool) {
 
 // slugIndex finds products by folded slug: their IDs by a 64-bit hash of
 // it, the slug itself read back from the item to tell apart slugs whose
-// hashes collide. Keyed by the slug, with a list of IDs each, it was two
-// pointer words a product (the key's string, the list) for the collector
+// hashes collide. Keyed by the slug, with a list of IDs each, it would be
+// two pointer words a product (the key's string, the list) for the collector
 // to mark at every cycle; one holds none, and the collector skips it.
 type slugIndex struct {
 	// one is the product of a hash only one product has.

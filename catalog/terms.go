@@ -133,8 +133,10 @@ func categoriesInLanguage(rows *ShopRows, sh *shop) func(Term) bool {
 // attribute (wc_change_get_terms_defaults and wc_terms_clauses): menu_order
 // sorts by the "order" meta then name; name_num by the name's leading number
 // (MySQL's name+0); name by name. "id" sorts by name too: WooCommerce drops
-// that setting from get_terms' defaults (woocommerce issues 30052, 45521),
-// and catalogd shows what the storefront shows. The rows arrive in name order.
+// that setting from get_terms' defaults, and catalogd shows what the
+// storefront shows (https://github.com/woocommerce/woocommerce/issues/30052,
+// https://github.com/woocommerce/woocommerce/issues/45521). The rows arrive
+// in name order.
 func sortFrameworks(fws []Term, orderBy string) {
 	switch orderBy {
 	case "name", "id":

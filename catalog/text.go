@@ -69,10 +69,10 @@ type textBuilder struct {
 	pending int
 }
 
-// textBuilders are reused: a snapshot's build cleans a few hundred
-// thousand texts, and growing a fresh buffer for each cost several
-// allocations a text, and left the texts kept with up to twice their
-// length in capacity.
+// textBuilders are reused: a snapshot's build cleans every product's
+// texts, and growing a fresh buffer for each would mean several
+// allocations a text, and kept texts with spare capacity as large as
+// their length.
 var textBuilders = sync.Pool{New: func() any { return new(textBuilder) }}
 
 func newTextBuilder() *textBuilder {
@@ -179,7 +179,7 @@ func plain(stored string, keepLines bool) string {
 	if !strings.ContainsAny(s, "<&\r\x00") {
 		// No markup, entity, carriage return or NUL: the tokenizer would
 		// see one text token, as it is. A snapshot cleans every product's
-		// texts, and a tokenizer costs a 4 KB buffer each.
+		// texts, and a tokenizer allocates a 4 KB buffer for each.
 		t := newTextBuilder()
 		t.text(s, keepLines)
 		return t.done(s)

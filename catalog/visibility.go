@@ -2,21 +2,17 @@ package catalog
 
 import "strings"
 
-// Which products an anonymous visitor of the storefront sees, in one place.
-//
-//   - A product is served when it is published (post_status publish, type
-//     product) and, on a shop whose translation plugin translates products,
-//     filed under the language served (serves). Served products are found by
-//     their slug, hidden from the catalog or not, as a product page is.
-//   - A served product is catalog-visible unless it carries the
-//     exclude-from-catalog visibility term, or the outofstock one while the
-//     shop hides out-of-stock products (WC_Query::get_tax_query; visible).
-//     The list, its filters and counts, the category counts and the index
-//     count catalog-visible products.
-//   - A password-protected product is listed, priced and sold, but its texts
-//     are empty (item).
-//   - A variable product is priced from its enabled variations with a price,
-//     without the out-of-stock ones while the shop hides them; a grouped one
+// Which products an anonymous visitor of the storefront sees, in one place:
+//   - served: published (post_status publish, type product) and, where a
+//     translation plugin translates products, filed under the language
+//     served (serves); found by its slug, hidden from the catalog or not;
+//   - catalog-visible: served, without the exclude-from-catalog visibility
+//     term, nor the outofstock one while the shop hides out-of-stock
+//     products (WC_Query::get_tax_query; visible); the list, its filters
+//     and counts, the category counts and the index count these;
+//   - password-protected: listed, priced and sold, its texts empty (item);
+//   - a variable product is priced from its enabled variations with a price
+//     (not the out-of-stock ones while the shop hides them), a grouped one
 //     from its published children (visible, below; prepare, builditem.go).
 
 // serves reports whether the storefront shows the product in the language

@@ -6,8 +6,9 @@ import (
 )
 
 // A whole read of the shop, once there is a snapshot, is read beside the
-// changes rather than in their way: at a million products it takes half a
-// minute, and an edit reported meanwhile would wait for it. Follow starts
+// changes rather than in their way: a large shop's takes long
+// (docs/performance.md#how-memory-and-start-up-grow-with-the-shop), and an
+// edit reported meanwhile would wait for it. Follow starts
 // it (wholeRead.start) and goes on applying the feed's product changes to
 // the snapshot served; when the read is done, the products those changes
 // touched are read again on top of it (their changes may have committed

@@ -169,18 +169,19 @@ func load(args []string, getenv func(string) string, help io.Writer, listenersOn
 	fs.StringVar(&c.LogLevel, "log-level", "info", "log level: debug, info, warn or error")
 	fs.DurationVar(&c.QueryTimeout, "query-timeout", 5*time.Second, "deadline of one request's database reads")
 	fs.IntVar(&c.DBMaxOpen, "db-max-open", 10, "open database connections at most")
-	// 2 minutes: at 100 000 products a whole read takes seconds; at
-	// 1 000 000 it took 77 s on a quiet 2-core machine, and one start 123 s,
-	// past it (docs/performance.md): such a shop raises it.
+	// 2 minutes: a large shop's whole read takes seconds, and the largest
+	// may near it (docs/performance.md#how-memory-and-start-up-grow-with-the-shop):
+	// such a shop raises it.
 	fs.DurationVar(&c.DBLoadTimeout, "db-load-timeout", 2*time.Minute, "deadline of a whole read of the shop (start-up, the safety re-read) and of each of its statements; raise it for a shop whose read nears it (a million products: 5m)")
 	fs.IntVar(&c.DBLoadStreams, "db-load-streams", 4, "connections a whole read of the shop reads on at once, their transactions one snapshot; 1 reads it in one transaction (at most --db-max-open minus 2)")
-	// 1024 connections, each idle one costing ~20 KB, bound that memory to
-	// ~20 MB and still dwarf what the proxy in front keeps open (nginx's
-	// upstream keepalive 16 per worker plus the requests in flight).
+	// 1024 connections bound what idle ones hold (a goroutine and its
+	// buffers each: docs/performance.md#other-figures-behind-the-codes-choices)
+	// and still dwarf what the proxy in front keeps open (nginx's upstream
+	// keepalive 16 per worker plus the requests in flight).
 	fs.IntVar(&c.MaxConns, "max-conns", 1024, "public connections open at once, at most; more wait until one closes")
 	// 30s outlives a proxy's or browser's pause between requests yet frees
-	// an abandoned connection 4x sooner than the 120s before; nginx retries
-	// a GET whose cached upstream connection was closed meanwhile.
+	// an abandoned connection soon; nginx retries a GET whose cached
+	// upstream connection was closed meanwhile.
 	fs.DurationVar(&c.IdleTimeout, "idle-timeout", 30*time.Second, "how long an idle keep-alive connection is kept open")
 	fs.DurationVar(&c.ShutdownDrain, "shutdown-drain", DefaultShutdownDrain, fmt.Sprintf("how long catalogd keeps answering after SIGTERM or Ctrl-C, /readyz failing, so that proxies and load balancers move off it before it stops listening; then the requests in flight and the edge purges waiting get %s more. 0 stops at once, as does a second SIGTERM or Ctrl-C", ShutdownGrace))
 	fs.IntVar(&c.RateLimit, "rate-limit", 60, "advisory requests per minute per client IP, shown in the RateLimit headers")

@@ -39,9 +39,9 @@ func (f *Follower) applied(a catalog.Applied, lost bool) {
 		// The first snapshot: nothing was served or cached before it, so
 		// nothing is dropped and no change is logged. But the edge may
 		// hold responses of an earlier run, and what changed since is
-		// known to no one: every target purges by kind, now that catalogd
-		// can answer the requests that follow (not before: the edge would
-		// get 503s for the purged responses meanwhile). Unless the edge
+		// known to no one: every target purges by kind once catalogd can
+		// answer the requests that follow (sooner, the edge would get 503s
+		// for the purged responses meanwhile). Unless the edge
 		// holds this very snapshot's answers: a start beside running
 		// replicas (startpurge.go).
 		f.startPurge(a.Snapshot, now)

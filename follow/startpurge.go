@@ -20,14 +20,12 @@ import (
 // running to purge them. But a replica that starts beside running ones (a
 // scale-up, a rolling restart) finds the edge holding exactly what it
 // would answer, and purging it would only flush the edge under load. So,
-// once the first snapshot is in, each target is asked for the API index
-// as the edge holds it: when that is a copy the edge had cached (not one it
-// fetched for the question) and it carries this replica's snapshot
-// identity (httpapi.Shape.Identity: the snapshot's content, the answers'
-// settings and the build), the target is left alone. Anything else — another identity, no
-// identity, a copy fetched now, no answer — purges it by kind, as every
-// start did before. docs/edge-purge.md, "Starting without emptying the
-// edge", argues why that is enough.
+// once the first snapshot is in, each target is asked for the API index as
+// the edge holds it: a copy the edge had cached (not one fetched for the
+// question) that carries this replica's snapshot identity
+// (httpapi.Shape.Identity: the content, the answers' settings, the build)
+// leaves the target alone; anything else purges it by kind. Why that is
+// enough: docs/edge-purge.md#starting-without-emptying-the-edge.
 
 // probeTimeout bounds the question to each edge; a slow edge is purged.
 const probeTimeout = 3 * time.Second

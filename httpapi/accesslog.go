@@ -15,15 +15,13 @@ import (
 // slog.NewTextHandler or slog.NewJSONHandler (with no ReplaceAttr, no
 // AddSource, no WithAttrs or WithGroup) writes for the record logRequest
 // makes, at a fraction of the cost: the line has a fixed set of fields, so
-// it is encoded by hand into a pooled buffer instead of through a Record,
-// its attributes and the handler's generic encoder. The encoders below
-// follow log/slog's (handler.go, text_handler.go, json_handler.go); the
-// fuzz test FuzzAccessLogLine holds them to slog's output.
-//
-// Each line goes to the writer in one Write call, under no lock of
-// AccessLog's own: the writer must be safe for concurrent use (catalogd's
-// batching log writer is), so requests logging at once do not wait for
-// each other here.
+// it is encoded by hand into a pooled buffer instead of through a Record
+// and the handler's generic encoder. The encoders follow log/slog's
+// (handler.go, text_handler.go, json_handler.go); FuzzAccessLogLine holds
+// them to slog's output. Each line goes to the writer in one Write call,
+// under no lock of AccessLog's own: the writer must be safe for concurrent
+// use (catalogd's batching log writer is), so requests logging at once do
+// not wait for each other here.
 type AccessLog struct {
 	w     io.Writer
 	json  bool

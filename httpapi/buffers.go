@@ -7,10 +7,10 @@ import (
 
 // Every response the cache has not got is encoded, captured and gzipped
 // through buffers that grow to the body's size. Fresh ones made each
-// first request leave about three times the body as garbage; at 100 000
-// products that paced the collector, whose every cycle marks the whole
-// snapshot and slows the requests it overlaps. Pooled, they leave only
-// the copies a response keeps.
+// first request would leave several times the body as garbage, which
+// paces the collector, whose every cycle marks the whole snapshot and
+// slows the requests it overlaps. Pooled, they leave only the copies a
+// response keeps.
 var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // maxPooledBuffer keeps a rare huge body (a sitemap, a list of a hundred

@@ -208,8 +208,8 @@ func NewCache(cfg CacheConfig) *Cache {
 // response, and the edge holds responses every replica filled, not only
 // those this cache held: the kind tags, which together purge every
 // response, go to the change log and are returned, for the edge purger.
-// They are also the cheapest purge: seven tags, where naming each page
-// held cost up to 1 000.
+// They are also the cheapest purge: one tag per kind, where naming each
+// response held would take one tag each.
 func (c *Cache) Invalidate() []string {
 	c.mu.Lock()
 	kindTags, ns := c.tags.Kinds(), c.tags.tg.ns

@@ -20,9 +20,8 @@ type Freshness struct {
 
 // DefaultFreshness: ten minutes in browsers, as the binding decisions ask
 // of 200s (public, max-age=600); ten minutes at the edge, which the purge
-// tags can clear sooner (and which is no longer than an edit took to show
-// before); a minute of background revalidation; a day of standing in for a
-// failing origin, as catalogd's own cache does.
+// tags can clear sooner; a minute of background revalidation; a day of
+// standing in for a failing origin, as catalogd's own cache does.
 var DefaultFreshness = Freshness{MaxAge: 10 * time.Minute, SMaxAge: 10 * time.Minute,
 	StaleWhileRevalidate: time.Minute, StaleIfError: 24 * time.Hour}
 

@@ -140,8 +140,8 @@ func (c *Cache) fill(next http.Handler, r *http.Request, key string, gen, drops 
 	} else {
 		// Served and dropped (the cache is off, or the answer may not be
 		// kept): the body stays in the pool's buffer, which goes back once
-		// served (release). A copy was some 20 KB of a list page's
-		// garbage, most of a first request's with the cache off.
+		// served (release). A copy would be most of a first request's
+		// garbage with the cache off.
 		e = newEntry(rec.status, rec.header, rec.body.Bytes(), d.version, now)
 		e.lent = append(e.lent, rec.body)
 	}

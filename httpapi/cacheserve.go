@@ -15,10 +15,9 @@ const minGzip = 512
 
 // gzipWriters are reused across entries: a gzip.Writer carries its
 // compressor's tables, about a megabyte at any level, so one per response
-// made every miss (every request, with the cache off) allocate that much;
-// at 100 000 products the collector then ran every 100 ms, each cycle
-// marking the whole snapshot, and a list page's p99 went from under 1 ms
-// to 6 ms.
+// would make every miss (every request, with the cache off) allocate that
+// much, and the collector, each cycle marking the whole snapshot, run
+// often enough to slow a list page's tail.
 var gzipWriters = sync.Pool{New: func() any {
 	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed) // a valid level: no error
 	return zw
@@ -62,23 +61,16 @@ func (c *Cache) gzipped(key string, e *entry) []byte {
 
 // serve writes a finished response: 304 when the client holds it, the gzip
 // copy when the client takes gzip. A 200's Cache-Control is made here, at
-// every serve: its lifetimes shrink as the response's expiry nears. A stale
-// copy gets no-store: the change that made it stale has been logged for
-// purging, and no cache downstream may keep what is known to be outdated.
-//
-// It follows http.ServeContent where the rules are the same: If-None-Match
-// wins over If-Modified-Since, which is read with http.ParseTime and
-// compared to the second; a 304 drops Content-Encoding; HEAD gets the
-// headers of GET. It is not ServeContent, which serves 200s only (a cached
-// 400 or 404 is served here too), compares If-None-Match with the exact
-// tag (here the bytes' part of either encoding's tag matches, whatever the
-// snapshot: matchesETag), answers Range (206, Accept-Ranges) and If-Match
-// (412), which the contract does not have, leaves out Content-Length when
-// the body is gzipped, and strips Content-Type and Last-Modified from a
-// 304.
-//
-// now is the time it is served at; zero: read the clock (after a fill,
-// which takes time).
+// every serve, as its lifetimes shrink toward the response's expiry; a
+// stale copy gets no-store (its change is logged for purging). It follows
+// http.ServeContent's rules (If-None-Match wins over If-Modified-Since,
+// compared to the second; a 304 drops Content-Encoding; HEAD gets GET's
+// headers) but is not it: ServeContent serves 200s only (a cached 400 or
+// 404 is served here too), matches If-None-Match exactly (here either
+// encoding's bytes part matches: matchesETag), answers Range and If-Match,
+// which the contract lacks, drops Content-Length from a gzipped body and
+// Content-Type and Last-Modified from a 304. now is the time it is served
+// at; zero: read the clock (after a fill, which takes time).
 func (c *Cache) serve(w http.ResponseWriter, r *http.Request, key string, e *entry, state cacheState, cc *cacheControl, now time.Time) {
 	h := w.Header()
 	for _, f := range e.fields {

@@ -22,8 +22,8 @@ type Change struct {
 // maxChangeBytes bounds the change log by the size of its JSON, not by a
 // count of changes: a tag named again moves to the newest change, so the
 // log holds each tag once, and only past this are the oldest changes
-// dropped. Each change costs about 80 bytes and each tag its length and 3:
-// a megabyte holds about 10 000 changes of a product each (more than
+// dropped. Each change counts changeOverhead and each tag tagBytes: a
+// megabyte holds some 10 000 changes of a product each (more than
 // three minutes at 50 changes a second, each to another product), and, on
 // a shop of fewer products than that, every product — so a purge job
 // polling every minute never falls behind at 50 changes a second. One that

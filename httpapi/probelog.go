@@ -9,8 +9,8 @@ import (
 
 // probeLog keeps health probes from filling the access log. A probe is a
 // HEAD of the catalog index: what the shipped Varnish VCL's backend probe
-// sends once a second (616 of 630 lines in ten minutes were its), and what
-// a load balancer's or uptime check's health check asks, since the index
+// sends once a second (most of a quiet shop's lines), and what a load
+// balancer's or uptime check's health check asks, since the index
 // answers from memory exactly when the catalog can be served. A HEAD
 // carries no data, so nothing of a visitor's is lost: the first probe's
 // line is written, and then a probe's only when its status differs from

@@ -8,29 +8,17 @@ import (
 )
 
 // Purge tags name what a cacheable response shows, so that a CDN or
-// Varnish can drop exactly the responses a change touches. A tag is sent
-// only where a purge needs it:
-//
-//   - every response names its kind ({ns}-index, {ns}-categories,
-//     {ns}-list, {ns}-product, {ns}-docs), which a change to the lists
-//     (a product entering or leaving them) or to a term or setting purges;
-//   - a product page and a list page also name each product they show
-//     ({ns}-product-{post ID}: IDs, not slugs, short and stable when a slug
-//     is edited), which a change to that product purges;
-//   - a 400 or 404 names {ns}-miss, which a change to the lists purges: a
-//     product just published is no longer missing at the edge.
-//
-// No response names its categories: a category's name, slug, order or
-// count only changes with a term (every kind is purged then) or with a
-// product entering, leaving or moving (the lists' kinds, and the
-// product's own tag, are purged then).
-//
-// The tags go out in one header, chosen for the CDN configured: Surrogate-Key
-// (Fastly, Varnish xkey; space-separated) or Cache-Tag (Cloudflare; comma
-// separated); both only when asked. A response whose tags would not fit
-// tagBudget (a page of 50 products under a long namespace, or with long
-// IDs and both headers) names its kind and {ns}-overflow instead, which every product change
-// purges: nothing is left unpurgeable.
+// Varnish can drop exactly the responses a change touches
+// (docs/freshness.md#purge-tags). Every response names its kind
+// ({ns}-index, -categories, -list, -product, -docs), which a change to the
+// lists or to a term or setting purges; a product or list page also each
+// product it shows ({ns}-product-{post ID}: stable when a slug is edited);
+// a 400 or 404 {ns}-miss, which a change to the lists purges (a product
+// just published must not stay missing at the edge). None names its
+// categories: a category changes only with a term (every kind is purged)
+// or a product moving (its tag and the lists' are). A response whose tags
+// would not fit tagBudget names its kind and {ns}-overflow, which every
+// product change purges: nothing is left unpurgeable.
 
 // tagKinds are the kind suffixes: one per kind of response, miss for the
 // 400s and 404s, overflow for the responses whose tags did not fit.
@@ -118,9 +106,9 @@ const (
 // must pass nginx's default proxy_buffer_size (4 KB, the status line and
 // all headers together), Apache's ResponseFieldSize (8190 bytes per
 // field) and Varnish's http_resp_hdr_len (8 KB per field) and http_resp_size
-// (32 KB); catalogd's other headers take about 1.2 KB. 2 KB holds the
-// largest page the API serves, 50 products with six-digit IDs under the
-// default namespace, in both headers (1 009 bytes each).
+// (32 KB), with catalogd's other headers. 2 KB holds the largest page the
+// API serves, 50 products with six-digit IDs under the default namespace,
+// in both headers (docs/freshness.md#the-header-budget).
 const tagBudget = 2048
 
 // tagger builds the tags of the namespace.

@@ -10,40 +10,17 @@ import (
 )
 
 // A CDN limits purge requests per account, and every replica of catalogd
-// purges (docs/edge-purge.md, "Several replicas"): N replicas at the
-// default interval send N times what one does, and the account's limit is
-// not known here (Cloudflare's runs from 5 a minute on Free to 50 a second
-// on Enterprise). So each worker learns its pace, the least time between
-// two of its requests, from the target's answers, as TCP learns a window:
-//
-//   - a 429 doubles the pace (multiplicative decrease of the rate), and
-//     the next request waits for the pace, drawn with jitter, or for
-//     Retry-After and up to a quarter of it more (afterRetry), whichever is
-//     longer;
-//   - an acknowledged request whose answer says it took the quota's last
-//     (Cloudflare's Ratelimit r=0, Fastly's Fastly-RateLimit-Remaining: 0)
-//     adds an eighth to the pace: the bucket is dry, the next request
-//     may be a 429 (a 429 without Retry-After waits for the quota's reset);
-//   - while no 429 comes, the pace creeps back, halving every paceHalving
-//     (applied at each acknowledged request), down to the target's own
-//     interval.
-//
-// Each replica slows down when the account's bucket runs dry, whichever
-// replica spent it, so the fleet's rate together settles just under the
-// limit with no per-replica setting. The creep goes by the clock, not by
-// the requests acknowledged: a replica's pace is steady when the 429s and
-// dry buckets it meets undo paceHalving's creep, and since every request
-// meets the same chance of them, the faster replicas meet more and slow
-// down until all go at about one pace. A creep per acknowledged request
-// would let the replica that happens to win keep winning, and starve the
-// others (an earlier
-// version of TestFleetConvergesOnTheAccountsLimit saw two of three
-// replicas pushed to the 10-minute cap; holding after a dry bucket until
-// its reset did too: the holder came back exactly as a token did). The
-// test's three replicas on 5 purges a minute settle at 4.5–5.2 a minute
-// with 2–6% of requests refused; and a refused request is not lost — its
-// tags wait, merged with what comes meanwhile, and collapse to the kinds
-// past MaxPending.
+// purges; the account's limit is known to none of them. So each worker
+// learns its pace, the least time between two of its requests, from the
+// target's answers, as TCP learns a window: a 429 doubles it (slowDown;
+// the next waits for it or past Retry-After, afterRetry), an answer that
+// says the quota is spent adds an eighth (drained), and while no 429
+// comes it halves every paceHalving, down to the target's interval
+// (creep). The creep goes by the clock, not by the requests acknowledged:
+// every request meets the same chance of a 429, so the faster replicas
+// slow down until all go at about one pace, where a creep per request
+// would let the winner keep winning. The long story and the fleet test's
+// figures: docs/edge-purge.md#staying-within-the-cdns-rate-limits.
 
 // afterRetry is the wait after a target's Retry-After d (capped): never
 // less than d, as the target said not before, and up to a quarter of d

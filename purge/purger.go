@@ -1,21 +1,15 @@
 // Package purge sends the purge tags a change of the shop invalidated to the
 // caches in front of catalogd — Varnish (xkey), Fastly (surrogate keys),
-// Cloudflare (Cache-Tag) — so that an edit shows at the edge within about
-// a second instead of when the edge's copy runs out (s-maxage).
-//
-// One worker per target collects the tags it is given for a short interval
-// (coalescing: a burst of saves is a few requests, not one per save),
-// removes duplicates, splits them into requests the target accepts (its
-// documented limits), and sends them, trying again with exponential
-// backoff and jitter on a network error, a 5xx or a 429 (honouring
-// Retry-After). Add never blocks: what waits for a target is bounded, and
-// when it would overflow it collapses to the kind tags, which purge every
-// response catalogd serves; nothing is dropped silently. When catalogd
-// cannot know what changed (it just started, the change feed lost its
-// place, a purge was refused) the kind tags are sent too.
-//
-// The package knows tags as strings only: which tags a response carries,
-// and which a change names, is package httpapi's business.
+// Cloudflare (Cache-Tag) — so that an edit shows at the edge within about a
+// second instead of when the edge's copy runs out (s-maxage). One worker
+// per target collects the tags for a short interval (a burst of saves is a
+// few requests), splits them into requests within the target's documented
+// limits, and sends them, with backoff and jitter on a network error, a
+// 5xx or a 429 (honouring Retry-After). Add never blocks: what waits is
+// bounded, and would it overflow it collapses to the kind tags, which purge
+// everything; so do the kind tags when catalogd cannot know what changed.
+// Which tags a response carries and a change names is package httpapi's
+// business: here tags are strings (docs/edge-purge.md).
 package purge
 
 import (
@@ -150,8 +144,8 @@ type Acknowledger interface {
 	Acknowledged(t Target, tags []string)
 }
 
-// DefaultMaxPending bounds what waits for one target: 10 000 product tags
-// are about 200 KB, and more than any edit burst a few seconds hold.
+// DefaultMaxPending bounds what waits for one target: 10 000 product tags,
+// a few hundred kilobytes, more than any edit burst of a few seconds holds.
 const DefaultMaxPending = 10_000
 
 // maxRetryAfter caps a target's Retry-After: a wait longer than this is

@@ -19,16 +19,16 @@ import (
 // A purge request's documented limits, per target.
 const (
 	// VarnishMaxTags and VarnishMaxBytes keep the xkey header well under
-	// Varnish's default http_req_hdr_len (8 KB): 400 tags of about 15
-	// bytes, or 6 000 bytes, whichever comes first.
+	// Varnish's default http_req_hdr_len (8 KB): 400 tags or 6 000 bytes,
+	// whichever comes first.
 	VarnishMaxTags  = 400
 	VarnishMaxBytes = 6000
 	// FastlyMaxKeys: "Up to 256 surrogate keys can be purged in one batch
 	// request" (Fastly API, POST /service/{id}/purge).
 	FastlyMaxKeys = 256
 	// CloudflareMaxTags: Cloudflare's purge limits allow 100 operations
-	// (tags) per request on every plan (30 before 2025); it is
-	// configurable (--purge-cloudflare-batch).
+	// (tags) per request on every plan; it is configurable
+	// (--purge-cloudflare-batch).
 	CloudflareMaxTags = 100
 )
 

@@ -31,14 +31,13 @@ type Options struct {
 	Prefix       string        // table prefix, "wp_" by default
 	QueryTimeout time.Duration // deadline of one statement, and of a View
 	// LoadTimeout is the deadline of a whole snapshot load (LoadShop) and
-	// of each of its statements, 2 minutes by default: at 100 000 products
-	// its post meta read streams a million rows, seconds on a busy server,
-	// which QueryTimeout must not cut at every try. It is also the
-	// deadline of LoadProducts' read and of the poll source's scan as a
-	// whole. catalogd's --db-load-timeout sets it: at 1 000 000 products
-	// the read alone took 77 s on a quiet 2-core machine, and one start
-	// 123 s (docs/performance.md); an error from a read it cut names that
-	// setting.
+	// of each of its statements, 2 minutes by default: a large shop's post
+	// meta read streams millions of rows for seconds, which QueryTimeout
+	// must not cut at every try. It is also the deadline of LoadProducts'
+	// read and of the poll source's scan as a whole. catalogd's
+	// --db-load-timeout sets it, for a shop whose read nears it
+	// (docs/performance.md#how-memory-and-start-up-grow-with-the-shop); an
+	// error from a read it cut names that setting.
 	LoadTimeout time.Duration
 	MaxOpen     int // open connections at most
 	MaxIdle     int // idle connections kept
@@ -283,9 +282,9 @@ func (tx *Tx) Get(ctx context.Context, dest any, stmt string, args ...any) error
 // probe is Select for a statement whose "table doesn't exist" (1146) is
 // an answer, not a failure: an optional plugin's table, a network's
 // sitemeta, absent on most shops. It is counted, logged at DEBUG, and not
-// observed as an errored query: counted as errors, these answers showed 5
-// errored queries on /metrics at every healthy start, with nothing in the
-// log to say why, and hid the errors that matter.
+// observed as an errored query: counted as errors, these answers would
+// show errored queries on /metrics at every healthy start, with nothing in
+// the log to say why, and hide the errors that matter.
 func (tx *Tx) probe(ctx context.Context, dest any, stmt string, args ...any) error {
 	return tx.runAnswering(ctx, stmt, args, missingTable, func(ctx context.Context, q string, args []any) error {
 		return tx.tx.SelectContext(ctx, dest, q, args...)
@@ -401,8 +400,8 @@ func (tx *Tx) Each(ctx context.Context, stmt string, args []any, fn func(rows *s
 // rowID scans an integer column (an ID, unsigned in WordPress's tables) as
 // the driver hands it: scanned into an int64, database/sql formats and
 // parses each unsigned value (a string of garbage per row); into a
-// uint64, it assigns it through reflection, a fifth of the Scan of a
-// whole load's million meta rows. A Scanner is handed the value as is.
+// uint64, it assigns it through reflection, a large part of the Scan of a
+// whole load's meta rows. A Scanner is handed the value as is.
 type rowID int64
 
 // Scan implements sql.Scanner.

@@ -214,10 +214,10 @@ func newPublishedRows() *catalog.ProductRows {
 
 // loadPublished reads every published product and what its fields need,
 // one statement per kind of row whatever the shop's size: reading them a
-// chunk of IDs at a time would cost hundreds of statements (at 100 000
-// products, 14 s of post_id index lookups into a postmeta table of millions
-// of rows, against 2.5 s for one pass over its meta_key index). With br it
-// reads a feed's baseline too.
+// chunk of IDs at a time would cost hundreds of statements, and index
+// lookups into a postmeta table of millions of rows cost the server
+// several times one pass over it (docs/performance.md#a-whole-load-start-up-and-the-safety-re-read).
+// With br it reads a feed's baseline too.
 func (tx *Tx) loadPublished(ctx context.Context, r catalog.Reads, tables map[string]bool, br *baselineRead) (*catalog.ProductRows, error) {
 	rows := newPublishedRows()
 	if err := tx.productPosts(ctx, rows, br); err != nil {

@@ -13,25 +13,21 @@ import (
 )
 
 // productPosts reads every product and variation post in one pass over
-// the posts table, for a whole load: the published products
-// (rows.Posts, by ID, with their texts), the variations of those
-// (rows.Related, in menu_order and ID, as Variations gives a parent's),
-// and, with br, every other product or variation post for a feed's
-// baseline (br.rest).
-//
-// Three statements read these rows before (the published products, their
-// variations, the baseline's rest), each a pass over the posts table: through a buffer
-// pool smaller than the shop (MariaDB's default 128 MB against 770 MB of
-// posts at 100 000 products) each read every page again, and on the
-// load's first stream they were its longest path (2.7 s of a 3.4 s load).
-// The texts are sent for published products only, and whether a post is
-// one, or a variation, the server says: it compares post_type and
-// post_status under the table's collation, as the three statements did.
+// the posts table, for a whole load: the published products (rows.Posts,
+// by ID, with their texts), their variations (rows.Related, in menu_order
+// and ID, as Variations gives a parent's), and, with br, every other
+// product or variation post for a feed's baseline (br.rest). One pass, not
+// one per kind: through a buffer pool smaller than the shop each pass
+// reads every page again, and the passes would be the load's longest path
+// (docs/performance.md#the-hit-path-and-first-requests). The texts are
+// sent for published products only, and whether a post is one, or a
+// variation, the server says: it compares post_type and post_status under
+// the table's collation.
 func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *baselineRead) error {
 	// Counted first (on the type_status_date index), so that the posts are
-	// read into arrays of their size: grown as they came, the arrays left
-	// behind were four times their size in garbage (120 MB at 100 000
-	// products), and the last grown the load's largest allocation.
+	// read into arrays of their size: grown as they come, the arrays left
+	// behind would be several times their size in garbage, and the last
+	// grown the load's largest allocation.
 	var n struct {
 		Products   int `db:"products"`
 		Variations int `db:"variations"`

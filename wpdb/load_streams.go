@@ -14,54 +14,22 @@ import (
 	"catalogd/catalog"
 )
 
-// A whole load read in parallel streams, at one instant.
+// A whole load read in parallel streams, at one instant; the long story is
+// docs/performance.md#parallel-streams-at-one-instant.
 //
-// The server's cost of a whole load is its scans (at 100 000 products the
-// post meta's primary key, 4 million rows, about 4 s; the products about
-// 1 s), and one connection runs them one after the other on one of the
-// server's cores. A load on several connections runs them at once: the
-// post meta split into meta_id ranges, the products, their variations,
-// their terms, and the settings, each a task taken by the next free
-// stream.
-//
-// It must still be the shop at one instant: separate transactions are
-// separate snapshots, and a change committed between two of them would
-// show in one and not in the other (a price in the meta and not the
-// product it belongs to, half of a product's meta). So:
-//
-//  1. Every stream's transaction is opened first, back to back, before any
-//     row is read, with START TRANSACTION WITH CONSISTENT SNAPSHOT, READ
-//     ONLY at REPEATABLE READ: InnoDB takes the read view at that
-//     statement (a plain START TRANSACTION takes it at the first read),
-//     so the views are taken within about a millisecond of each other.
-//  2. Where the server writes a binary log, MariaDB tells each
-//     transaction the binary log position its snapshot stands at
-//     (binlog_snapshot_file and _position, taken under the lock that
-//     orders commits, so the snapshot holds exactly the transactions
-//     logged before it). Equal positions in every stream mean that no
-//     transaction committed between the openings: the snapshots are the
-//     same. Otherwise every stream is rolled back and opened again, up to
-//     snapshotTries times; then the load is read in one transaction, as
-//     with one stream. Any commit on the server counts, the shop's or
-//     not, so a busy server may cost a retry, never a wrong load.
-//  3. Where the server tells no position (MySQL, or MariaDB without a
-//     binary log), the views are still opened within about a millisecond,
-//     and what remains is the change feed's contract (catalog.Feed): Start
-//     is called before the first load, and every change committed after
-//     Start is reported and read again. A commit that falls between two
-//     openings was committed after Start, so it is reported and its
-//     products read again, on one connection, like any change made
-//     during a load: the load may show it half for the moment it takes
-//     the feed to report it, no longer. What the feed never reports (a
-//     raw SQL edit of post meta, docs/change-feed.md) and commits in that
-//     millisecond may show half until the next whole load, if it spans
-//     several rows read by different streams. A feed's baseline
-//     (catalog.Baseliner), when the load reads it, is read in the first
-//     stream's snapshot, so that such a commit differs from it and is
-//     reported (baseline.go).
+// One connection runs the load's scans one after the other on one of the
+// server's cores; streams run them at once, each task (a meta_id range of
+// the post meta, the products, their variations, their terms, the
+// settings) taken by the next free stream. Separate transactions are
+// separate snapshots, so every stream's transaction is opened first, back
+// to back, WITH CONSISTENT SNAPSHOT. Where MariaDB tells each its binary
+// log position, unequal ones mean a commit fell between the openings: they
+// open again (snapshotTries), then read in one transaction. Where none is
+// told, such a commit came after the feed's Start and is reported again.
 
 // defaultLoadStreams is the number of streams when Options.LoadStreams is
-// 0: measured at 100 000 products on a 2-core machine (docs/performance.md).
+// 0: the quickest start-up make bench found on two cores
+// (docs/performance.md#the-hit-path-and-first-requests).
 const defaultLoadStreams = 4
 
 // streamsReserve is the connections of the pool a load leaves to others:
@@ -267,12 +235,12 @@ func (db *DB) loadStreams(ctx context.Context, r catalog.Reads, txs []*Tx, br *b
 		return err
 	}
 	settings := func(ctx context.Context, tx *Tx) error { return tx.loadSettings(ctx, r, shop) }
-	// A feed's baseline is read in the first stream's snapshot,
-	// the earliest: where the server tells no binary log position (3.
-	// above) a commit may fall between two openings, and a baseline read
-	// in a later snapshot would hold it, so that the scan never reported
-	// it while a stream opened before it read the product's meta without
-	// it. Read in the first, the scan reports it and it is read again.
+	// A feed's baseline is read in the first stream's snapshot, the
+	// earliest: where the server tells no binary log position a commit
+	// may fall between two openings, and a baseline read in a later
+	// snapshot would hold it, so that the scan never reported it while a
+	// stream opened before it read the product's meta without it. Read
+	// in the first, the scan reports it and it is read again.
 	// So the first stream reads the posts (and the rest of the baseline
 	// with them) before it takes from the queue; without a baseline they
 	// are queued with the rest.

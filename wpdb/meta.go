@@ -40,8 +40,8 @@ func (tx *Tx) Meta(ctx context.Context, ids []int64, keys []string) (catalog.Met
 // MetaByKey reads every row of the meta keys, in meta_id order, and keeps
 // those want accepts: one pass, streamed, so that rows not wanted
 // (orders', drafts', unused images') are never held. MySQL runs it as a
-// scan of the primary key (the meta_key index's lookups of a million rows
-// take four times as long).
+// scan of the primary key (the meta_key index's lookups take several
+// times as long: docs/performance.md#a-whole-load-start-up-and-the-safety-re-read).
 func (tx *Tx) MetaByKey(ctx context.Context, keys []string, want func(id int64, key string) bool) (catalog.Meta, error) {
 	return tx.metaByKey(ctx, keys, metaRange{}, want)
 }
@@ -71,8 +71,8 @@ type postMeta struct {
 }
 
 // metaList is posts' rows as they came, in blocks of metaBlock: grown as
-// one slice, the copies left behind (a quarter larger each when large)
-// were four times its size in garbage, 13 MB a load at 100 000 products.
+// one slice, the copies left behind would be several times its size in
+// garbage: append grows a large slice by a quarter at a time.
 type metaList [][]postMeta
 
 const metaBlock = 1024
@@ -126,9 +126,9 @@ func (tx *Tx) metaPosts(ctx context.Context, keys []string, span metaRange, want
 		return nil, nil
 	}
 	var posts metaList
-	// A million rows at 100 000 products: the keys are the asked ones,
-	// and short values of some keys repeat ("instock", "", a few
-	// thousand prices), so both are shared rather than allocated per row.
+	// Millions of rows on a large shop: the keys are the asked ones, and
+	// short values of some keys repeat ("instock", "", a few thousand
+	// prices), so both are shared rather than allocated per row.
 	values := newValueShare(len(keys))
 	var (
 		id       rowID
@@ -143,8 +143,8 @@ func (tx *Tx) metaPosts(ctx context.Context, keys []string, span metaRange, want
 	// a row of the attachment's, before the product's _thumbnail_id).
 	var open runs
 	// The keys are compared as bytes (binaryIn): the table's collation
-	// (utf8mb4_unicode_520_ci, say) costs the server a third more on the
-	// scan of millions of rows than a byte comparison, and matches keys
+	// (utf8mb4_unicode_520_ci, say) costs the server more on the scan of
+	// millions of rows than a byte comparison, and matches keys
 	// in another case, which are dropped below anyway (WordPress's meta
 	// cache is a PHP array: its keys are exact). A NULL value is scanned
 	// as nil, read as "" (no COALESCE for the server to evaluate).
@@ -196,8 +196,8 @@ func binaryIn(n int) string {
 // each their post's own. A key whose values do not repeat stops being
 // looked up once that shows: at shareProbe distinct values, fewer than
 // one hit for every 16 of them (8 000 prices drawn at random have two
-// for every five by then). Kept in the map, the unique values made it
-// hold a quarter of a million strings, its lookups a fifth of the read.
+// for every five by then). Kept in the map, the unique values would make
+// it hold a string per post, its lookups a large part of the read.
 type valueShare struct {
 	m            map[string]string
 	hits, misses []int // per key

@@ -36,8 +36,8 @@ func (tx *Tx) PublishedRelationships(ctx context.Context) (map[int64][]int64, er
 	rel := map[int64][]int64{}
 	// The join walks the products and each one's relationships in turn,
 	// so a product's rows come together: they are gathered and put in the
-	// map once, at their size, where appending row by row cost two map
-	// operations a row and grew each product's slice through the sizes
+	// map once, at their size, where appending row by row would cost two
+	// map operations a row and grow each product's slice through the sizes
 	// below it. A product whose rows came apart (another plan) has them
 	// appended to what it holds.
 	var (

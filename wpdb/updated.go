@@ -33,23 +33,17 @@ func (tx *Tx) MaxPostID(ctx context.Context, utcNow *string) (int64, error) {
 }
 
 // PostsUpdated reads the posts table's UPDATE_TIME (the last commit that
-// changed it, to the second, in the server's time zone; "" while the
-// server has none: InnoDB keeps it in memory from its first change after
-// a restart) and the server's clock in that zone. ok is false when the
-// server shows no such row (a user information_schema does not show the
-// table to): the poller then scans on a period. information_schema shows
-// a user the tables it has any privilege on, so a SELECT-only user sees
-// it (checked on MariaDB 10.11).
+// changed it, to the second, in the server's time zone; "" while InnoDB
+// has none since a restart) and the server's clock in that zone. ok is
+// false when information_schema does not show the table to the user (it
+// shows a user the tables it has any privilege on): the poller then scans
+// on a period.
 //
 // MySQL 8 caches the statistics for information_schema_stats_expiry
-// seconds (a day), so UPDATE_TIME needs the session's set to 0. The read
-// asks for the session's value in the same statement, and sets it only
-// when it is not 0 yet: once per connection, not once per read (a
-// session variable outlives the transaction; the pool keeps the
-// connection). MariaDB has no such variable: the first read's 1193
-// ("unknown system variable") is an answer, remembered for the DB, and the
-// statement is sent without it from then on. Every statement goes through
-// run: counted, timed, under the statement deadline.
+// seconds (a day): the read asks for the session's value in the same
+// statement and sets it to 0 when it is not, once per connection. MariaDB
+// has no such variable: the first read's 1193 is an answer, remembered
+// for the DB, and the statement goes without it from then on.
 func (tx *Tx) PostsUpdated(ctx context.Context) (updated, now string, ok bool, err error) {
 	type row struct {
 		Updated sql.NullString `db:"updated"`

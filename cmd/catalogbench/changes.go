@@ -24,19 +24,18 @@ import (
 	"catalogd/internal/testdb"
 )
 
-// Issue 12's figures: what the change feeds cost the database and how fast
-// and how narrowly a change reaches the responses.
+// The change feeds' figures: what they cost the database and how fast and
+// how narrowly a change reaches the responses.
 //
 //   - The poll source's database time per cheap round, per scan, the scan
-//     period its budget sets, and per second of polling: wpdb's
+//     period its budget sets, and per second of polling: wpdb/poll's
 //     BenchmarkPollCheapRound and BenchmarkPollScan on the seeded shops of
 //     the shared server (go test -bench, three counts).
 //   - The binlog source's lag, from an UPDATE's return to the changed
 //     single-product response, on a private MariaDB with a binary log into
 //     which the shops are seeded (the shared server may log no binary log).
 //   - The share of single-product requests answered from the cache while
-//     one product's stock changes every second, as an order does, in both
-//     modes: before the change feed, every change dropped every response.
+//     one product's stock changes every second, as an order does.
 
 // changesResult is one shop size's figures.
 type changesResult struct {
@@ -110,7 +109,8 @@ func benchChanges(o options, sizes []string, wpseed string) ([]*changesResult, e
 	return out, nil
 }
 
-// productsOf reads a size name: "10k" is 10 000 products, "1m" a million.
+// productsOf reads a size name: thousands of products ("10k") or millions
+// ("1m").
 func productsOf(size string) (int, error) {
 	unit := 1000
 	num, ok := strings.CutSuffix(size, "k")

@@ -1,5 +1,5 @@
 // Command catalogbench measures catalogd at shop scale and writes a
-// Markdown report: issue 13's figures first (uncached list and single
+// Markdown report: the summary first (uncached list and single
 // product latency, cached throughput beside a plain net/http server serving
 // the same bytes, statements per request, RSS with a full cache, the
 // start-up timeline), then each shop's detail and the top of its heap

@@ -13,7 +13,8 @@ import (
 	"time"
 )
 
-// Issue 13's measurements of one shop: uncached latency per operation, cached throughput beside a static server, memory with every list page cached.
+// The measurements of one shop: uncached latency per operation, cached
+// throughput beside a static server, memory with every list page cached.
 
 // row is one operation measured uncached.
 type row struct {
@@ -31,7 +32,7 @@ type shopResult struct {
 	size, db      string
 	total         int // catalog-visible products
 	rows          []*row
-	list, single  *row // the issue's two rows: first list page of 50, one product
+	list, single  *row // the summary's two rows: first list page of 50, one product
 	stmtsPerReq   figures
 	starts        []timeline
 	snapshotBuild figures // s, when catalogd reports catalogd_snapshot_build_seconds
@@ -273,7 +274,7 @@ func fillAndWeigh(o options, c *proc, last int, res *shopResult) error {
 	return nil
 }
 
-// rowsOf are the operations measured uncached; the first is the issue's
+// rowsOf are the operations measured uncached; the first is the summary's
 // list of 50, the seventh its single product.
 func rowsOf(base string, s shape) []*row {
 	cat := url.QueryEscape(s.category)

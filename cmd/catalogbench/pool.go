@@ -14,9 +14,9 @@ import (
 //
 // A whole load scans the shop's post meta and posts. Where InnoDB's buffer
 // pool holds them, the scan is the server's CPU; where it does not (MariaDB's
-// default pool is 128 MB, a 100 000-product shop's tables some 770 MB), every
-// load reads most pages again from the operating system's cache, and the
-// server's share of a load doubles. A shop that size runs a pool sized for
+// default pool is 128 MB, far less than a large shop's tables), every load
+// reads most pages again from the operating system's cache, and the
+// server's share of a load grows. A large shop runs a pool sized for
 // it, so the start-up is measured both ways: at the pool as found, and with
 // one holding the shop (-fit-buffer-pool), set for those starts only and
 // given back after.

@@ -46,7 +46,7 @@ func (l *lineClock) time() time.Time {
 }
 
 // readyTimeout is how long start waits for each of catalogd's first answers
-// (-ready-timeout): a million-product shop loads for minutes.
+// (-ready-timeout): the largest shops load for minutes.
 var readyTimeout = 60 * time.Second
 
 // start runs catalogd and records the start-up timeline: the listening line

@@ -27,7 +27,7 @@ func writeReport(r *bytes.Buffer, o options, results []*shopResult) {
 		"beside a minimal `net/http` server writing the same body and headers (Content-Type included); with the access log on, the default configuration, its lines go to /dev/null.\n",
 		runs, o.samples, o.load, loader)
 
-	// Issue 13's table, one column per shop.
+	// The summary table, one column per shop.
 	fmt.Fprintf(r, "\n## Summary\n\n")
 	line := summaryTable(r, results, func(s *shopResult) string { return fmt.Sprintf("%s (%d products)", s.size, s.total) })
 	line("list of 50, median ms", "≤ 1 ms", func(s *shopResult) string { return s.list.p50.format(2) })

@@ -388,15 +388,13 @@ type allResult struct {
 // each page's Link rel="next" until a page has none, as a client of
 // WordPress's REST collections does; it waits out the rate-limit window
 // whenever the server says it is used up. progress, if not nil, is told
-// each page read and the pages the server says there are.
-//
-// A server that sends no paging links at all (an older catalogd, or a proxy
-// that drops Link) is paged by number instead. Guards, so that a wrong
-// server cannot keep catalogctl paging for ever or send it elsewhere: a
-// next link that leaves the API (another origin, unless it names the
-// list's own path, which is then read at catalogctl's address), a next
-// link to a page already read, or more pages than total_pages says, each
-// fail; an empty page ends the list.
+// each page read and the pages the server says there are. A server that
+// sends no paging links (an older catalogd, a proxy that drops Link) is
+// paged by number instead. So that a wrong server cannot keep catalogctl
+// paging for ever or send it elsewhere, each fails: a next link that
+// leaves the API (another origin, unless it names the list's own path,
+// which is then read at catalogctl's address), one to a page already read,
+// more pages than total_pages says; an empty page ends the list.
 func (cl *client) allProducts(ctx context.Context, q url.Values, progress func(page, pages int)) (*allResult, error) {
 	q = cloneValues(q)
 	q.Set("per_page", strconv.Itoa(api.MaxPerPage))

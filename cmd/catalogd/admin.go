@@ -66,10 +66,10 @@ func registerDBMetrics(reg *prometheus.Registry, db *wpdb.DB) {
 
 // recentCheck runs check at most once within a period and answers with its
 // last result meanwhile. /readyz asks the database whether every table is
-// there (eight statements): an orchestrator probing every few seconds costs
-// nothing, but a client polling for readiness every few milliseconds while
-// a large shop loads (a deploy script, make bench) took connections and
-// server time from the load it waited for.
+// there (eight statements): an orchestrator probing every few seconds is
+// no burden, but a client polling for readiness every few milliseconds
+// while a large shop loads (a deploy script, a benchmark) would take
+// connections and server time from the load it waits for.
 type recentCheck struct {
 	check  func(context.Context) error
 	within time.Duration

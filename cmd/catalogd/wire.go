@@ -101,9 +101,9 @@ func (m *Main) open(ctx context.Context) error {
 			// A whole load leaves its rows behind as garbage, several
 			// times the snapshot's size; give the pages back now rather
 			// than keep them until the runtime's scavenger gets to them.
-			// Before readiness, though it costs the first snapshot some
-			// 50 ms at 100 000 products: run beside the first requests,
-			// the collection it forces made their p99 3.6 ms (0.7 ms).
+			// Before readiness, though it delays the first snapshot: run
+			// beside the first requests, the collection it forces would
+			// slow them.
 			debug.FreeOSMemory()
 		}})
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "catalogd_snapshot_whole_read_interval_seconds",
@@ -261,8 +261,9 @@ func newLogger(cfg *config.Config, w io.Writer) *slog.Logger {
 
 // newAccessLog writes the access log's lines to w as newLogger's handler
 // would, byte for byte, without slog's generic encoding: the access log
-// writes a line per request, and through slog its formatting was a fifth of
-// a cached hit's cost. w is the batching writer, safe for concurrent use.
+// writes a line per request, and through slog its formatting would be a
+// large part of a cached hit's cost. w is the batching writer, safe for
+// concurrent use.
 func newAccessLog(cfg *config.Config, w io.Writer) *httpapi.AccessLog {
 	return httpapi.NewAccessLog(w, httpapi.AccessLogOptions{JSON: cfg.LogFormat == "json", Level: logLevel(cfg)})
 }

@@ -13,41 +13,32 @@ import (
 // Base is the collector's percent while the live heap is large.
 // catalogd's heap is mostly long-lived (the snapshot of the shop) and a
 // request makes little garbage. Go's default GOGC=100 lets the heap grow
-// to twice what is live before collecting, which for a large shop is a lot
-// of memory for little (a million products: 0.9 GB more), and during a
-// whole load, whose garbage is several times the snapshot, made the peak
-// 0.9 GB against 0.58 at 100 000 products. So the base is 50, with a floor
-// of headroom for a small heap (Headroom: collected at every 1.5 MB
-// allocated, it spent a fifth of a cached hit's time in the collector)
-// and, while serving, as much headroom as the heap holds up to Room, for
-// every collection marks the whole snapshot and slows the requests it
-// overlaps.
+// to twice what is live before collecting: for a large shop much memory
+// for little, and during a whole load, whose garbage is several times the
+// snapshot, a much higher peak. So the base is 50, with a floor of
+// headroom for a small heap (Headroom) and, while serving, as much
+// headroom as the heap holds up to Room, for every collection marks the
+// whole snapshot and slows the requests it overlaps. The figures:
+// docs/performance.md#the-hit-path-and-first-requests.
 const Base = 50
 
 // Headroom is the least the heap may grow between two collections. With
-// GOGC=50 alone a small shop's heap (the demo's is 3 MB live) was collected
-// after every 1.5 MB allocated. A request allocates about 6 KB in net/http
-// (the request, the response's header map and its copy), so under load the
-// collector ran some 60 times a second and took a fifth of the server's
-// time; a static net/http server, with less live heap, collected a third as
-// often and marked a tenth of it: a cached hit cost 46–52 µs of CPU against
-// its 36–41, and the cached throughput was 0.75× its. With a floor of 16 MB
-// a collection comes every few thousand requests (32–37 µs of CPU a hit),
-// for some 16 MB more RSS (the demo's 39 MB under load, from 23). From a
-// live heap of twice the floor on (a shop of some 30 000 products) GOGC=50
-// gives more headroom than the floor, which changes nothing there.
+// GOGC=50 alone a small shop's heap is collected after every megabyte or
+// two allocated: under cached load the collector then runs dozens of times
+// a second and takes much of the server's time, where a static net/http
+// server's small heap leaves its collector idle. With the floor a
+// collection comes every few thousand requests, for the floor's worth of
+// RSS. From a live heap of twice the floor on, GOGC=50 gives more
+// headroom than the floor, which changes nothing there.
 const Headroom = 16 << 20
 
 // Room is the most headroom a heap is given beyond its base percent:
 // while the live heap is at most this large, it may grow by as much as it
 // holds (Go's own GOGC=100) before the next collection. Every collection
-// marks the whole snapshot, and on two cores a cycle at 100 000 products
-// (some 90 MB live) takes both for 15 ms, slowing the requests it
-// overlaps by up to 4 ms; at GOGC=50 a first request's garbage (25–45 KB)
-// brought one every thousand or two requests, at 100 twice as far apart,
-// for some 50 MB more RSS (311 MB with every list page cached, make
-// bench). Past twice this the base percent gives more room than this, and a
-// shop of a million products is held at 1.5 times its live heap as before.
+// marks the whole snapshot, and on two cores a cycle takes both and slows
+// the requests it overlaps: more headroom makes cycles rarer, for more
+// memory. Past twice this the base percent gives more room than this, and
+// a very large shop is held at 1.5 times its live heap.
 const Room = 128 << 20
 
 // tuner keeps the collector's percent at base while the live heap is

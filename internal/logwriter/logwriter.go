@@ -16,28 +16,25 @@ const maxLogBacklog = 1 << 20
 
 // flushDelay is how long the first line into an empty buffer waits for
 // others before the buffer is written; flushBytes how much may gather before
-// it is written at once. Written as soon as a line came, under load a batch
-// held a few lines: each request then paid a share of a wake-up and a write
-// system call. At 20 000 requests a second a millisecond gathers some 20.
+// it is written at once. Written as soon as a line comes, a batch under
+// load would hold a few lines, each request paying a share of a wake-up
+// and a write system call. At 20 000 requests a second a millisecond
+// gathers some 20.
 const (
 	flushDelay = time.Millisecond
 	flushBytes = 64 << 10
 )
 
 // Writer batches the access log's lines on their way to the output
-// (stderr). With the access log on, every request writes a line; written one
-// by one, each line is a write system call made while the log handler's lock
-// is held, which serializes the requests on it. Through Write a line is only
-// copied into a buffer under a short lock; the first line into an empty
-// buffer arms a timer, and the goroutine it wakes writes whatever has
-// gathered in one call: a line is out within flushDelay, and under load the
-// lines of that while share one write (at flushBytes, the buffer is written
-// at once).
-//
-// Every other line goes through Sync, which writes it before returning,
-// after the lines waiting: an error is on stderr when the request that
-// logged it is answered, and the output keeps the order the lines were
-// logged in. Close writes what is left; a line written after Close goes out
+// (stderr). Written one by one, each line would be a write system call
+// made under the log handler's lock, serializing the requests on it.
+// Through Write a line is only copied into a buffer under a short lock;
+// the first line into an empty buffer arms a timer, and the goroutine it
+// wakes writes what has gathered in one call: a line is out within
+// flushDelay (at flushBytes, at once). Every other line goes through Sync,
+// which writes it, after the lines waiting, before returning: an error is
+// on stderr when the request that logged it is answered, in the order
+// logged. Close writes what is left; a line written after Close goes out
 // directly.
 type Writer struct {
 	out   io.Writer

@@ -75,8 +75,8 @@ type Options struct {
 	// Confirm is how long after a change the catalog reads it again
 	// (catalog.Change.Confirm): MariaDB sends a transaction's events once
 	// they are in the binary log, before InnoDB's commit is visible to
-	// other sessions, so a read made at once may miss it (seen here in
-	// 1–2 of 52 operations under load). 250 ms by default.
+	// other sessions, so a read made at once may miss it, now and then
+	// under load. 250 ms by default.
 	Confirm time.Duration
 }
 

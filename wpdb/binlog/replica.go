@@ -14,15 +14,12 @@ import (
 	"catalogd/wpdb"
 )
 
-// Whether the server's binary log holds the shop's changes at all. A
-// server can write a binary log in ROW format and still leave the shop out
-// of it:
-//
-//   - A replica (a fleet reading a replica to spare the primary) writes the
+// Whether the server's binary log holds the shop's changes at all: a
+// server can write a binary log in ROW format and still leave the shop out.
+//   - A replica (a fleet reading one to spare the primary) writes the
 //     changes it applies to its own log only with log_slave_updates
-//     (log_replica_updates on MySQL), which is off by default: its log
-//     holds its own writes, and none of the shop's, which come from the
-//     primary. Maxwell refuses to start on such a server for this reason.
+//     (log_replica_updates on MySQL), off by default: its log holds its
+//     own writes, none of the shop's. Maxwell refuses to start there too.
 //   - binlog_do_db and binlog_ignore_db filter the log by schema: a shop
 //     left out of it never shows there.
 //
@@ -79,20 +76,17 @@ func binlogFilters(ctx context.Context, db *wpdb.DB, q queryer) (doDB, ignoreDB 
 }
 
 // replicaOf says whose changes the server applies as a replica ("" when
-// none, or when it cannot be known). The replication status says where
-// the user may ask it (MySQL's REPLICATION CLIENT; MariaDB 10.5.9+ wants
-// SLAVE MONITOR, which catalogd's grants need not hold): a row for each
-// source, any of which makes the server a replica. On MariaDB that is
-// SHOW ALL SLAVES STATUS, as its SHOW SLAVE STATUS shows the default
-// connection alone, never a named one (CHANGE MASTER 'shop' TO …); MySQL
-// shows each channel of a multi-source replica as a row of its own.
+// none, or when it cannot be known): a row of the replication status for
+// each source makes it one. MariaDB's is SHOW ALL SLAVES STATUS (SHOW
+// SLAVE STATUS shows the default connection alone, never a named one) and
+// wants SLAVE MONITOR from 10.5.9 on, which catalogd's grants need not
+// hold; MySQL's (REPLICATION CLIENT) shows each channel as a row.
 //
 // On MariaDB, when the status is refused or shows no connection, the
-// GTIDs still tell, from variables anyone may read: a transaction the
-// server applied as a replica (@@gtid_slave_pos) that its own binary log
-// (@@gtid_binlog_pos) has not reached, in its replication domain, was not
-// logged. A server promoted from replica logs its own writes past it, and
-// is not taken for one.
+// GTIDs tell, from variables anyone may read: a transaction the server
+// applied as a replica (@@gtid_slave_pos) that its own binary log
+// (@@gtid_binlog_pos) has not reached, in its domain, was not logged. A
+// server promoted from replica logs its own writes past it.
 func replicaOf(ctx context.Context, db *wpdb.DB, q queryer, mariadb bool) (string, error) {
 	stmts := []string{`SHOW REPLICA STATUS`, `SHOW SLAVE STATUS`}
 	if mariadb {

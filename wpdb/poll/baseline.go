@@ -10,32 +10,18 @@ import (
 	"catalogd/wpdb"
 )
 
-// The poll feed's scan baseline, taken by the first whole load after
-// Start (catalog.Baseliner).
+// The poll feed's scan baseline, taken by the first whole load after Start
+// (catalog.Baseliner; docs/change-feed.md#polling). A baseline read at a
+// whole load's instant is exactly right: a change committed after it
+// differs and is reported, one before is in the load. So Start does not
+// scan (that scan would hold the first load up): it asks (slot.ask, the
+// DB's AskBaseline), and the next whole load hands it the product and
+// variation posts its one pass reads anyway, on success (Done). Until the
+// poller adopts it the scan waits; the cheap rounds run.
 //
-// The scan reports every product and variation post whose parent,
-// modified time, status or type differs from its baseline. A baseline
-// read at the instant of a whole load is exactly right: a change
-// committed after that instant differs from it and is reported; one
-// committed before is in the load. So Start does not scan (a scan of
-// every product post before the first load could begin): it asks
-// (slot.ask, and the DB's AskBaseline), and the next whole load that
-// begins after the request asks the poller (Baseline) and hands it the
-// rows it reads anyway: its one pass over the product and variation posts
-// (wpdb's productPosts) reads, beside the published products and their
-// variations, the others (products not published, their variations,
-// variations of no product). It hands the baseline over (Done) when the
-// load succeeds. The poller adopts it at its next round or gate read;
-// until then its cheap rounds run and the scan waits. No request, no
-// extra read: the binary log feed, and every load after the one that
-// delivered, pay nothing.
-//
-// The gate (wp_posts' UPDATE_TIME, which is not versioned) is read before
-// the load's snapshot is opened, on a connection outside it, as the scan
-// reads it before its rows: a commit after the reading moves it, so a
-// commit that falls between the reading and the snapshot makes the next
-// scan run (and find nothing, or what the load also read), never the
-// other way round.
+// The gate (UPDATE_TIME, not versioned) is read before the load's snapshot
+// opens, as the scan reads it before its rows: a commit in between makes
+// the next scan run, never the other way round.
 
 // baselineSlot is the poller's request and the baseline a load delivered
 // for it. The loads run on goroutines of their own.
@@ -181,9 +167,9 @@ func (p *Poller) baseline(ctx context.Context) error {
 // scanBaselined says whether the scan has its baseline, adopting the one
 // a whole load delivered for the request. Without one the scan waits; the
 // cheap rounds go on. A poller that no load serves for MaxScan (the loads
-// keep failing, or nobody loads) takes its own by a scan, as before the
-// loads delivered one, and still adopts the load's when it comes: a
-// baseline older than the poller's own only reports more.
+// keep failing, or nobody loads) takes its own by a scan, and still
+// adopts the load's when it comes: a baseline older than the poller's own
+// only reports more.
 func (p *Poller) scanBaselined(ctx context.Context) bool {
 	if !p.awaiting {
 		return true

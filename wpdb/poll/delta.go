@@ -15,37 +15,24 @@ import (
 	"catalogd/wpdb"
 )
 
-// The poll feed's delta: where the shop's owner gave wp_posts an index
-// that leads with post_modified_gmt (docs/change-feed.md, "Polling a large
-// shop"; deploy/mysql/post-modified-index.sql), an edit is found by
-// reading the posts saved lately through that index, not every product
-// post: its cost follows the edits, not the shop. WordPress creates no
-// such index, and catalogd never does (the database is the shop's); on
-// stock indexes there is no read that says which rows changed without
-// touching every product row (measured on the 100k shop: 0.5 to 0.8 s
-// for any statement that filters on post_modified_gmt, whether it sends
-// the rows or only their digests), so the full scan (scan.go) stays
-// the detection there.
-//
-// The delta sees what moves post_modified_gmt, which every WooCommerce
-// and WordPress save does (scanProducts). What moves no modified time it
-// leaves to the others:
-//   - a scheduled product gone live (wp_publish_post flips the status
-//     alone): the cheap round, within an interval;
-//   - a product deleted permanently without going to the trash first
-//     (the REST API's force=true, WP-CLI's --force; the admin trashes
-//     first, which the delta sees), a status written by raw SQL, and a
-//     save whose writer's clock lags the database's by more than
-//     deltaWindow: the full scan, which keeps running every fullPeriod.
-//
-// Its window reaches deltaWindow back from the database clock of the last
-// read that took the shop's rows (a delta, a scan, the load's baseline):
-// post_modified_gmt is the web server's clock (maxClockSkew off at most,
-// as settle.go takes it), set when the save ran, and the save's
-// transaction may commit up to maxOpenTxn later. So a delta reads again
-// every product saved within about the last eleven minutes, and reports
-// those that differ from what the poller knows: a few hundred rows on a
-// busy shop, by index range.
+// The poll feed's delta (docs/change-feed.md#polling-a-large-shop): where
+// the shop's owner gave wp_posts an index that leads with
+// post_modified_gmt (deploy/mysql/post-modified-index.sql), an edit is
+// found by reading the posts saved lately through it, at a cost that
+// follows the edits, not the shop. On stock indexes no read says which
+// rows changed without touching every product row, so the full scan
+// (scan.go) stays the detection there; catalogd never adds the index.
+// The delta sees what moves post_modified_gmt, which every save does
+// (scanProducts); a scheduled product gone live is the cheap round's, and
+// a permanent delete, a raw SQL status or a clock lagging past deltaWindow
+// the full scan's, which keeps running every fullPeriod.
+
+// deltaWindow is how far back from the database clock of the last read
+// that took the shop's rows (a delta, a scan, the load's baseline) a delta
+// reads again every product saved, and reports those that differ from
+// what the poller knows: post_modified_gmt is the web server's clock
+// (maxClockSkew off at most, as settle.go takes it), and the save's
+// transaction may commit up to maxOpenTxn later.
 const deltaWindow = maxClockSkew + maxOpenTxn
 
 // fullShare is the share of the scan's budget the full scan keeps where a
@@ -79,7 +66,7 @@ func (p *Poller) fullDue(now time.Time) bool {
 
 // fullPeriod is how often the full scan runs behind the delta: every
 // MaxScan, or less often when its cost over its share of the budget is
-// longer (a million products: a scan of seconds every half hour or so).
+// longer (a very large shop).
 func (p *Poller) fullPeriod() time.Duration {
 	share := p.scanBudget() * fullShare
 	return max(p.o.MaxScan, time.Duration(float64(p.fullCost)/share))

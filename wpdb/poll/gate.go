@@ -36,9 +36,8 @@ func (p *Poller) gateOnce(ctx context.Context) []catalog.Change {
 	}
 	// The gate's reads count with the cheap rounds (roundCost), whose
 	// share the scan's budget leaves them: never more than half of it,
-	// so that a database slow to answer them (6 ms each was seen, the
-	// whole budget at four a round) cannot starve the scan. Paid from
-	// the scan's bucket, they did: no scan ran for minutes.
+	// so that a database slow to answer them cannot starve the scan, as
+	// they would paid from the scan's bucket (docs/change-feed.md#polling).
 	p.gateSpent += cost
 	p.o.OnPoll(Stats{Gate: true, DBTime: cost, Period: p.period})
 	if !ok {
@@ -55,10 +54,10 @@ func (p *Poller) gateOnce(ctx context.Context) []catalog.Change {
 }
 
 // scanDue says whether the product scan runs now. Where the server keeps
-// wp_posts' UPDATE_TIME (InnoDB does, for a SELECT-only user too; it is
-// read at every round for microseconds), the scan runs only when the
-// table changed since the last one (the gate), at once if the bucket holds
-// its cost: the budget a quiet shop leaves unspent is banked (up to
+// wp_posts' UPDATE_TIME (InnoDB does, for a SELECT-only user too; a cheap
+// read at every round), the scan runs only when the table changed since
+// the last one (the gate), at once if the bucket holds its cost: the
+// budget a quiet shop leaves unspent is banked (up to
 // bucketCap) and spent when an edit comes, so an edit shows within a
 // round at any size, and the average stays within the budget. Every
 // MaxScan it runs anyway. Without the gate, it runs on its period, its

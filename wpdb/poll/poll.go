@@ -14,72 +14,17 @@ import (
 )
 
 // Poller is the change feed for databases catalogd cannot follow the binary
-// log of: it asks the database, with no grant beyond SELECT.
-//
-// Every Interval it runs a cheap round, a few reads through indexes whose
-// cost does not grow with the shop, in one read-only transaction:
-//
-//   - the options of catalog.Reads by name (never a transient: under a
-//     persistent object cache they are not in the options table): a change
-//     reloads everything (catalog.KindOption);
-//   - the terms of Reads.Taxonomies (name, slug, parent, order; never their
-//     counts) and the attribute table: everything (KindTerm, KindTable);
-//   - the highest post ID: the product and variation posts created since
-//     the last round, by primary key range (KindProduct);
-//   - the scheduled ('future') products through the type_status_date index:
-//     one leaving the set was published by WordPress's cron, which changes
-//     its status and nothing else;
-//   - the products created since Start that were not yet published
-//     (auto-draft, draft, pending), by primary key: the admin's "Add new"
-//     stores an auto-draft first and publishes that same row later.
-//
-// What the cheap round cannot see (an edit of an existing product, a trash,
-// a permanent delete) the full scan sees: every product and variation
-// post's status and post_modified_gmt, compared row by row with the last
-// scan. Where the server keeps wp_posts' UPDATE_TIME (InnoDB, MariaDB and
-// MySQL 8), each cheap round reads it (and a gate read between rounds, at
-// every tick of Gate that is not a round's), and the scan runs when it moved
-// (or a commit it hides may come: settle.go), at once while the budget
-// banked in a quiet time pays for it (scanDue); elsewhere it runs on a
-// period that adapts to its own cost.
-// Either way the poller spends at most Budget of one database core on
-// average (see scanPeriod, bucketCap in budget.go). The scan's first
-// baseline is not a scan: the first whole load after Start reads it in its
-// own snapshot (baseline.go).
-//
-// What shows when (for docs/change-feed.md's table):
-//
-//	within one Interval (cheap round)     at the next scan: one Interval on a
-//	                                      quiet shop with the gate, else the
-//	                                      scan period
-//	------------------------------------  ------------------------------------
-//	an option of Reads.Options changed    a product or variation saved (price,
-//	a term renamed, re-parented, ordered  stock, sale, texts, image, terms,
-//	the attribute table changed           visibility: every WooCommerce save
-//	a product or variation created        moves post_modified_gmt)
-//	a scheduled product gone live         trashed, restored, drafted, private
-//	an "Add new" draft published          deleted permanently
-//
-// A raw SQL edit of post meta or term relationships that touches no posts
-// row shows nowhere, as with the change signature before it. On the 100k
-// shop of make bench (453 500 posts) the scan cost 0.8 to 0.9 s on a
-// MariaDB whose default 128 MB buffer pool cannot hold the posts table:
-// a period of 85 to 105 s at the default budget. The scan costs what the
-// change signature cost at every poll.
-//
-// Where the shop's owner gave wp_posts an index on post_modified_gmt, an
-// edit is found by the delta instead (delta.go): the posts saved
-// lately, read through that index, at a cost that follows the edits, not
-// the shop; the full scan then runs behind it, every MaxScan or less often
-// on a shop too large for its share of the budget, for what moves no
-// modified time (a permanent delete).
-//
-// This file holds the Poller, its options and its schedule; the cheap
-// round is in round.go, the gate in gate.go, the scan in
-// scan.go, the delta in delta.go, their budget in
-// budget.go.
-//
-// A Poller is used by one goroutine: Start, then Run.
+// log of: it asks the database, with no grant beyond SELECT, and keeps at
+// most Budget of one database core busy on average (budget.go). Every
+// Interval a cheap round (round.go) reads, through indexes whose cost does
+// not grow with the shop, the options, terms, attribute table, new and
+// scheduled products and published drafts. An edit of an existing product
+// is the full scan's (scan.go), run when the gate (gate.go: wp_posts'
+// UPDATE_TIME) moved and the budget pays, or the delta's (delta.go) where
+// the owner indexed post_modified_gmt; the scan's first baseline is the
+// first whole load's (baseline.go). What shows when, and what shows
+// nowhere: docs/change-feed.md#polling. One goroutine uses a Poller:
+// Start, then Run.
 type Poller struct {
 	db    *wpdb.DB
 	reads catalog.Reads
@@ -142,10 +87,9 @@ type Options struct {
 	Interval time.Duration // between cheap rounds; 2 s
 	// Gate is how often the poller reads wp_posts' UPDATE_TIME: each tick
 	// of it is either a cheap round (which reads it too) or, between two,
-	// a gate read alone (one information_schema lookup, a fraction of a
-	// millisecond) that starts the product scan sooner; Interval/4 by
-	// default (three gate reads between two rounds). Gate = Interval: no
-	// gate reads.
+	// a gate read alone (one information_schema lookup) that starts the
+	// product scan sooner; Interval/4 by default (three gate reads between
+	// two rounds). Gate = Interval: no gate reads.
 	Gate time.Duration
 	// Budget is the fraction of one database core the poller may keep
 	// busy, cheap rounds and scans together; 0.01 (10 ms per second).
@@ -212,9 +156,9 @@ func (p *Poller) Name() string { return "poll" }
 
 // Start takes the cheap round's baseline and asks the next whole load
 // (LoadShop) for the scan's, read in that load's own snapshot: Run reports
-// what changes after it. Start itself does not scan: at 100 000 products a
-// scan cost 0.25 to 0.6 s before the first load could begin. Called again
-// (the follower restarting its feed), it asks again.
+// what changes after it. Start itself does not scan: a large shop's scan
+// would hold the first load up. Called again (the follower restarting its
+// feed), it asks again.
 func (p *Poller) Start(ctx context.Context) error {
 	return p.baseline(ctx)
 }

@@ -18,15 +18,14 @@ import (
 // cannot: an edit of an existing product, a trash, a permanent delete.
 // When it runs: gate.go; its first baseline: baseline.go.
 
-// scanSlice is how many post IDs one statement of the scan covers: on the
-// 100k shop of make bench (453 500 posts), a fifth of the table.
+// scanSlice is how many post IDs one statement of the scan covers: a large
+// shop's scan is several statements, none near the query deadline.
 const scanSlice = 100_000
 
 // scanState is what the scan remembers of a post. It holds no pointer:
-// the scan keeps one for every product and variation (18 MB at 100 000
-// products with the status a string), and a map of pointer-free entries
-// is one the collector does not scan at its every cycle, each of which
-// slows the requests it overlaps.
+// the scan keeps one for every product and variation, and a map of
+// pointer-free entries is one the collector does not scan at its every
+// cycle, each of which slows the requests it overlaps.
 type scanState struct {
 	parent    int64
 	modified  int64      // post_modified_gmt's digits, YYYYMMDDhhmmss
@@ -179,26 +178,16 @@ func (p *Poller) charge(at, read time.Time, cost time.Duration, updated, localNo
 }
 
 // scanProducts reads every product and variation post's ID, parent, type,
-// status and modified time, handing each row to fn: the poller's full scan,
-// compared row by row with the last one.
+// status and modified time with lo < ID <= hi, by primary key range (the
+// scan reads the table in slices: scanSlice), handing each row to fn.
 //
-// A save always moves post_modified_gmt. WooCommerce's
-// WC_Product_Data_Store_CPT::update() (and the variation data store's,
-// which follows it) writes the posts row through wp_update_post with
-// post_modified_gmt = current_time('mysql', 1) when a post field changed,
-// and otherwise, "to record this save event", updates post_modified and
-// post_modified_gmt alone; a meta-only change such as a price edit is such
-// a save. wc_update_product_stock() (an order reducing stock, a refund
-// restoring it) writes the stock through the data store and then calls
-// $product->save() on the product that holds the stock (unless $updating,
-// when its caller saves it right after): the same update(). WordPress's
-// own wp_update_post sets post_modified_gmt to now on every update; only
-// wp_publish_post (a scheduled post going live) changes the status alone,
-// which the comparison sees too, and the cheap round sooner.
-//
-// It reads the posts with lo < ID <= hi, by primary key range: the poller
-// reads the table in slices, so that no statement outlasts the query
-// deadline however large the shop.
+// A save always moves post_modified_gmt: WooCommerce's data store
+// (WC_Product_Data_Store_CPT::update(), the variation's too) writes it
+// through wp_update_post when a post field changed and alone otherwise
+// ("to record this save event": a price edit), and
+// wc_update_product_stock() (an order, a refund) ends in that same save.
+// Only wp_publish_post (a scheduled post going live) changes the status
+// alone, which the comparison sees too, and the cheap round sooner.
 func scanProducts(ctx context.Context, tx *wpdb.Tx, lo, hi int64, fn func(productRow)) error {
 	err := eachProductRow(ctx, tx, `
 		SELECT ID, post_parent, post_type, post_status, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt

@@ -8,47 +8,18 @@ import (
 	"catalogd/catalog"
 )
 
-// What one scan cannot see, and how the poller waits for it. Two things
-// count seconds and hide a commit that lands in a second already read:
-//
-//   - wp_posts' UPDATE_TIME. MariaDB stamps it, at commit, with the start
-//     of the transaction that commits (trx_t::commit_tables: start_time),
-//     not with the commit's time, and sets it rather than keeping the
-//     latest. A transaction begun in the second the last scan read as
-//     UPDATE_TIME (another that began in that second committed before the
-//     scan) leaves it as it was when it commits, however much later: the
-//     gate would take the table for unchanged. (MySQL stamps the commit's
-//     own time; the wait below costs it a few scans that find nothing.)
-//   - post_modified_gmt, which PHP's clock writes (current_time('mysql',
-//     1)) and which may stand minutes off the database's. A second save
-//     of a product in the same second of its writer's clock, with the same
-//     status, writes the posts row as it was: neither the row nor
-//     UPDATE_TIME moves, and the change is in its meta alone.
-//
-// So after a scan the poller keeps waiting, within bounds:
-//
-//   - The scan that read an UPDATE_TIME less than maxOpenTxn old is
-//     followed by more (settleDue), each when the time since that second
-//     has doubled since the last (2, 4, 8, 16, 32 and 64 s after it on a
-//     period of one interval; a longer period spaces them further), no
-//     sooner than the scan period and only while the bucket still holds a
-//     scan for the next edit: a transaction begun in that second and open
-//     for d shows within about d more. One open longer than maxOpenTxn
-//     shows at the next scan another commit or MaxScan brings.
-//   - The products a scan or a delta saw saved (their post_modified_gmt
-//     within maxClockSkew of the database's clock: a save made now, by a
-//     clock within that skew) stay pending for maxOpenTxn: every scan in
-//     that time reports them again, and the poller reports them without
-//     a detection (recheck) each time the time since it saw them has
-//     doubled (2, 4, 8, 16, 32 and 64 s after). The reports follow the
-//     poller's clock, not the detections: a detection's period follows
-//     its cost, which a busy database stretches past the minute. A save
-//     that leaves the row as it was and commits within that minute (in
-//     a transaction that commits later, from a web server whose clock
-//     lags further) is reported within about its delay again. At most
-//     pendingMax are kept (an import: the oldest go first).
-//   - A scan that read the gate within the second it was read in, or the
-//     one before, keeps it open for one more scan at once (scanUnsure).
+// What one scan cannot see, and how the poller waits for it; the cases
+// and their windows are docs/change-feed.md#when-a-save-can-be-missed.
+// Two clocks count seconds and hide a commit in a second already read:
+// MariaDB stamps wp_posts' UPDATE_TIME with the start of the committing
+// transaction (trx_t::commit_tables), so one begun in the second the last
+// scan read leaves it as it was; and PHP writes post_modified_gmt, so a
+// second save in one second of its clock leaves the posts row as it was.
+// So the poller waits, within bounds: scans follow a recent UPDATE_TIME
+// at doubling intervals from settleStep (settleDue); products seen saved
+// stay pending for maxOpenTxn and are reported again at doubling
+// intervals (recheck); a gate read within its own second is read again at
+// once (scanUnsure).
 
 const (
 	// maxOpenTxn is how long the poller waits for a transaction begun in

@@ -9,19 +9,15 @@ import (
 
 // termSums reads a digest of the terms of the taxonomies (through
 // term_taxonomy's taxonomy index, joined to terms by primary key and to
-// their 'order' term meta by termmeta's term_id index) and one of the whole attribute table
-// (woocommerce_attribute_taxonomies: a row per global attribute, a handful).
-//
+// their 'order' term meta by termmeta's term_id index) and one of the whole
+// attribute table (woocommerce_attribute_taxonomies: a handful of rows).
 // The term digest covers what the catalog shows of a term (name, slug,
 // parent, order), never term_taxonomy.count: WordPress recounts a
 // product's terms at every publish and trash (wp_update_term_count), and
-// WooCommerce relates a product to the outofstock visibility term when an
-// order sells its last one; those are product changes, which the post
-// reads see, and would otherwise reload the whole shop.
-//
-// The digest also covers the relationships of the member taxonomies
-// (Polylang's term_language, whose object_id is a term's ID: the language
-// of a category), through term_taxonomy's taxonomy index and
+// WooCommerce relates a product to the outofstock term when an order sells
+// its last one: product changes, which the post reads see, and would
+// otherwise reload the whole shop. It also covers the member taxonomies'
+// relationships (Polylang's term_language: a category's language), through
 // term_relationships' term_taxonomy_id index: a row per category.
 func termSums(ctx context.Context, tx *wpdb.Tx, taxonomies, members []string) (terms, attributes string, err error) {
 	if len(taxonomies) == 0 {
