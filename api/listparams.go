@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 	"unicode/utf8"
 )
 
@@ -102,14 +103,14 @@ func (q ListQuery) Canonical() string {
 	if q.sent == 0 {
 		return ""
 	}
-	b := make([]byte, 0, 64)
+	var b []byte
 	for _, i := range sortedParams {
 		if q.sent&(1<<i) == 0 {
 			continue
 		}
 		p := listParams[i]
 		if len(b) == 0 {
-			b = append(b, '?')
+			b = append(make([]byte, 0, 64), '?')
 		} else {
 			b = append(b, '&')
 		}
@@ -122,7 +123,7 @@ func (q ListQuery) Canonical() string {
 		b = append(b, '=')
 		b = p.write(b, &q)
 	}
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is not used again
 }
 
 // CanonicalQuery reports whether a raw query string already is the

@@ -130,9 +130,10 @@ func ParseListQuery(values map[string][]string) (ListQuery, Problems) {
 			problems[p.name] = msg
 		}
 	}
-	if len(problems) > 0 {
-		q.problems = problems
+	if len(problems) == 0 {
+		return q, problems
 	}
+	q.problems = problems
 	return q, maps.Clone(problems)
 }
 
