@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // listParam is one parameter of the product list and its rules, held once:
