@@ -44,6 +44,16 @@ type ListQuery struct {
 	Category  string
 	Framework string
 
+	// Search is the search as sent; "" searches nothing.
+	Search string
+	// OrderBy is "" (= "id"), "id", "relevance", "date", "price",
+	// "popularity", "rating", "title" or "menu_order"; Order "", "asc"
+	// or "desc" (Sort applies the defaults).
+	OrderBy, Order     string
+	MinPrice, MaxPrice *Price // nil: not sent
+	InStock, OnSale    *bool  // nil: not sent
+	Facets             bool
+
 	// sent are the parameters the request named (Canonical writes them).
 	sent paramSet
 	// problems are what ParseListQuery rejected.
