@@ -139,8 +139,15 @@ type Post struct {
 	// Modified is post_modified_gmt as stored ("2006-01-02 15:04:05" UTC;
 	// all zeros for a draft).
 	Modified string `db:"post_modified_gmt"`
-	// MenuOrder orders variations; read with them only.
+	// MenuOrder orders variations, and products for the menu_order sort.
 	MenuOrder int64 `db:"menu_order"`
+	// Date is a product's post_date as stored ("2006-01-02 15:04:05", the
+	// site's local time), for the date sort.
+	Date string `db:"post_date"`
+	// TitleKey is a product's post_title as the database's ORDER BY
+	// post_title compares it: bytes that compare as the titles do under
+	// the column's collation (the Source makes them).
+	TitleKey string `db:"title_key"`
 }
 
 // ModifiedTime is the post's post_modified_gmt; zero when unset.

@@ -49,7 +49,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		pub, variation bool
 	)
 	dest := []any{&id, &parent, &typ, &status, &pub, &variation,
-		&p.Slug, &p.Title, &p.Excerpt, &p.Content, &p.Password, &p.Modified, &p.MenuOrder}
+		&p.Slug, &p.Title, &p.Excerpt, &p.Content, &p.Password, &p.Modified, &p.MenuOrder, &p.Date, &p.TitleKey}
 	err := tx.Each(ctx, `
 		SELECT ID, post_parent, post_type, post_status,
 		       post_type = 'product' AND post_status = 'publish' AS pub,
@@ -59,7 +59,9 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		       IF(post_type = 'product' AND post_status = 'publish', post_excerpt, '') AS post_excerpt,
 		       IF(post_type = 'product' AND post_status = 'publish', post_content, '') AS post_content,
 		       IF(post_type = 'product' AND post_status = 'publish', post_password, '') AS post_password,
-		       CAST(post_modified_gmt AS CHAR) AS post_modified_gmt, menu_order
+		       CAST(post_modified_gmt AS CHAR) AS post_modified_gmt, menu_order,
+		       IF(post_type = 'product' AND post_status = 'publish', CAST(post_date AS CHAR), '') AS post_date,
+		       IF(post_type = 'product' AND post_status = 'publish', `+titleKey+`, '') AS title_key
 		FROM {posts} WHERE post_type IN ('product', 'product_variation')`, nil, func(r *sqlx.Rows) error {
 		p = catalog.Post{}
 		if err := r.Scan(dest...); err != nil {
@@ -69,7 +71,6 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		p.Type, p.Status = shared(strs, typ), shared(strs, status)
 		switch {
 		case pub:
-			p.MenuOrder = 0 // a product's order is not the catalog's
 			products = append(products, p)
 		case variation:
 			variations = append(variations, p)

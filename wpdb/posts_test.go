@@ -17,11 +17,12 @@ func TestPosts(t *testing.T) {
 	db, raw := openShop(t, p.Shop)
 
 	radar := catalog.Post{ID: p.Radar, Type: "product", Status: "publish", Slug: "radar", Title: "Radar",
-		Excerpt: "<p>Short radar</p>", Content: "<p>Radar content</p>"}
-	cuffs := catalog.Post{ID: p.Cuffs, Type: "product", Status: "publish", Slug: "cuffs", Title: "Cuffs", Password: "secret"}
+		Excerpt: "<p>Short radar</p>", Content: "<p>Radar content</p>", MenuOrder: 9}
+	cuffs := catalog.Post{ID: p.Cuffs, Type: "product", Status: "publish", Slug: "cuffs", Title: "Cuffs", Password: "secret",
+		MenuOrder: 8}
 	draft := catalog.Post{ID: p.Draft, Type: "product", Status: "draft", Slug: "draft-thing", Title: "Draft Thing"}
 	variation := catalog.Post{ID: p.VarQBCore, Parent: p.Bundle, Type: "product_variation", Status: "private",
-		Slug: "bundle-qbcore", Title: "Bundle - QBCore"}
+		Slug: "bundle-qbcore", Title: "Bundle - QBCore", MenuOrder: 2}
 	noContent := func(ps ...catalog.Post) []catalog.Post {
 		out := slices.Clone(ps)
 		for i := range out {
@@ -50,7 +51,7 @@ func TestPosts(t *testing.T) {
 					return err
 				}
 				sort.Slice(got, func(i, j int) bool { return got[i].ID < got[j].ID })
-				got = withoutModified(got) // checked below
+				got = withoutSortKeys(withoutModified(got)) // checked below and in TestTitleKeys
 				if !slices.Equal(got, tt.want) {
 					t.Errorf("Posts(%v, %v):\n got %+v\nwant %+v", tt.ids, tt.withContent, got, tt.want)
 				}
@@ -113,17 +114,18 @@ func TestPublishedProducts(t *testing.T) {
 	}
 	wpdbtest.AssertIDs(t, "published products' IDs", ids, p.Published())
 
-	got = withoutModified(got)
+	got = withoutSortKeys(withoutModified(got)) // the keys: TestTitleKeys
 	byID := map[int64]catalog.Post{}
 	for _, post := range got {
 		byID[post.ID] = post
 	}
-	// The whole row, content included: the snapshot is built from it.
+	// The whole row, content and the product's own menu_order included:
+	// the snapshot is built from it.
 	for _, want := range []catalog.Post{
 		{ID: p.Radar, Type: "product", Status: "publish", Slug: "radar", Title: "Radar",
-			Excerpt: "<p>Short radar</p>", Content: "<p>Radar content</p>"},
-		{ID: p.Cuffs, Type: "product", Status: "publish", Slug: "cuffs", Title: "Cuffs", Password: "secret"},
-		{ID: p.Bundle, Type: "product", Status: "publish", Slug: "bundle", Title: "Bundle"},
+			Excerpt: "<p>Short radar</p>", Content: "<p>Radar content</p>", MenuOrder: 9},
+		{ID: p.Cuffs, Type: "product", Status: "publish", Slug: "cuffs", Title: "Cuffs", Password: "secret", MenuOrder: 8},
+		{ID: p.Bundle, Type: "product", Status: "publish", Slug: "bundle", Title: "Bundle", MenuOrder: 1},
 	} {
 		if byID[want.ID] != want {
 			t.Errorf("published product row %d:\n got %+v\nwant %+v", want.ID, byID[want.ID], want)
