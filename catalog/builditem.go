@@ -13,6 +13,8 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	it := &item{id: id, typ: tax.productType(ttids), ttids: ttids, modified: post.ModifiedTime(), wpml: rows.WPML[id]}
 	sc.prices, sc.kids = sc.prices[:0], sc.kids[:0]
 	st := stored{own: readPrices(meta, &sc.prices)}
+	it.rank = readRanks(post, meta, st.own.price)
+	it.protected = post.Password != ""
 	// is_in_stock(): the stock status is not outofstock (onbackorder is in
 	// stock); an external product's setter keeps it in stock whatever the
 	// meta says.
@@ -93,11 +95,12 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 		pk.b = sh.appendImageURL(pk.b, r.files[i])
 	}
 	pk.end()
+	pk.add(post.TitleKey)
 	// A password-protected product is listed, priced and sold, but its
 	// texts are hidden from a visitor who has not entered the password
 	// (post_password_required, woocommerce_template_single_excerpt).
 	var summary, list string
-	if post.Password == "" {
+	if !it.protected {
 		summary = PlainText(post.Excerpt, false)
 		list = Truncate(summary, SummaryLimit)
 		it.description = PlainText(post.Content, true)

@@ -128,6 +128,7 @@ func (x *itemHasher) sum(it *item) [2]uint64 {
 	}
 	x.flag(it.inStock)
 	x.i64(int64(it.typ))
+	x.flag(it.protected)
 	x.i64(it.modified.UnixNano())
 	x.str(it.description)
 	x.ids(it.childIDs)
@@ -146,6 +147,10 @@ func (x *itemHasher) sum(it *item) [2]uint64 {
 	x.ids(it.varIDs)
 	x.str(it.wpml.Language)
 	x.i64(it.wpml.TRID)
+	r := &it.rank
+	for _, v := range []int64{int64(r.minPrice), int64(r.maxPrice), r.sales, r.date, int64(r.rating), int64(r.ratings), int64(r.menuOrder)} {
+		x.i64(v)
+	}
 	return [2]uint64{uint64(crc32.Checksum(x.buf, castagnoli)), uint64(crc32.ChecksumIEEE(x.buf))}
 }
 

@@ -8,7 +8,7 @@ import "time"
 type item struct {
 	id int64
 	// text holds the short texts end to end, each ending at its ends
-	// entry (texts: slug, name, url, image, summary), and the list's
+	// entry (texts: slug, name, url, image, title key, summary), and the list's
 	// summary after them when it is a truncation of the summary; the
 	// accessors (slug, name, …) cut them out. A string per text would be a
 	// pointer each to the same object, and the collector marks every
@@ -17,15 +17,18 @@ type item struct {
 	ends [textCount]uint32
 	// image is also a substring of text, kept as a field of its own: the
 	// wire's Image points at it (product). "": none (the wire's null).
-	image    string
-	thumb    int64   // image's attachment: an edit of its file (the media library's) changes image
-	ttids    []int64 // every term it carries, for the filters
-	cats     []string
-	catIDs   []int64
-	fws      []string
-	inStock  bool
-	typ      productType // beside inStock: in the padding a lone bool leaves
-	modified time.Time   // its own and every variation's or child's post_modified_gmt
+	image   string
+	thumb   int64   // image's attachment: an edit of its file (the media library's) changes image
+	ttids   []int64 // every term it carries, for the filters
+	cats    []string
+	catIDs  []int64
+	fws     []string
+	inStock bool
+	typ     productType // beside inStock: in the padding a lone bool leaves
+	// protected is whether it has a password: its texts are hidden, and
+	// an anonymous visitor's search does not find it.
+	protected bool
+	modified  time.Time // its own and every variation's or child's post_modified_gmt
 	// description is the plain text of the content (the summaries are in
 	// text); like them, it is empty for a protected product.
 	description string
@@ -36,6 +39,8 @@ type item struct {
 	windows        []window
 	varIDs         []int64 // a variable product's variations, enabled or not
 	wpml           WPMLElement
+	// rank is what the list's sorts and filters read (lookup.go).
+	rank ranks
 }
 
 // The short texts of an item, in the order they are packed in its text.
@@ -44,6 +49,7 @@ const (
 	textName
 	textURL
 	textImage
+	textTitleKey // Post.TitleKey: bytes, not text
 	textSummary
 	textCount
 )
@@ -63,6 +69,9 @@ func (it *item) slug() string { return it.cut(textSlug) }
 func (it *item) name() string { return it.cut(textName) }
 
 func (it *item) url() string { return it.cut(textURL) }
+
+// titleKey orders the items as the database orders their titles.
+func (it *item) titleKey() string { return it.cut(textTitleKey) }
 
 // summary is the whole plain-text excerpt.
 func (it *item) summary() string { return it.cut(textSummary) }

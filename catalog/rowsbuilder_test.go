@@ -177,6 +177,10 @@ func (s *store) post(p Post, modified time.Time) int64 {
 		modified = s.now.Add(-48 * time.Hour)
 	}
 	p.Modified = modified.UTC().Format(time.DateTime)
+	if p.Date == "" { // later posts later, as saved one after another
+		p.Date = s.now.Add(-time.Duration(1000-p.ID%1000) * time.Hour).Format(time.DateTime)
+	}
+	p.TitleKey = fakeTitleKey(p.Title)
 	if p.Status == "draft" || p.Status == "pending" {
 		p.Modified = "0000-00-00 00:00:00" // their dates float until published
 	}
@@ -184,11 +188,17 @@ func (s *store) post(p Post, modified time.Time) int64 {
 	return p.ID
 }
 
+// fakeTitleKey stands for the database's title key (Post.TitleKey): case
+// and trailing spaces compare equal, as under the shops' collation; wpdb's
+// tests hold the real keys to the real collation.
+func fakeTitleKey(title string) string { return strings.ToLower(strings.TrimRight(title, " ")) + " " }
+
 // update changes a post's row, as wp_update_post does, saved at modified.
 func (s *store) update(id int64, modified time.Time, change func(*Post)) {
 	p := s.posts[id]
 	change(&p)
 	p.Modified = modified.UTC().Format(time.DateTime)
+	p.TitleKey = fakeTitleKey(p.Title)
 	s.posts[id] = p
 }
 
@@ -210,6 +220,13 @@ type product struct {
 	Variations []variation
 	Children   []int64
 	Modified   time.Time
+	// Date is post_date (zero: one a save in ID order gives); MenuOrder
+	// its menu_order; Sales, Rating and RatingCounts the total_sales,
+	// _wc_average_rating and _wc_rating_count meta as stored (empty: a
+	// new product's).
+	Date                        time.Time
+	MenuOrder                   int64
+	Sales, Rating, RatingCounts string
 }
 
 // variation is one variation of a variable product.
@@ -285,10 +302,16 @@ func (s *store) add(p product) int64 {
 	if p.Status == "trash" {
 		slug += "__trashed"
 	}
+	var date string
+	if !p.Date.IsZero() {
+		date = p.Date.Format(time.DateTime)
+	}
 	id := s.post(Post{Type: "product", Status: p.Status, Slug: slug, Title: p.Title, Excerpt: p.Excerpt,
-		Content: p.Content, Password: p.Password}, p.Modified)
+		Content: p.Content, Password: p.Password, MenuOrder: p.MenuOrder, Date: date}, p.Modified)
 	s.setMeta(id, "_sku", "") // noise every product carries
-	s.setMeta(id, "total_sales", "0")
+	s.setMeta(id, metaTotalSales, cmp.Or(p.Sales, "0"))
+	s.setMeta(id, metaAverageRating, cmp.Or(p.Rating, "0"))
+	s.setMeta(id, metaRatingCount, cmp.Or(p.RatingCounts, "a:0:{}"))
 
 	var price string
 	stock := p.Stock

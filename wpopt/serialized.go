@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	phpserialize "github.com/trim21/go-phpserialize"
 )
@@ -87,4 +88,88 @@ func ParseIDList(raw string) ([]int64, error) {
 		}
 	}
 	return ids, nil
+}
+
+// RatingCount is what WooCommerce's lookup table stores as a product's
+// rating_count from its _wc_rating_count meta: the sum of intval() of the
+// values of the array it holds (rating → count), as
+// array_sum(array_map('intval', (array) $meta)) makes it. A value that is
+// not serialized is one number; damaged serialized data unserializes to
+// false, which counts 0.
+func RatingCount(raw string) int64 {
+	if !looksSerialized(raw) {
+		return phpIntval(raw)
+	}
+	var v any
+	if err := unserialize(strings.TrimSpace(raw), &v); err != nil {
+		return 0
+	}
+	m, ok := v.(map[any]any)
+	if !ok {
+		return phpIntvalOf(v)
+	}
+	var sum int64
+	for _, x := range m {
+		sum += phpIntvalOf(x)
+	}
+	return sum
+}
+
+// looksSerialized is is_serialized()'s test of the shape: a scalar, an
+// array or an object as serialize() writes it.
+func looksSerialized(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "N;" {
+		return true
+	}
+	if len(s) < 4 || s[1] != ':' {
+		return false
+	}
+	switch s[0] {
+	case 's', 'a', 'O', 'i', 'd', 'b', 'E':
+		last := s[len(s)-1]
+		return last == ';' || last == '}'
+	}
+	return false
+}
+
+// phpIntvalOf is PHP's intval() of an unserialized value.
+func phpIntvalOf(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case bool:
+		if x {
+			return 1
+		}
+	case float64:
+		if x != x || x >= 9.2e18 || x <= -9.2e18 {
+			return 0
+		}
+		return int64(x)
+	case string:
+		return phpIntval(x)
+	}
+	return 0
+}
+
+// phpIntval is PHP's intval() of a string: its leading whitespace, sign
+// and digits; 0 when there are none.
+func phpIntval(s string) int64 {
+	s = strings.TrimLeft(s, " \t\n\r\v\f")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	var n int64
+	for i := 0; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		if n > (1<<63-1)/10-10 {
+			break // saturates; no count gets there
+		}
+		n = n*10 + int64(s[i]-'0')
+	}
+	if neg {
+		return -n
+	}
+	return n
 }
