@@ -8,8 +8,9 @@ type bitset []uint64
 
 func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
 
-func (b bitset) set(i int)   { b[i/64] |= 1 << (uint(i) % 64) }
-func (b bitset) clear(i int) { b[i/64] &^= 1 << (uint(i) % 64) }
+func (b bitset) set(i int)      { b[i/64] |= 1 << (uint(i) % 64) }
+func (b bitset) clear(i int)    { b[i/64] &^= 1 << (uint(i) % 64) }
+func (b bitset) has(i int) bool { return b[i/64]&(1<<(uint(i)%64)) != 0 }
 func (b bitset) count() (n int) {
 	for _, w := range b {
 		n += bits.OnesCount64(w)
@@ -99,6 +100,37 @@ func (s *selection) page(offset, limit int) []int {
 		}
 		if len(out) >= limit {
 			break
+		}
+	}
+	return out
+}
+
+// page returns the positions in b from the offset-th on, at most limit,
+// ascending.
+func (b bitset) page(offset, limit int) []int {
+	s := selection{base: b}
+	return s.page(offset, limit)
+}
+
+// pageBackward returns the positions in b from the offset-th on, counted
+// from the highest, at most limit, descending.
+func (b bitset) pageBackward(offset, limit int) []int {
+	out := make([]int, 0, min(limit, 128))
+	for wi := len(b) - 1; wi >= 0 && len(out) < limit; wi-- {
+		w := b[wi]
+		n := bits.OnesCount64(w)
+		if offset >= n {
+			offset -= n
+			continue
+		}
+		for w != 0 && len(out) < limit {
+			top := 63 - bits.LeadingZeros64(w)
+			w &^= 1 << top
+			if offset > 0 {
+				offset--
+				continue
+			}
+			out = append(out, wi*64+top)
 		}
 	}
 	return out

@@ -39,8 +39,8 @@ type Product struct {
 	Version uint64 `json:"-"`
 }
 
-// ProductList is one page of the catalog-visible products: the wire list,
-// and what caching each of them needs.
+// ProductList is one page of the catalog-visible products (or of those a
+// search finds): the wire list, and what caching each of them needs.
 type ProductList struct {
 	api.ProductList
 	Items []Listed `json:"-"`
@@ -53,6 +53,11 @@ type ProductList struct {
 	// CategoryID is the term ID of the category filtered on, if any.
 	CategoryID int64  `json:"-"`
 	Version    uint64 `json:"-"`
+	// Finding says the page is a search's, sorted otherwise than by ID,
+	// filtered by price, stock or sale, or has facets: a change to any
+	// product can change it, not only to those it lists or its category
+	// holds.
+	Finding bool `json:"-"`
 }
 
 // Listed is what caching a listed product needs beside its wire form:

@@ -54,7 +54,8 @@ func (c *Catalog) Categories(ctx context.Context) (*CategoryList, error) {
 // their counts, computed with the snapshot (aggregates); shared read-only.
 func (s *Snapshot) categories() []Category { return s.agg.categories }
 
-// Products returns one page of the catalog-visible products. The query is
+// Products returns one page of the catalog-visible products, or of those
+// a finding request (find.go) selects, in its order. The query is
 // trusted as api.ParseListQuery made it; the problems that parse found are
 // reported together with an unknown category, in the contract's order.
 func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, error) {
@@ -69,15 +70,14 @@ func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, 
 	}
 	sh, t := snap.sh, snap.t
 	now := c.cfg.Now()
-	set := selection{base: snap.visible()}
 	var catID int64
+	var cat, fw []bitset
 	if q.Category != "" {
-		cat, ok := t.catBySlug[q.Category]
+		ct, ok := t.catBySlug[q.Category]
 		if !ok {
 			problems["category"] = fmt.Sprintf("No product category has the slug %q.", q.Category)
 		} else {
-			set.where(snap.memberSets(cat.subtree))
-			catID = cat.TermID
+			cat, catID = snap.memberSets(ct.subtree), ct.TermID
 		}
 	}
 	if len(problems) > 0 {
@@ -85,17 +85,47 @@ func (c *Catalog) Products(ctx context.Context, q api.ListQuery) (*ProductList, 
 	}
 	if q.Framework != "" {
 		// No such term in this shop: the union of nothing, nothing matches.
-		set.where(snap.memberSets([]int64{t.fwBySlug[q.Framework]}))
+		fw = snap.memberSets([]int64{t.fwBySlug[q.Framework]})
 	}
-	total := set.count()
+	var found *finding
+	var total int
+	var set selection
+	if _, desc := q.Sort(); isFinding(q) || desc {
+		found = snap.finding(q, cat, fw, now)
+		defer found.release()
+		total = found.total
+	} else {
+		set = selection{base: snap.visible()}
+		if cat != nil {
+			set.where(cat)
+		}
+		if fw != nil {
+			set.where(fw)
+		}
+		total = set.count()
+	}
 	pages := (total + perPage - 1) / perPage
 	if pageNo > pages && pageNo > 1 {
 		return nil, invalidPage(pageNo, perPage, pages)
 	}
 	settingsSeen, shopSeen := c.lastSeen(now)
 	list := &ProductList{ProductList: api.ProductList{Products: []api.Product{}, Page: pageNo, PerPage: perPage,
-		Total: total, TotalPages: pages}, CategoryID: catID, Modified: notAfter(shopSeen, now), Version: snap.Version}
-	page := set.page((pageNo-1)*perPage, perPage)
+		Total: total, TotalPages: pages}, CategoryID: catID, Modified: notAfter(shopSeen, now), Version: snap.Version,
+		Finding: isFinding(q)}
+	var page []int
+	if found != nil {
+		page = found.page((pageNo-1)*perPage, perPage)
+		if q.Facets {
+			list.Facets = found.facets()
+		}
+		if found.sale != nil {
+			// The selection or the counts move as a sale starts or ends.
+			list.ExpiresAt = found.sale.until
+			list.Modified = latest(list.Modified, notAfter(found.sale.from, now))
+		}
+	} else {
+		page = set.page((pageNo-1)*perPage, perPage)
+	}
 	// Sized once: grown by append, a page left as much again in garbage.
 	list.Items = make([]Listed, 0, len(page))
 	list.Products = make([]api.Product, 0, len(page))

@@ -64,6 +64,9 @@ type Snapshot struct {
 	// agg are the counts the index and categories show (aggregates.go),
 	// derived once the lookups are complete.
 	agg *aggregates
+	// find is what searches, sorts, filters and facets read (finder.go),
+	// made as they ask for it.
+	find *finder
 	// sum names the content, for Digest.
 	sum digest
 }
@@ -94,7 +97,7 @@ func Build(rows *ShopRows, cfg Config, version uint64, built time.Time) (*Snapsh
 	}
 	t := buildTerms(rows, sh)
 	s := &Snapshot{Version: version, Built: built, cost: rows.Cost, sh: sh, t: t,
-		trpSlugs: make(map[string]string, len(rows.TranslatedSlugs)), sum: digest{shop: shopSum(rows, cfg)}}
+		trpSlugs: make(map[string]string, len(rows.TranslatedSlugs)), sum: digest{shop: shopSum(rows, cfg)}, find: &finder{}}
 	for k, v := range rows.TranslatedSlugs {
 		s.trpSlugs[foldSlug(k)] = v
 	}
@@ -141,6 +144,7 @@ func (s *Snapshot) With(rows *ProductRows, ids []int64, version uint64, cfg Conf
 	b := &builder{cfg: cfg.withDefaults()}
 	n := *s
 	n.Version = version
+	n.find = &finder{} // unless patch derives it from s's
 	n.all = maps.Clone(s.all)
 	x := newItemHasher()
 	for _, id := range ids {
@@ -240,10 +244,12 @@ func (n *Snapshot) patch(s *Snapshot, ids []int64) (placed, moved bool) {
 			n.members[tt].clear(pos)
 		}
 	}
+	var changed []int32
 	for _, sw := range swaps {
 		if sw.pos < 0 {
 			continue
 		}
+		changed = append(changed, int32(sw.pos))
 		n.served[sw.pos] = sw.is
 		for _, tt := range sw.was.ttids {
 			if !slices.Contains(sw.is.ttids, tt) {
@@ -256,6 +262,8 @@ func (n *Snapshot) patch(s *Snapshot, ids []int64) (placed, moved bool) {
 			}
 		}
 	}
+	slices.Sort(changed)
+	n.find = s.find.derive(n, slices.Compact(changed))
 	return true, len(copied) > 0
 }
 

@@ -22,6 +22,7 @@ const (
 	attrFramework = "framework"
 
 	visExcludeFromCatalog = "exclude-from-catalog"
+	visExcludeFromSearch  = "exclude-from-search"
 	visOutOfStock         = "outofstock"
 )
 
