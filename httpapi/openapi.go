@@ -70,6 +70,9 @@ var schemas = []variant{
 	{name: "CategoryList", typ: reflect.TypeFor[api.CategoryList]()},
 	{name: "Category", typ: reflect.TypeFor[api.Category]()},
 	{name: "ProductList", typ: reflect.TypeFor[api.ProductList]()},
+	{name: "Facets", typ: reflect.TypeFor[api.Facets]()},
+	{name: "StockFacet", typ: reflect.TypeFor[api.StockFacet]()},
+	{name: "PriceFacet", typ: reflect.TypeFor[api.PriceFacet]()},
 	{name: "ProductListItem", typ: reflect.TypeFor[api.Product](), omit: []string{"description"}},
 	{name: "Product", typ: reflect.TypeFor[api.Product](), require: []string{"description"}},
 	{name: "Error", typ: reflect.TypeFor[api.Error]()},
@@ -90,6 +93,12 @@ func refName(t reflect.Type, parent string) string {
 		return "Category"
 	case reflect.TypeFor[api.ErrorData]():
 		return "ErrorData"
+	case reflect.TypeFor[api.Facets]():
+		return "Facets"
+	case reflect.TypeFor[api.StockFacet]():
+		return "StockFacet"
+	case reflect.TypeFor[api.PriceFacet]():
+		return "PriceFacet"
 	}
 	return ""
 }
@@ -120,6 +129,16 @@ var fieldDocs = map[string]string{
 	"Error.code":       "Stable machine identifier; branch on it, not on message.",
 	"ErrorData.hint":   "What to do instead, whenever a next step exists.",
 	"ErrorData.params": "Per-parameter messages, on a 400.",
+	"ProductList.facets": "Only with facets=true: counts over every product the filters select, all pages together; " +
+		"each facet ignores its own filter, as the shop's filter widgets do.",
+	"Facets.categories": "Products per category slug, a category counting its descendants' (ignores category); " +
+		"categories with none are left out.",
+	"Facets.frameworks": "Products per pa_framework term (ignores framework); frameworks with none are left out.",
+	"Facets.stock":      "Products in stock and out of stock (ignores in_stock).",
+	"Facets.on_sale":    "Products on sale (ignores on_sale).",
+	"Facets.price":      "The lowest and highest price (ignores min_price and max_price); null when no product has a price.",
+	"PriceFacet.min":    "The lowest price, a decimal string as Product.price spells it.",
+	"PriceFacet.max":    "The highest price, a decimal string as Product.price spells it.",
 }
 
 var uriFields = map[string]bool{"url": true, "image": true, "developers": true, "openapi": true,
@@ -136,7 +155,11 @@ func schemaOf(v variant) map[string]any {
 		if name == "-" || name == "" || !f.IsExported() || slices.Contains(v.omit, name) {
 			continue
 		}
-		s := typeSchema(f.Type, v.name)
+		ft := f.Type
+		if strings.Contains(opts, "omitempty") && ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct {
+			ft = ft.Elem() // left out rather than null
+		}
+		s := typeSchema(ft, v.name)
 		if uriFields[name] {
 			addFormat(s, "uri")
 		}
@@ -175,6 +198,8 @@ func typeSchema(t reflect.Type, parent string) map[string]any {
 		s := typeSchema(t.Elem(), parent)
 		if typ, ok := s["type"].(string); ok {
 			s["type"] = []any{typ, "null"}
+		} else if ref, ok := s["$ref"]; ok {
+			s = map[string]any{"anyOf": []any{map[string]any{"$ref": ref}, map[string]any{"type": "null"}}}
 		}
 		return s
 	}
