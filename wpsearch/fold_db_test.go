@@ -112,7 +112,7 @@ func TestFoldAgreesWithLike(t *testing.T) {
 	db := testdb.Open(t, testdb.New(t))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	exec(ctx, t, db, "CREATE TABLE pairs (id INT PRIMARY KEY, text LONGTEXT NOT NULL, pattern LONGTEXT NOT NULL) "+
+	execSQL(ctx, t, db, "CREATE TABLE pairs (id INT PRIMARY KEY, text LONGTEXT NOT NULL, pattern LONGTEXT NOT NULL) "+
 		"DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_520_ci")
 	var pairs [][2]string
 	for _, c := range likeCases {
@@ -126,7 +126,7 @@ func TestFoldAgreesWithLike(t *testing.T) {
 		for i, p := range pairs[lo:hi] {
 			args = append(args, lo+i, p[0], escLike(p[1]))
 		}
-		exec(ctx, t, db, "INSERT INTO pairs VALUES "+strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", hi-lo), ", "), args...)
+		execSQL(ctx, t, db, "INSERT INTO pairs VALUES "+strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", hi-lo), ", "), args...)
 	}
 	rows, err := db.QueryContext(ctx, "SELECT id, text, text LIKE CONCAT('%', pattern, '%') FROM pairs ORDER BY id")
 	if err != nil {
@@ -164,7 +164,7 @@ func TestFoldAgreesWithLike(t *testing.T) {
 	}
 }
 
-func exec(ctx context.Context, t *testing.T, db *sql.DB, q string, args ...any) {
+func execSQL(ctx context.Context, t *testing.T, db *sql.DB, q string, args ...any) {
 	t.Helper()
 	if _, err := db.ExecContext(ctx, q, args...); err != nil {
 		t.Fatalf("%.200s: %v", q, err)
