@@ -20,6 +20,10 @@ import (
 // dropped: no search at all.
 const MaxSlashedLength = 1600
 
+// lineBreaks removes what WordPress removes first: "There are no line
+// breaks in <input /> fields."
+var lineBreaks = strings.NewReplacer("\r", "", "\n", "")
+
 // maxTerms is the most terms WordPress matches one by one: more, and the
 // whole search is one term.
 const maxTerms = 9
@@ -82,7 +86,7 @@ func Parse(s string, stopwords []string) Query {
 	if s == "" || slashedLen(s) > MaxSlashedLength {
 		return Query{}
 	}
-	s = strings.NewReplacer("\r", "", "\n", "").Replace(s)
+	s = lineBreaks.Replace(s)
 	q := Query{S: s, Count: 1, invalid: !utf8.ValidString(s)}
 	var texts []string
 	if pieces := split(s); len(pieces) > 0 {
