@@ -5,8 +5,8 @@
 // utf8mb4_unicode_520_ci, the collation WordPress gives its tables: Fold
 // maps both sides to their classes' representatives once, so a search is
 // byte comparisons. It runs no SQL: the fold table is generated from the
-// server (internal/collgen), the translated stopwords from Debian's
-// wordpress-l10n (internal/stopgen).
+// server (wpsearch/internal/collgen), the translated stopwords from Debian's
+// wordpress-l10n (wpsearch/internal/stopgen).
 package wpsearch
 
 import (
