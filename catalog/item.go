@@ -8,7 +8,7 @@ import "time"
 type item struct {
 	id int64
 	// text holds the short texts end to end, each ending at its ends
-	// entry (texts: slug, name, url, image, title key, summary), and the list's
+	// entry (texts: slug, name, url, image, title key, SKU, summary), and the list's
 	// summary after them when it is a truncation of the summary; the
 	// accessors (slug, name, …) cut them out. A string per text would be a
 	// pointer each to the same object, and the collector marks every
@@ -37,7 +37,8 @@ type item struct {
 	price, regular *string
 	purchasable    bool
 	windows        []window
-	varIDs         []int64 // a variable product's variations, enabled or not
+	prange         *priceRange // nil: the storefront shows one price
+	varIDs         []int64     // a variable product's variations, enabled or not
 	wpml           WPMLElement
 	// rank is what the list's sorts and filters read (lookup.go).
 	rank ranks
@@ -50,6 +51,7 @@ const (
 	textURL
 	textImage
 	textTitleKey // Post.TitleKey: bytes, not text
+	textSKU
 	textSummary
 	textCount
 )
@@ -72,6 +74,9 @@ func (it *item) url() string { return it.cut(textURL) }
 
 // titleKey orders the items as the database orders their titles.
 func (it *item) titleKey() string { return it.cut(textTitleKey) }
+
+// sku is the _sku meta as stored; "" for none.
+func (it *item) sku() string { return it.cut(textSKU) }
 
 // summary is the whole plain-text excerpt.
 func (it *item) summary() string { return it.cut(textSummary) }
