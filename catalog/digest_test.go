@@ -58,8 +58,8 @@ func TestDigestNamesTheContent(t *testing.T) {
 // there, or a change of it would leave the digest as it was (and a start
 // would keep the edge's copies showing the old value).
 func TestItemSumCoversEveryField(t *testing.T) {
-	hashed := []string{"id", "text", "ends", "image", "thumb", "ttids", "cats", "catIDs", "fws", "inStock", "typ",
-		"protected", "modified", "description", "childIDs", "price", "regular", "purchasable", "windows", "prange", "varIDs", "wpml", "rank"}
+	hashed := []string{"id", "text", "ends", "inStock", "typ", "protected", "purchasable", "image", "thumb", "ttids", "cats",
+		"catIDs", "fws", "modified", "description", "childIDs", "price", "regular", "windows", "prange", "varIDs", "wpml", "rank"}
 	var fields []string
 	for f := range reflect.TypeFor[item]().Fields() {
 		fields = append(fields, f.Name)

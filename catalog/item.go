@@ -15,27 +15,28 @@ type item struct {
 	// pointer word of every item at every cycle.
 	text string
 	ends [textCount]uint32
-	// image is also a substring of text, kept as a field of its own: the
-	// wire's Image points at it (product). "": none (the wire's null).
-	image   string
-	thumb   int64   // image's attachment: an edit of its file (the media library's) changes image
-	ttids   []int64 // every term it carries, for the filters
-	cats    []string
-	catIDs  []int64
-	fws     []string
+	// The flags fill the padding ends leaves before the next word.
 	inStock bool
-	typ     productType // beside inStock: in the padding a lone bool leaves
+	typ     productType
 	// protected is whether it has a password: its texts are hidden, and
 	// an anonymous visitor's search does not find it.
-	protected bool
-	modified  time.Time // its own and every variation's or child's post_modified_gmt
+	protected   bool
+	purchasable bool // computed by prepare
+	// image is also a substring of text, kept as a field of its own: the
+	// wire's Image points at it (product). "": none (the wire's null).
+	image    string
+	thumb    int64   // image's attachment: an edit of its file (the media library's) changes image
+	ttids    []int64 // every term it carries, for the filters
+	cats     []string
+	catIDs   []int64
+	fws      []string
+	modified time.Time // its own and every variation's or child's post_modified_gmt
 	// description is the plain text of the content (the summaries are in
 	// text); like them, it is empty for a protected product.
 	description string
 	childIDs    []int64 // a grouped product's _children list
 	// Computed by prepare: what the clock does not move.
 	price, regular *string
-	purchasable    bool
 	windows        []window
 	prange         *priceRange // nil: the storefront shows one price
 	varIDs         []int64     // a variable product's variations, enabled or not
