@@ -104,7 +104,7 @@ func TestRulesPriceRange(t *testing.T) {
 		{"variable: a variation without a price is skipped", product{Type: typeNameVariable, Variations: []variation{
 			{Framework: "esx", Regular: "10"}, {Framework: "qbox"}}}, nil, false, "", ""},
 		{"variable: a sale ended while the job that rewrites _price lags", product{Type: typeNameVariable,
-			Variations: []variation{{Framework: "esx", Regular: "10", Sale: "2", To: t0.Add(-time.Hour), Stored: ptr("2")},
+			Variations: []variation{{Framework: "esx", Regular: "10", Sale: "2", To: t0.Add(-time.Hour), Stored: storedAs("2")},
 				{Framework: "qbox", Regular: "12"}}}, nil, false, "", "10.00–12.00"},
 		{"grouped: its children's prices", product{Type: typeNameGrouped}, []product{
 			{Title: "A", Regular: "5"}, {Title: "B", Regular: "12", Sale: "9"}, {Title: "C", Regular: "7"}},
@@ -295,4 +295,4 @@ func rangeWrong(p *Product, want string) string {
 	return ""
 }
 
-func ptr(s string) *string { return &s }
+func storedAs(s string) *string { return &s }
