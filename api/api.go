@@ -6,21 +6,34 @@ package api
 
 // Product is one product as the storefront shows it.
 type Product struct {
-	Slug         string   `json:"slug"`
-	Name         string   `json:"name"`
-	URL          string   `json:"url"`
-	Price        *string  `json:"price"`
-	RegularPrice *string  `json:"regular_price"`
-	OnSale       bool     `json:"on_sale"`
-	Currency     string   `json:"currency"`
-	InStock      bool     `json:"in_stock"`
-	Purchasable  bool     `json:"purchasable"`
-	Categories   []string `json:"categories"`
-	Frameworks   []string `json:"frameworks"`
-	Image        *string  `json:"image"`
-	Summary      string   `json:"summary"`
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	// SKU is nil where the product has none.
+	SKU          *string `json:"sku"`
+	Price        *string `json:"price"`
+	RegularPrice *string `json:"regular_price"`
+	OnSale       bool    `json:"on_sale"`
+	// PriceRange is nil where the storefront shows one price.
+	PriceRange  *PriceRange `json:"price_range"`
+	Currency    string      `json:"currency"`
+	InStock     bool        `json:"in_stock"`
+	Purchasable bool        `json:"purchasable"`
+	Categories  []string    `json:"categories"`
+	// Tags is only set in the single-product response ([] for none).
+	Tags       *[]string `json:"tags,omitempty"`
+	Frameworks []string  `json:"frameworks"`
+	Image      *string   `json:"image"`
+	Summary    string    `json:"summary"`
 	// Description is only set in the single-product response.
 	Description *string `json:"description,omitempty"`
+}
+
+// PriceRange is the lowest and the highest price a variable or grouped
+// product's price shows ("from – to"), spelt as Product.Price is.
+type PriceRange struct {
+	Min string `json:"min"`
+	Max string `json:"max"`
 }
 
 // ProductList is one page of the catalog-visible products.

@@ -129,8 +129,8 @@ func TestAggregatesFollowPatches(t *testing.T) {
 }
 
 // bigShop is a catalog of n products over a tree of 60 categories (12
-// roots of 4 children each), some hidden and some out of stock, as the
-// benchmarks' large shop.
+// roots of 4 children each), some hidden and some out of stock, a fifth
+// variable, each with a SKU and two tags, as the benchmarks' large shop.
 func bigShop(b *testing.B, n int) (*Catalog, *store) {
 	b.Helper()
 	st := newStore()
@@ -145,11 +145,24 @@ func bigShop(b *testing.B, n int) (*Catalog, *store) {
 			cats = append(cats, child)
 		}
 	}
+	var tags []string
+	for k := range 20 {
+		tags = append(tags, "tag-"+strconv.Itoa(k))
+		st.tag("Tag "+strconv.Itoa(k), tags[k])
+	}
 	for i := range n {
-		st.add(product{Title: "P " + strconv.Itoa(i), Regular: "10",
+		p := product{Title: "P " + strconv.Itoa(i), Regular: "10",
 			Stock:      []string{"instock", "instock", "instock", "outofstock"}[i%4],
 			Visibility: []string{"visible", "visible", "visible", "visible", "hidden"}[i%5],
-			Categories: []string{cats[i%len(cats)], cats[(i*7)%len(cats)]}})
+			Categories: []string{cats[i%len(cats)], cats[(i*7)%len(cats)]},
+			SKU:        "SCR-" + strconv.Itoa(100000+i), Tags: []string{tags[i%len(tags)], tags[(i*3+1)%len(tags)]}}
+		if i%5 == 1 { // a variable product in five, as the bench shop has
+			p.Type, p.Regular = typeNameVariable, ""
+			for k, fw := range []string{"esx", "qbcore", "qbox"} {
+				p.Variations = append(p.Variations, variation{Framework: fw, Regular: strconv.Itoa(8 + k + i%3)})
+			}
+		}
+		st.add(p)
 	}
 	c := New(&fakeSource{st: st}, Config{Now: func() time.Time { return t0 }})
 	if _, err := c.Snapshot(b.Context()); err != nil {
@@ -161,7 +174,7 @@ func bigShop(b *testing.B, n int) (*Catalog, *store) {
 // BenchmarkCollectorCycle is what one collector cycle costs with a
 // snapshot of 100 000 products live and nothing else: each cycle marks all
 // of it, and the requests it overlaps wait for the cores it takes. Its
-// heap-objects are the snapshot's (with the runtime's few).
+// heap-objects and heap-MB are the snapshot's (with the runtime's few).
 func BenchmarkCollectorCycle(b *testing.B) {
 	c, _ := bigShop(b, 100_000)
 	snap, err := c.Snapshot(b.Context())
@@ -170,12 +183,13 @@ func BenchmarkCollectorCycle(b *testing.B) {
 	}
 	c = nil // the store and its rows go; the snapshot stays
 	runtime.GC()
-	objects := []metrics.Sample{{Name: "/gc/heap/objects:objects"}}
-	metrics.Read(objects)
+	live := []metrics.Sample{{Name: "/gc/heap/objects:objects"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(live)
 	for b.Loop() {
 		runtime.GC()
 	}
-	b.ReportMetric(float64(objects[0].Value.Uint64()), "heap-objects")
+	b.ReportMetric(float64(live[0].Value.Uint64()), "heap-objects")
+	b.ReportMetric(float64(live[1].Value.Uint64())/(1<<20), "heap-MB")
 	runtime.KeepAlive(snap)
 }
 

@@ -96,6 +96,13 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	}
 	pk.end()
 	pk.add(post.TitleKey)
+	// get_sku(): the first _sku row. A password-protected product's page
+	// shows only the password form, and no other page shows a SKU.
+	if !it.protected {
+		pk.add(metaFirst(meta, metaSKU))
+	} else {
+		pk.end()
+	}
 	// A password-protected product is listed, priced and sold, but its
 	// texts are hidden from a visitor who has not entered the password
 	// (post_password_required, woocommerce_template_single_excerpt).
@@ -117,6 +124,7 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 
 	price, regular := it.prepare(sh, &st, sc)
 	it.price, it.regular = sc.format(price, sh.decimals), sc.format(regular, sh.decimals)
+	it.prange = sc.priceRange(it, &st, sh)
 	in.item(it)
 	return it
 }

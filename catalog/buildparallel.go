@@ -184,16 +184,17 @@ func inParallel(n, workers int, f func(w, i int)) {
 // be most of a build's garbage, which the collector pays for on the load's
 // cores.
 type scratch struct {
-	prices   []string // _price values of the product and its kids
-	kids     []kid
-	cats     []*category
-	fws      []int64
-	catSlugs []string
-	catIDs   []int64
-	fwSlugs  []string
-	windows  []window
-	regs     []string
-	texts    packer
+	prices    []string // _price values of the product and its kids
+	kids      []kid
+	cats      []*category
+	fws       []int64
+	catSlugs  []string
+	catIDs    []int64
+	fwSlugs   []string
+	windows   []window
+	kidPrices []kidPrice
+	regs      []string
+	texts     packer
 	// formatted are the prices formatted so far, by stored value.
 	formatted map[string]*string
 }

@@ -105,6 +105,23 @@ func (x *itemHasher) optional(p *string) {
 	}
 }
 
+func (x *itemHasher) priceRange(r *priceRange) {
+	x.flag(r != nil)
+	if r == nil {
+		return
+	}
+	x.flag(r.fixed != nil)
+	if r.fixed != nil {
+		x.str(r.fixed.Min)
+		x.str(r.fixed.Max)
+	}
+	x.i64(int64(len(r.kids)))
+	for _, k := range r.kids {
+		x.optional(k.regular)
+		x.optional(k.sale)
+	}
+}
+
 // sum hashes everything an item holds. Every field of item is here:
 // TestItemSumCoversEveryField fails when one is added and not hashed.
 func (x *itemHasher) sum(it *item) [2]uint64 {
@@ -144,6 +161,7 @@ func (x *itemHasher) sum(it *item) [2]uint64 {
 		x.i64(w.from)
 		x.i64(w.to)
 	}
+	x.priceRange(it.prange)
 	x.ids(it.varIDs)
 	x.str(it.wpml.Language)
 	x.i64(it.wpml.TRID)

@@ -58,8 +58,8 @@ func TestDigestNamesTheContent(t *testing.T) {
 // there, or a change of it would leave the digest as it was (and a start
 // would keep the edge's copies showing the old value).
 func TestItemSumCoversEveryField(t *testing.T) {
-	hashed := []string{"id", "text", "ends", "image", "thumb", "ttids", "cats", "catIDs", "fws", "inStock", "typ",
-		"protected", "modified", "description", "childIDs", "price", "regular", "purchasable", "windows", "varIDs", "wpml", "rank"}
+	hashed := []string{"id", "text", "ends", "inStock", "typ", "protected", "purchasable", "image", "thumb", "ttids", "cats",
+		"catIDs", "fws", "modified", "description", "childIDs", "price", "regular", "windows", "prange", "varIDs", "wpml", "rank"}
 	var fields []string
 	for f := range reflect.TypeFor[item]().Fields() {
 		fields = append(fields, f.Name)
@@ -69,6 +69,9 @@ func TestItemSumCoversEveryField(t *testing.T) {
 	}
 	if n := reflect.TypeFor[window]().NumField(); n != 6 {
 		t.Errorf("window has %d fields; itemSum hashes 6", n)
+	}
+	if n := reflect.TypeFor[priceRange]().NumField(); n != 2 {
+		t.Errorf("priceRange has %d fields; itemSum hashes 2", n)
 	}
 	if n := reflect.TypeFor[ranks]().NumField(); n != 7 {
 		t.Errorf("ranks has %d fields; itemSum hashes 7", n)

@@ -27,12 +27,13 @@ type interner struct {
 	strs    map[uint64][]string
 	windows map[uint64][]window
 	prices  map[string]*string
+	ranges  map[[2]string]*priceRange // the fixed ones, by min and max
 	mu      sync.Mutex
 }
 
 func newInterner() *interner {
 	return &interner{ints: map[uint64][]int64{}, strs: map[uint64][]string{},
-		windows: map[uint64][]window{}, prices: map[string]*string{}}
+		windows: map[uint64][]window{}, prices: map[string]*string{}, ranges: map[[2]string]*priceRange{}}
 }
 
 // item replaces the item's shareable values by the build's copies. Its
@@ -52,6 +53,27 @@ func (in *interner) item(it *item) {
 	it.windows = share(in.windows, hWindows, it.windows, true)
 	it.price = in.price(it.price)
 	it.regular = in.price(it.regular)
+	it.prange = in.priceRange(it.prange)
+}
+
+// priceRange shares a fixed range with the items of equal ones; a range
+// the clock moves is the item's own, its prices shared.
+func (in *interner) priceRange(r *priceRange) *priceRange {
+	switch {
+	case r == nil:
+		return nil
+	case r.fixed != nil:
+		k := [2]string{r.fixed.Min, r.fixed.Max}
+		if got, ok := in.ranges[k]; ok {
+			return got
+		}
+		in.ranges[k] = r
+		return r
+	}
+	for i := range r.kids {
+		r.kids[i].regular, r.kids[i].sale = in.price(r.kids[i].regular), in.price(r.kids[i].sale)
+	}
+	return r
 }
 
 // mix folds v into the hash h.

@@ -8,36 +8,38 @@ import "time"
 type item struct {
 	id int64
 	// text holds the short texts end to end, each ending at its ends
-	// entry (texts: slug, name, url, image, title key, summary), and the list's
+	// entry (texts: slug, name, url, image, title key, SKU, summary), and the list's
 	// summary after them when it is a truncation of the summary; the
 	// accessors (slug, name, …) cut them out. A string per text would be a
 	// pointer each to the same object, and the collector marks every
 	// pointer word of every item at every cycle.
 	text string
 	ends [textCount]uint32
-	// image is also a substring of text, kept as a field of its own: the
-	// wire's Image points at it (product). "": none (the wire's null).
-	image   string
-	thumb   int64   // image's attachment: an edit of its file (the media library's) changes image
-	ttids   []int64 // every term it carries, for the filters
-	cats    []string
-	catIDs  []int64
-	fws     []string
+	// The flags fill the padding ends leaves before the next word.
 	inStock bool
-	typ     productType // beside inStock: in the padding a lone bool leaves
+	typ     productType
 	// protected is whether it has a password: its texts are hidden, and
 	// an anonymous visitor's search does not find it.
-	protected bool
-	modified  time.Time // its own and every variation's or child's post_modified_gmt
+	protected   bool
+	purchasable bool // computed by prepare
+	// image is also a substring of text, kept as a field of its own: the
+	// wire's Image points at it (product). "": none (the wire's null).
+	image    string
+	thumb    int64   // image's attachment: an edit of its file (the media library's) changes image
+	ttids    []int64 // every term it carries, for the filters
+	cats     []string
+	catIDs   []int64
+	fws      []string
+	modified time.Time // its own and every variation's or child's post_modified_gmt
 	// description is the plain text of the content (the summaries are in
 	// text); like them, it is empty for a protected product.
 	description string
 	childIDs    []int64 // a grouped product's _children list
 	// Computed by prepare: what the clock does not move.
 	price, regular *string
-	purchasable    bool
 	windows        []window
-	varIDs         []int64 // a variable product's variations, enabled or not
+	prange         *priceRange // nil: the storefront shows one price
+	varIDs         []int64     // a variable product's variations, enabled or not
 	wpml           WPMLElement
 	// rank is what the list's sorts and filters read (lookup.go).
 	rank ranks
@@ -50,6 +52,7 @@ const (
 	textURL
 	textImage
 	textTitleKey // Post.TitleKey: bytes, not text
+	textSKU
 	textSummary
 	textCount
 )
@@ -72,6 +75,9 @@ func (it *item) url() string { return it.cut(textURL) }
 
 // titleKey orders the items as the database orders their titles.
 func (it *item) titleKey() string { return it.cut(textTitleKey) }
+
+// sku is the _sku meta as stored; "" for none.
+func (it *item) sku() string { return it.cut(textSKU) }
 
 // summary is the whole plain-text excerpt.
 func (it *item) summary() string { return it.cut(textSummary) }

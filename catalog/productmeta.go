@@ -13,6 +13,7 @@ const (
 	metaSaleFrom     = "_sale_price_dates_from"
 	metaSaleTo       = "_sale_price_dates_to"
 	metaStockStatus  = "_stock_status"
+	metaSKU          = "_sku"
 )
 
 // Meta keys that name other posts a product shows (its image, a grouped

@@ -29,6 +29,7 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		Currency:     sh.currency,
 		InStock:      it.inStock,
 		Purchasable:  it.purchasable,
+		PriceRange:   it.prange.at(it.windows, now),
 		Categories:   it.cats,
 		Frameworks:   it.fws,
 		Image:        optional(&it.image),
@@ -39,10 +40,21 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 		ID:          it.id,
 		CategoryIDs: it.catIDs,
 	}
+	if sku := it.sku(); sku != "" {
+		p.SKU = &sku // wc_product_sku_enabled(): a filter, true unless a plugin says otherwise
+	}
 	if full {
 		p.Summary = it.summary()
 		p.Description = &it.description // read-only, as optional's
 	}
+	return p
+}
+
+// single is the single product's resource at now: the full product with
+// its tags, which the list leaves out.
+func (s *Snapshot) single(it *item, now time.Time) Product {
+	p := s.sh.product(it, true, now)
+	p.Tags = s.t.tags(it.ttids)
 	return p
 }
 

@@ -160,7 +160,7 @@ func (c *Catalog) Product(ctx context.Context, slug string) (*Product, error) {
 	}
 	now := c.cfg.Now()
 	settingsSeen, _ := c.lastSeen(now)
-	p := snap.sh.product(it, true, now)
+	p := snap.single(it, now)
 	p.Modified = notAfter(latest(latest(p.Modified, settingsSeen), c.productSeen(it.id)), now)
 	p.Version = snap.Version
 	return &p, nil

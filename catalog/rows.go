@@ -57,11 +57,11 @@ var ShopReads = Reads{
 		// plugin's sitemap switched on or off.
 		"blog_public", wpopt.OptionYoast, wpopt.OptionRankMathModules,
 	},
-	Taxonomies:       []string{taxCategory, taxVisibility, taxType, taxFramework, taxLanguage, taxTermLanguage},
+	Taxonomies:       []string{taxCategory, taxVisibility, taxType, taxFramework, taxTag, taxLanguage, taxTermLanguage},
 	MemberTaxonomies: []string{taxTermLanguage},
 	MetaKeys: []string{metaPrice, metaRegularPrice, metaSalePrice, metaSaleFrom, metaSaleTo,
 		metaStockStatus, MetaThumbnail, MetaChildren, MetaAttachedFile,
-		metaTotalSales, metaAverageRating, metaRatingCount},
+		metaTotalSales, metaAverageRating, metaRatingCount, metaSKU},
 	MetaLists:  []string{metaPrice},
 	Attributes: []string{attrFramework},
 	Tables:     []string{TableWPMLTranslations, TableWPMLLanguages, TableTRPSlugOriginals, TableTRPSlugTranslations},

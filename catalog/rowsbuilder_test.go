@@ -134,6 +134,9 @@ func (s *store) term(taxonomy, name, slug, parent string, order int64) int64 {
 	return id
 }
 
+// tag adds a product tag as WooCommerce's admin does.
+func (s *store) tag(name, slug string) int64 { return s.term("product_tag", name, slug, "", 0) }
+
 // category adds a product category as WooCommerce's admin does.
 func (s *store) category(name, slug, parent string, order int64) int64 {
 	return s.term(taxCategory, name, slug, parent, order)
@@ -227,6 +230,10 @@ type product struct {
 	Date                        time.Time
 	MenuOrder                   int64
 	Sales, Rating, RatingCounts string
+	// SKU is the _sku meta ("": the empty row every product carries);
+	// Tags are product_tag slugs of terms added before (store.tag).
+	SKU  string
+	Tags []string
 }
 
 // variation is one variation of a variable product.
@@ -308,7 +315,7 @@ func (s *store) add(p product) int64 {
 	}
 	id := s.post(Post{Type: "product", Status: p.Status, Slug: slug, Title: p.Title, Excerpt: p.Excerpt,
 		Content: p.Content, Password: p.Password, MenuOrder: p.MenuOrder, Date: date}, p.Modified)
-	s.setMeta(id, "_sku", "") // noise every product carries
+	s.setMeta(id, "_sku", p.SKU) // empty: noise every product carries
 	s.setMeta(id, metaTotalSales, cmp.Or(p.Sales, "0"))
 	s.setMeta(id, metaAverageRating, cmp.Or(p.Rating, "0"))
 	s.setMeta(id, metaRatingCount, cmp.Or(p.RatingCounts, "a:0:{}"))
@@ -392,6 +399,9 @@ func (s *store) add(p product) int64 {
 	}
 	for _, f := range fws {
 		s.relate(id, taxFramework, f)
+	}
+	for _, tg := range p.Tags {
+		s.relate(id, "product_tag", tg)
 	}
 	if p.Image != "" {
 		att := s.post(Post{Type: "attachment", Status: "inherit", Parent: id, Slug: "image-" + strconv.FormatInt(id, 10)}, time.Time{})

@@ -14,6 +14,7 @@ const (
 	taxVisibility = "product_visibility"
 	taxType       = "product_type"
 	taxFramework  = "pa_framework"
+	taxTag        = "product_tag"
 	// Polylang's languages: a `language` term per language files posts,
 	// its `term_language` twin (slug pll_{code}) files terms.
 	taxLanguage     = "language"
@@ -47,6 +48,13 @@ type terms struct {
 	fwByTT     map[int64]int    // term_taxonomy_id → position in the attribute's order
 	fwSlug     map[int64]string // term_taxonomy_id → slug
 	fwBySlug   map[string]int64
+	tagByTT    map[int64]tag
+}
+
+// tag is a product_tag term as a product's tags show it.
+type tag struct {
+	slug     string
+	nameRank int // position in the database's name order
 }
 
 // buildTerms places the terms the catalog shows and filters on.
@@ -60,6 +68,7 @@ func buildTerms(rows *ShopRows, sh *shop) *terms {
 		fwByTT:     map[int64]int{},
 		fwSlug:     map[int64]string{},
 		fwBySlug:   map[string]int64{},
+		tagByTT:    map[int64]tag{},
 	}
 	byTermID := map[int64]*category{}
 	var fws []Term
@@ -82,6 +91,8 @@ func buildTerms(rows *ShopRows, sh *shop) *terms {
 			fws = append(fws, r)
 			tax.fwSlug[r.TTID] = r.Slug
 			tax.fwBySlug[r.Slug] = r.TTID
+		case taxTag:
+			tax.tagByTT[r.TTID] = tag{slug: r.Slug, nameRank: i}
 		}
 	}
 
@@ -165,4 +176,23 @@ func leadingNumber(s string) float64 {
 		}
 	}
 	return 0
+}
+
+// tags are the slugs of a product's product_tag terms, in the order the
+// single product page lists them (wc_get_product_tag_list →
+// get_the_term_list → get_the_terms, whose wp_get_object_terms and the
+// term cache the main query primes both order by name); [] for none.
+func (tax *terms) tags(ttids []int64) *[]string {
+	var own []tag
+	for _, tt := range ttids {
+		if t, ok := tax.tagByTT[tt]; ok {
+			own = append(own, t)
+		}
+	}
+	slices.SortFunc(own, func(a, b tag) int { return cmp.Compare(a.nameRank, b.nameRank) })
+	slugs := make([]string, len(own))
+	for i, t := range own {
+		slugs[i] = t.slug
+	}
+	return &slugs
 }

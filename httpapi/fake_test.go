@@ -148,6 +148,7 @@ func (f *fakeService) Product(ctx context.Context, slug string) (*catalog.Produc
 	p := f.product()
 	d := "<p>The full description.</p>"
 	p.Description = &d
+	p.Tags = &[]string{"police"}
 	return &p, nil
 }
 

@@ -100,8 +100,9 @@ var schemas = []variant{
 	{name: "Facets", typ: reflect.TypeFor[api.Facets]()},
 	{name: "StockFacet", typ: reflect.TypeFor[api.StockFacet]()},
 	{name: "PriceFacet", typ: reflect.TypeFor[api.PriceFacet]()},
-	{name: "ProductListItem", typ: reflect.TypeFor[api.Product](), omit: []string{"description"}},
-	{name: "Product", typ: reflect.TypeFor[api.Product](), require: []string{"description"}},
+	{name: "ProductListItem", typ: reflect.TypeFor[api.Product](), omit: []string{"description", "tags"}},
+	{name: "Product", typ: reflect.TypeFor[api.Product](), require: []string{"description", "tags"}},
+	{name: "PriceRange", typ: reflect.TypeFor[api.PriceRange]()},
 	{name: "Error", typ: reflect.TypeFor[api.Error]()},
 	{name: "ErrorData", typ: reflect.TypeFor[api.ErrorData]()},
 }
@@ -126,23 +127,35 @@ func refName(t reflect.Type, parent string) string {
 		return "StockFacet"
 	case reflect.TypeFor[api.PriceFacet]():
 		return "PriceFacet"
+	case reflect.TypeFor[api.PriceRange]():
+		return "PriceRange"
 	}
 	return ""
 }
 
 // fieldDocs describe fields; the structure comes from the types.
 var fieldDocs = map[string]string{
-	"Product.slug":                  "Stable identifier; the last segment of url. Characters outside a-z, 0-9 and - are lowercase percent-encoded UTF-8, as WordPress stores them.",
-	"Category.slug":                 "The category filter's value; encoded as Product.slug.",
-	"Product.url":                   "Canonical English URL of the product page.",
-	"Product.price":                 "Decimal string in currency; null when no price is set.",
-	"Product.regular_price":         "Price before any active sale; null when none is set.",
-	"Product.currency":              "ISO 4217 code of the shop base currency.",
-	"Product.in_stock":              "Stock state; check it as well as purchasable.",
-	"Product.purchasable":           "Whether the shop accepts the product into a cart.",
-	"Product.categories":            "Category slugs, matching the categories endpoint.",
-	"Product.frameworks":            "pa_framework terms; an empty array means none declared, not standalone.",
-	"Product.image":                 "Full-size featured image URL, or null.",
+	"Product.slug":          "Stable identifier; the last segment of url. Characters outside a-z, 0-9 and - are lowercase percent-encoded UTF-8, as WordPress stores them.",
+	"Category.slug":         "The category filter's value; encoded as Product.slug.",
+	"Product.url":           "Canonical English URL of the product page.",
+	"Product.price":         "Decimal string in currency; null when no price is set.",
+	"Product.regular_price": "Price before any active sale; null when none is set.",
+	"Product.currency":      "ISO 4217 code of the shop base currency.",
+	"Product.in_stock":      "Stock state; check it as well as purchasable.",
+	"Product.purchasable":   "Whether the shop accepts the product into a cart.",
+	"Product.categories":    "Category slugs, matching the categories endpoint.",
+	"Product.frameworks":    "pa_framework terms; an empty array means none declared, not standalone.",
+	"Product.image":         "Full-size featured image URL, or null.",
+	"Product.sku": "The SKU the product page shows (WooCommerce's get_sku(), where SKUs are enabled), as stored; " +
+		"null when the product has none, and for a password-protected product.",
+	"Product.price_range": "A variable or grouped product's lowest and highest price, as its price shows them " +
+		"(\"min – max\"): a variable product's over the variations a visitor can choose, each at its price now " +
+		"(its sale price while on sale); a grouped product's over its published children. Null where the shop shows " +
+		"one price: simple and external products, and prices that do not differ.",
+	"Product.tags": "Slugs of the product's tags (product_tag), by name, as the product page lists them; " +
+		"only in the single-product response.",
+	"PriceRange.min":                "The lowest price, a decimal string as Product.price spells it.",
+	"PriceRange.max":                "The highest price, a decimal string as Product.price spells it.",
 	"Product.summary":               "Plain text of the short description; cut to 300 characters in the list.",
 	"Product.description":           "Plain text of the full description.",
 	"Category.count":                "Catalog-visible products in the category and its descendants.",
@@ -183,7 +196,8 @@ func schemaOf(v variant) map[string]any {
 			continue
 		}
 		ft := f.Type
-		if strings.Contains(opts, "omitempty") && ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct {
+		if strings.Contains(opts, "omitempty") && ft.Kind() == reflect.Pointer &&
+			(ft.Elem().Kind() == reflect.Struct || ft.Elem().Kind() == reflect.Slice) {
 			ft = ft.Elem() // left out rather than null
 		}
 		s := typeSchema(ft, v.name)

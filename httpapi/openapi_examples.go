@@ -11,7 +11,7 @@ import "catalogd/api"
 func docExamples(ns, site, base string) map[string]any {
 	str := func(s string) *string { return &s }
 	api1 := site + base
-	mdt := api.Product{Slug: "police-mdt", Name: "Police MDT", URL: site + "/product/police-mdt/",
+	mdt := api.Product{Slug: "police-mdt", Name: "Police MDT", URL: site + "/product/police-mdt/", SKU: str("NW-MDT"),
 		Price: str("20.00"), RegularPrice: str("20.00"), Currency: "EUR", InStock: true, Purchasable: true,
 		Categories: []string{"police"}, Frameworks: []string{"esx", "qbcore", "qbox"},
 		Image:   str(site + "/wp-content/uploads/2026/10/police-mdt.jpg"),
@@ -21,10 +21,11 @@ func docExamples(ns, site, base string) map[string]any {
 		Categories: []string{"police"}, Frameworks: []string{"qbcore", "qbox"},
 		Image: str(site + "/wp-content/uploads/2026/10/k9-unit.jpg"), Summary: "A police dog with search & attack commands."}
 	dispatch := api.Product{Slug: "dispatch-system", Name: "Dispatch System", URL: site + "/product/dispatch-system/",
-		Price: str("10.00"), RegularPrice: str("14.00"), OnSale: true, Currency: "EUR", InStock: true, Purchasable: true,
-		Categories: []string{"ems", "police"}, Frameworks: []string{"qbcore", "qbox"},
-		Image:   str(site + "/wp-content/uploads/2026/10/dispatch-system.jpg"),
-		Summary: "One dispatch for all emergency services — on sale.",
+		SKU: str("NW-DISPATCH"), Price: str("10.00"), RegularPrice: str("14.00"), OnSale: true, Currency: "EUR", InStock: true,
+		Purchasable: true, Categories: []string{"ems", "police"}, Tags: &[]string{"escrow-free", "roleplay"},
+		Frameworks: []string{"qbcore", "qbox"},
+		Image:      str(site + "/wp-content/uploads/2026/10/dispatch-system.jpg"),
+		Summary:    "One dispatch for all emergency services — on sale.",
 		Description: str("Shared dispatch for police and EMS: calls, blips, units and priorities on one screen.\n\n" +
 			"Features\n\nPanic button\nCall history per unit\nSound alerts")}
 	return map[string]any{

@@ -165,8 +165,15 @@ func TestShapes(t *testing.T) {
 		}
 		for i, raw := range items {
 			p := keysOf(t, raw)
-			if _, ok := p["description"]; ok {
-				t.Errorf("product %d of the list has a description key", i)
+			for _, k := range []string{"description", "tags"} {
+				if _, ok := p[k]; ok {
+					t.Errorf("product %d of the list has a %s key", i, k)
+				}
+			}
+			for _, k := range []string{"sku", "price_range"} {
+				if _, ok := p[k]; !ok {
+					t.Errorf("product %d of the list has no %q", i, k)
+				}
 			}
 			for _, k := range productRequired {
 				if _, ok := p[k]; !ok {
@@ -186,10 +193,13 @@ func TestShapes(t *testing.T) {
 				t.Fatalf("status %d: %s", r.status, r.body)
 			}
 			p := keysOf(t, r.body)
-			for _, k := range append([]string{"description", "summary"}, productRequired...) {
+			for _, k := range append([]string{"description", "summary", "sku", "price_range", "tags"}, productRequired...) {
 				if _, ok := p[k]; !ok {
 					t.Errorf("single product has no %q", k)
 				}
+			}
+			if tags := string(p["tags"]); tags != "[]" {
+				t.Errorf("tags = %s, want [] (none)", tags)
 			}
 			price := string(p["price"])
 			if slug == "free-thing" && price != "null" {

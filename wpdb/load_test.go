@@ -26,6 +26,7 @@ import (
 type loadShop struct {
 	shop                            *wpfixture.Shop
 	vehicles, cars                  catalog.Term // a category and its child
+	police                          catalog.Term // a tag of the simple product
 	simple, thumb                   int64        // a simple product and its featured image
 	variable, enabled, disabled     int64        // a variable product and its two variations
 	grouped, child, draftChild      int64        // a grouped product, a published and a draft child
@@ -40,8 +41,10 @@ func newLoadShop() *loadShop {
 	l.vehicles = catalog.Term{TTID: vehicles.TTID, TermID: vehicles.TermID, Taxonomy: "product_cat", Slug: "vehicles", Name: "Vehicles"}
 	l.cars = catalog.Term{TTID: cars.TTID, TermID: cars.TermID, Taxonomy: "product_cat", Slug: "cars", Name: "Cars",
 		Parent: vehicles.TermID, Order: 1}
+	police := s.Tag("Police", "police")
+	l.police = catalog.Term{TTID: police.TTID, TermID: police.TermID, Taxonomy: "product_tag", Slug: "police", Name: "Police"}
 	l.simple = s.Add(wpfixture.Product{Title: "Police Car", RegularPrice: "9", Categories: []string{"cars"},
-		Image: "2026/11/police-car.jpg", Content: "<p>Fast</p>"})
+		Image: "2026/11/police-car.jpg", Content: "<p>Fast</p>", SKU: "PC-1", Tags: []string{"police"}})
 	l.thumb = l.simple + 1 // the attachment is the next post Add writes
 	l.variable = s.Add(wpfixture.Product{Title: "Bundle", Type: "variable", Categories: []string{"vehicles"},
 		Variations: []wpfixture.Variation{{Framework: "esx", RegularPrice: "10"}, {Framework: "qbcore", RegularPrice: "12", Disabled: true}}})
@@ -121,7 +124,7 @@ func TestLoadShop(t *testing.T) {
 			}
 			got[term.TTID] = term
 		}
-		for _, want := range []catalog.Term{l.vehicles, l.cars} {
+		for _, want := range []catalog.Term{l.vehicles, l.cars, l.police} {
 			if got[want.TTID] != want {
 				t.Errorf("term %d = %+v, want %+v", want.TTID, got[want.TTID], want)
 			}
@@ -168,6 +171,7 @@ func TestLoadShop(t *testing.T) {
 			{l.thumb, "_wp_attached_file", "2026/11/police-car.jpg"},
 			{l.disabled, "_price", "12"},
 			{l.draftChild, "_price", "2"},
+			{l.simple, "_sku", "PC-1"},
 		}
 		for _, c := range checks {
 			if got := p.Meta.First(c.id, c.key); got != c.want {
@@ -181,13 +185,17 @@ func TestLoadShop(t *testing.T) {
 				}
 			}
 		}
+		// The empty _sku row every product without one carries is left out.
+		if v := p.Meta.Values(l.variable, "_sku"); v != nil {
+			t.Errorf("the variable product's empty _sku read: %q", v)
+		}
 	})
 
 	t.Run("relationships", func(t *testing.T) {
 		wpdbtest.AssertIDs(t, "posts with terms", keys(p.Terms),
 			wpdbtest.SortedIDs([]int64{l.simple, l.variable, l.child, l.grouped, l.draftChild}))
-		if !slices.Contains(p.Terms[l.simple], l.cars.TTID) {
-			t.Errorf("terms of the simple product %v lack its category %d", p.Terms[l.simple], l.cars.TTID)
+		if !slices.Contains(p.Terms[l.simple], l.cars.TTID) || !slices.Contains(p.Terms[l.simple], l.police.TTID) {
+			t.Errorf("terms of the simple product %v lack its category %d or its tag %d", p.Terms[l.simple], l.cars.TTID, l.police.TTID)
 		}
 		if len(p.WPML) != 0 || len(p.Groups) != 0 {
 			t.Errorf("WPML %v, Polylang groups %v; want none", p.WPML, p.Groups)

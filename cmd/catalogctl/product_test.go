@@ -18,6 +18,7 @@ func productCases() []demoCase {
 			stdout: []string{"Dispatch System", "http://localhost:8080/product/dispatch-system/",
 				"10.00 EUR (on sale)", "Regular price:  14.00 EUR", "On sale:        yes", "in stock",
 				"Purchasable:    yes", "ems, police", "qbcore, qbox", "dispatch-system.jpg",
+				"SKU:            NW-DISPATCH\n", "Price range:    —\n", "Tags:           escrow-free, roleplay\n",
 				"One dispatch for all emergency services", "Panic button\nCall history per unit\nSound alerts"},
 			check: func(t *testing.T, r result) {
 				_, text, ok := strings.Cut(r.stdout, "\nSummary:\n")
@@ -35,13 +36,18 @@ func productCases() []demoCase {
 			},
 		},
 		{
+			// A variable product's range; a product without a SKU or tags.
+			name: "product with a price range", args: []string{"product", "housing-system"},
+			stdout: []string{"SKU:            —\n", "Price range:    27.50 – 40.00 EUR\n", "Tags:           none\n"},
+		},
+		{
 			name: "product as JSON", args: []string{"product", "dispatch-system", "--json"},
 			check: func(t *testing.T, r result) {
 				var p api.Product
 				if err := json.Unmarshal([]byte(r.stdout), &p); err != nil {
 					t.Fatalf("not JSON: %v\n%s", err, r.stdout)
 				}
-				if p.Price == nil || *p.Price != "10.00" || !p.OnSale || p.Description == nil {
+				if p.Price == nil || *p.Price != "10.00" || !p.OnSale || p.Description == nil || p.SKU == nil || p.Tags == nil {
 					t.Errorf("product = %+v", p)
 				}
 			},

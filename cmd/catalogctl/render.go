@@ -255,15 +255,31 @@ func renderProduct(w io.Writer, p *api.Product) error {
 	} else if p.OnSale {
 		priceText += " (on sale)"
 	}
+	sku := "—"
+	if p.SKU != nil {
+		sku = oneLine(*p.SKU)
+	}
+	// No range: the shop shows one price.
+	priceRange := "—"
+	if r := p.PriceRange; r != nil {
+		priceRange = r.Min + " – " + r.Max + " " + p.Currency
+	}
+	tags := "none"
+	if p.Tags != nil && len(*p.Tags) > 0 {
+		tags = strings.Join(*p.Tags, ", ")
+	}
 	writeFields(&b, [][2]string{
 		{"Slug", p.Slug},
 		{"URL", p.URL},
+		{"SKU", sku},
 		{"Price", priceText},
 		{"Regular price", regular},
+		{"Price range", priceRange},
 		{"On sale", onSale},
 		{"Stock", stock(p.InStock)},
 		{"Purchasable", yesNo(p.Purchasable)},
 		{"Categories", categories},
+		{"Tags", tags},
 		{"Frameworks", frameworks},
 		{"Image", image},
 	})

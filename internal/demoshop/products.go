@@ -13,8 +13,8 @@ func products() []wpfixture.Product {
 	return []wpfixture.Product{
 		// --- Jobs > Emergency Services > Police -------------------------
 		{
-			Title: "Police MDT", Slug: "police-mdt", RegularPrice: "20", Featured: true,
-			Categories: []string{"police"}, Frameworks: []string{"esx", "qbcore", "qbox"},
+			Title: "Police MDT", Slug: "police-mdt", RegularPrice: "20", Featured: true, SKU: "NW-MDT",
+			Categories: []string{"police"}, Frameworks: []string{"esx", "qbcore", "qbox"}, Tags: []string{"bestseller", "roleplay"},
 			Content: germanMDT, Excerpt: `<p>Das digitale Einsatzsystem für deine Polizei: Akten, Haftbefehle, Bußgelder&nbsp;&amp; Berichte.</p>`,
 		},
 		{
@@ -43,8 +43,8 @@ func products() []wpfixture.Product {
 		},
 		{
 			Title: "Dispatch System", Slug: "dispatch-system", RegularPrice: "14", SalePrice: "10",
-			SaleFrom: activeFrom, SaleTo: activeTo,
-			Categories: []string{"police", "ems"}, Frameworks: []string{"qbcore", "qbox"},
+			SaleFrom: activeFrom, SaleTo: activeTo, SKU: "NW-DISPATCH",
+			Categories: []string{"police", "ems"}, Frameworks: []string{"qbcore", "qbox"}, Tags: []string{"roleplay", "escrow-free"},
 			Content: std(`Shared dispatch for police and EMS: calls, blips, units and priorities on one screen.`,
 				"Panic button", "Call history per unit", "Sound alerts"),
 			Excerpt: `<p>One dispatch for all emergency services — on sale.</p>`,
@@ -153,8 +153,8 @@ func products() []wpfixture.Product {
 			Excerpt: `<p>Fuel for every vehicle. Shown in the shop, not in search.</p>`,
 		},
 		{
-			Title: "Vehicle Shop", Slug: "vehicle-shop", Type: "variable",
-			Categories: []string{"vehicles"},
+			Title: "Vehicle Shop", Slug: "vehicle-shop", Type: "variable", SKU: "NW-VSHOP",
+			Categories: []string{"vehicles"}, Tags: []string{"bestseller"},
 			Variations: []wpfixture.Variation{
 				{Framework: "esx", RegularPrice: "25"},
 				{Framework: "qbcore", RegularPrice: "25"},
@@ -306,7 +306,7 @@ func products() []wpfixture.Product {
 		},
 		{
 			Title: "Scoreboard", Slug: "scoreboard", RegularPrice: "3", Password: "northwind", Featured: true,
-			Categories: []string{"ui-hud"}, Frameworks: []string{"esx", "qbcore"},
+			Categories: []string{"ui-hud"}, Frameworks: []string{"esx", "qbcore"}, SKU: "NW-SECRET-SCOREBOARD", Tags: []string{"new"},
 			Content: blocks(para(`SECRET beta build. Download link: https://files.example.com/SECRET-scoreboard.zip`)),
 			Excerpt: `<p>SECRET: for patrons only.</p>`,
 		},

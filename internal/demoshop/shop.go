@@ -75,6 +75,12 @@ func Shop() *wpfixture.Shop {
 	for _, c := range categories {
 		shop.Category(c.name, c.slug, c.parent, c.order)
 	}
+	// Tags, named out of their slugs' order: the product page lists them
+	// by name.
+	for _, t := range [][2]string{{"Roleplay", "roleplay"}, {"Best seller", "bestseller"}, {"Escrow free", "escrow-free"},
+		{"New", "new"}} {
+		shop.Tag(t[0], t[1])
+	}
 	ids := map[string]int64{}
 	for _, p := range products() {
 		for _, c := range groupedChildren[p.Slug] {

@@ -101,6 +101,24 @@ func (o *Ops) SetCategories(ctx context.Context, id int64, slugs ...string) erro
 	return o.wcSave(ctx, id, wcChanges{})
 }
 
+// SetTags is the "Product tags" box changed and Update: tax_input →
+// wp_set_post_terms(product_tag), then WooCommerce's save.
+func (o *Ops) SetTags(ctx context.Context, id int64, slugs ...string) error {
+	if err := o.editPost(ctx, id, nil, map[string][]string{"product_tag": slugs}); err != nil {
+		return err
+	}
+	return o.wcSave(ctx, id, wcChanges{})
+}
+
+// EditSKU is the Inventory tab's SKU changed and Update: WooCommerce's
+// save writes _sku (deleting the row for an empty one) and the lookup row.
+func (o *Ops) EditSKU(ctx context.Context, id int64, sku string) error {
+	if err := o.editPost(ctx, id, nil, nil); err != nil {
+		return err
+	}
+	return o.wcSave(ctx, id, wcChanges{meta: []kv{{"_sku", sku}}})
+}
+
 // SetFrameworks is the Attributes tab's "Save attributes" with the global
 // Framework attribute's terms (WC_AJAX::save_attributes →
 // $product->set_attributes → save: update_attributes →

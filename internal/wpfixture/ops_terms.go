@@ -77,6 +77,20 @@ func (o *Ops) updateTerm(ctx context.Context, c category) error {
 	return o.cleanTaxonomyCache(ctx, "product_cat")
 }
 
+// EditTag is Products → Tags → Edit → Update with a new name and slug:
+// wp_update_term's two updates. A tag is not hierarchical: its cache
+// cleaning writes no {taxonomy}_children option.
+func (o *Ops) EditTag(ctx context.Context, slug, name, newSlug string) error {
+	ttID, termID, err := o.TermTTID(ctx, "product_tag", slug)
+	if err != nil {
+		return err
+	}
+	if err := o.exec(ctx, "UPDATE "+o.t("terms")+" SET name = ?, slug = ?, term_group = 0 WHERE term_id = ?", escapeName(name), newSlug, termID); err != nil {
+		return err
+	}
+	return o.exec(ctx, "UPDATE "+o.t("term_taxonomy")+" SET term_id = ?, taxonomy = 'product_tag', parent = 0 WHERE term_taxonomy_id = ?", termID, ttID)
+}
+
 // cleanTaxonomyCache is clean_taxonomy_cache's database part:
 // delete_option("{$taxonomy}_children"), then _get_term_hierarchy's
 // update_option with parent => [children] (PHP-serialized).

@@ -35,6 +35,8 @@ type Product struct {
 	Featured   bool
 
 	Categories      []string // product_cat slugs; none: the default category
+	Tags            []string // product_tag slugs of tags added before (Shop.Tag)
+	SKU             string   // _sku ("": the empty row every product carries)
 	Frameworks      []string // pa_framework slugs (a global attribute)
 	LocalFrameworks []string // a local "Framework" attribute, not a taxonomy
 	Image           string   // featured image file under uploads, e.g. 2026/11/radar.jpg
@@ -72,6 +74,10 @@ func (s *Shop) Category(name, slug, parent string, order int) termRef {
 	s.TermMeta(ref.TermID, "thumbnail_id", "0")
 	return ref
 }
+
+// Tag adds a product tag (Products → Tags: wp_insert_term; tags have no
+// order meta, only product_cat is sortable).
+func (s *Shop) Tag(name, slug string) termRef { return s.Term("product_tag", name, slug, 0) }
 
 var nonSlugRE = regexp.MustCompile(`[^a-z0-9]+`)
 
@@ -201,7 +207,7 @@ func (s *Shop) Add(p Product) int64 {
 	}
 
 	// Noise every real product carries.
-	for _, kv := range [][2]string{{"_sku", ""}, {"total_sales", "0"}, {"_tax_status", "taxable"},
+	for _, kv := range [][2]string{{"_sku", p.SKU}, {"total_sales", "0"}, {"_tax_status", "taxable"},
 		{"_tax_class", ""}, {"_backorders", "no"}, {"_sold_individually", "no"}, {"_virtual", "yes"},
 		{"_downloadable", "yes"}, {"_download_limit", "-1"}, {"_download_expiry", "-1"},
 		{"_wc_average_rating", "0"}, {"_wc_review_count", "0"}, {"_product_version", "9.4.2"},
@@ -324,6 +330,13 @@ func (s *Shop) Add(p Product) int64 {
 	}
 	for _, f := range frameworks {
 		s.Relate(id, s.TermRef("pa_framework", f))
+	}
+	for _, t := range p.Tags {
+		s.Relate(id, s.TermRef("product_tag", t))
+	}
+	if p.SKU != "" { // the lookup row Add wrote last for the product
+		t := s.tables["wc_product_meta_lookup"]
+		t.rows[len(t.rows)-1][1] = p.SKU
 	}
 	s.PostMeta(id, "_product_attributes", s.productAttributes(frameworks, p.LocalFrameworks, p.Type == "variable"))
 

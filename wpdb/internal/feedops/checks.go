@@ -32,6 +32,37 @@ func regularPrice(slug, wantPrice string) func(context.Context, *catalog.Catalog
 	return product(slug, func(p *catalog.Product) error { return want("regular_price", str(p.RegularPrice), wantPrice) })
 }
 
+// priceRange: "min–max", "" for none.
+func priceRange(slug, wantRange string) func(context.Context, *catalog.Catalog, *opsShop) error {
+	return product(slug, func(p *catalog.Product) error {
+		got := ""
+		if r := p.PriceRange; r != nil {
+			got = r.Min + "–" + r.Max
+		}
+		return want("price_range", got, wantRange)
+	})
+}
+
+func sku(slug, wantSKU string) func(context.Context, *catalog.Catalog, *opsShop) error {
+	return product(slug, func(p *catalog.Product) error { return want("sku", str(p.SKU), wantSKU) })
+}
+
+func tags(slug string, wantTags ...string) func(context.Context, *catalog.Catalog, *opsShop) error {
+	return product(slug, func(p *catalog.Product) error {
+		if p.Tags == nil || !slices.Equal(*p.Tags, wantTags) {
+			return fmt.Errorf("tags %v, want %v", p.Tags, wantTags)
+		}
+		return nil
+	})
+}
+
+// both holds when each check does.
+func both(a, b func(context.Context, *catalog.Catalog, *opsShop) error) func(context.Context, *catalog.Catalog, *opsShop) error {
+	return func(ctx context.Context, cat *catalog.Catalog, s *opsShop) error {
+		return errors.Join(a(ctx, cat, s), b(ctx, cat, s))
+	}
+}
+
 func inStock(slug string, in bool) func(context.Context, *catalog.Catalog, *opsShop) error {
 	return product(slug, func(p *catalog.Product) error { return want("in_stock", fmt.Sprint(p.InStock), fmt.Sprint(in)) })
 }

@@ -26,6 +26,7 @@ type opsShop struct {
 	picture                 int64 // pictured's image, once replaced
 	mover, framed, delta    int64
 	radar, soldOut, farAway int64
+	tagged, skued           int64
 }
 
 func newOpsShop(objectCache bool) *opsShop {
@@ -74,6 +75,10 @@ func newOpsShop(objectCache bool) *opsShop {
 	add(wpfixture.Product{Title: "Beta Thing", Categories: []string{"beta"}})
 	add(wpfixture.Product{Title: "Gamma Thing", Categories: []string{"gamma"}})
 	o.soldOut = add(wpfixture.Product{Title: "Sold Out", StockStatus: "outofstock"})
+	s.Tag("Police", "police")
+	s.Tag("Vehicles", "vehicles")
+	o.tagged = add(wpfixture.Product{Title: "Tagged", Tags: []string{"police"}})
+	o.skued = add(wpfixture.Product{Title: "Skued", SKU: "SKU-1"})
 	if !objectCache {
 		wpfixture.SeedTransients(s, now, o.bundle, o.radar, o.stocky)
 	}
@@ -109,16 +114,15 @@ var feedOps = []Op{
 	}, check: price("price-edit", "12.00")},
 	{name: "variation price", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		return o.EditVariationPrice(ctx, s.standaloneVar, "5", "")
-	}, check: price("bundle", "5.00")},
+	}, check: both(price("bundle", "5.00"), priceRange("bundle", "5.00–10.00"))},
 	// A grouped child's save leaves the grouped product's own _price rows
 	// as they were (WooCommerce syncs a post_parent only), so the check is
-	// on what the children give: the grouped regular price. (The catalog's
-	// grouped price still comes from those stale rows: 4.00 with a regular
-	// price of 3.00 after this edit, where the storefront's
-	// WC_Product_Grouped::get_price_html shows the children's 3.00–6.00.)
+	// on what the children give: the grouped regular price and the range
+	// WC_Product_Grouped::get_price_html shows. (The catalog's grouped
+	// price still comes from those stale rows: 4.00 after this edit.)
 	{name: "grouped child price", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		return o.EditPrice(ctx, s.kitA, "3", "")
-	}, check: regularPrice("kit", "3.00")},
+	}, check: both(regularPrice("kit", "3.00"), priceRange("kit", "3.00–6.00"))},
 	{name: "scheduled sale starts", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		return started(o.StartSales(ctx))
 	}, check: price("sale-start", "7.00")},
@@ -182,6 +186,15 @@ var feedOps = []Op{
 	{name: "categories re-ordered", Cheap: true, do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		return o.MoveCategoryBefore(ctx, "gamma", "alpha")
 	}, check: categoryBefore("gamma", "alpha")},
+	{name: "tag's slug edited", Cheap: true, do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
+		return o.EditTag(ctx, "police", "Law Enforcement", "law-enforcement")
+	}, check: tags("tagged", "law-enforcement")},
+	{name: "tag added to a product", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
+		return o.SetTags(ctx, s.tagged, "law-enforcement", "vehicles")
+	}, check: tags("tagged", "law-enforcement", "vehicles")},
+	{name: "SKU edited", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
+		return o.EditSKU(ctx, s.skued, "SKU-2")
+	}, check: sku("skued", "SKU-2")},
 	{name: "framework term added", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		return o.SetFrameworks(ctx, s.framed, false, "esx", "qbox")
 	}, check: listedIn("framed", api.ListQuery{Framework: "qbox"})},
