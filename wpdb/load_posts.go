@@ -48,9 +48,13 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		typ, status    sql.RawBytes
 		pub, variation bool
 	)
+	key, err := tx.titleKeyColumn(ctx)
+	if err != nil {
+		return err
+	}
 	dest := []any{&id, &parent, &typ, &status, &pub, &variation,
 		&p.Slug, &p.Title, &p.Excerpt, &p.Content, &p.Password, &p.Modified, &p.MenuOrder, &p.Date, &p.TitleKey}
-	err := tx.Each(ctx, `
+	err = tx.Each(ctx, `
 		SELECT ID, post_parent, post_type, post_status,
 		       post_type = 'product' AND post_status = 'publish' AS pub,
 		       post_type = 'product_variation' AS variation,
@@ -61,7 +65,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		       IF(post_type = 'product' AND post_status = 'publish', post_password, '') AS post_password,
 		       CAST(post_modified_gmt AS CHAR) AS post_modified_gmt, menu_order,
 		       IF(post_type = 'product' AND post_status = 'publish', CAST(post_date AS CHAR), '') AS post_date,
-		       IF(post_type = 'product' AND post_status = 'publish', `+titleKey+`, '') AS title_key
+		       IF(post_type = 'product' AND post_status = 'publish', `+key+`, '') AS title_key
 		FROM {posts} WHERE post_type IN ('product', 'product_variation')`, nil, func(r *sqlx.Rows) error {
 		p = catalog.Post{}
 		if err := r.Scan(dest...); err != nil {
@@ -82,6 +86,7 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 	if err != nil {
 		return fmt.Errorf("wpdb: read products and variations: %w", err)
 	}
+	tx.foldTitleKeys(products)
 	// The table's order is its primary key's, unless the server chose an
 	// index: sorted only when not.
 	byID := func(a, b catalog.Post) int { return cmp.Compare(a.ID, b.ID) }
