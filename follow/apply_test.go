@@ -81,10 +81,11 @@ func TestFollowerPurges(t *testing.T) {
 	n := varnish.Count()
 	apply(product(7))
 	// Its own tag, the overflow tag of the pages whose product tags did
-	// not fit their header (any product may be on them), and the index,
-	// which names the snapshot (startpurge.go).
-	if got := wait("a product's change", n); !slices.Equal(got, []string{"shop-product-7", "shop-overflow", "shop-index"}) {
-		t.Errorf("a product's change: purged %v, want shop-product-7 shop-overflow shop-index", got)
+	// not fit their header (any product may be on them), the finding
+	// pages' (it may enter, leave or move on any), and the index, which
+	// names the snapshot (startpurge.go).
+	if got := wait("a product's change", n); !slices.Equal(got, []string{"shop-product-7", "shop-overflow", "shop-query", "shop-index"}) {
+		t.Errorf("a product's change: purged %v, want shop-product-7 shop-overflow shop-query shop-index", got)
 	}
 
 	// The periodic whole read, nothing changed: no purge.
@@ -108,8 +109,8 @@ func TestFollowerPurges(t *testing.T) {
 	n = varnish.Count()
 	apply(whole(catalog.KindReread))
 	apply(product(8))
-	if got := wait("a periodic read and a product's change", n); !slices.Equal(got, []string{"shop-product-8", "shop-overflow", "shop-index"}) {
-		t.Errorf("a periodic read and a product's change after the restart: purged %v, want shop-product-8 shop-overflow shop-index", got)
+	if got := wait("a periodic read and a product's change", n); !slices.Equal(got, []string{"shop-product-8", "shop-overflow", "shop-query", "shop-index"}) {
+		t.Errorf("a periodic read and a product's change after the restart: purged %v, want shop-product-8 shop-overflow shop-query shop-index", got)
 	}
 }
 

@@ -52,6 +52,42 @@ func TestCacheKey(t *testing.T) {
 	}
 }
 
+// The finding parameters are part of the key, each in its canonical
+// spelling: a search's "+" and "%20", a percent escape in either case, an
+// escaped letter and the raw UTF-8 share a key, as do a price's trailing
+// and leading zeros and the parameters' order; a search meaning another
+// (a literal "+") and every other value keep their own.
+func TestCacheKeyFindingParams(t *testing.T) {
+	key := func(target string) string { return keyOf("/p", httptest.NewRequest("GET", target, nil)) }
+	same := [][]string{
+		{"/p?search=red+shoes", "/p?search=red%20shoes", "/p?search=%72ed+shoes", "/p?utm_source=x&search=red%20shoes"},
+		{"/p?search=caf%C3%A9", "/p?search=caf%c3%a9", "/p?search=café"},
+		{"/p?search=%22red+shoes%22+-blue", "/p?search=%22red%20shoes%22%20-blue"},
+		{"/p?search=", "/p?search"},
+		{"/p?orderby=price&order=desc", "/p?order=desc&orderby=price"},
+		{"/p?min_price=10&max_price=20.5", "/p?max_price=20.50&min_price=010.0", "/p?max_price=%32%30.5&min_price=10"},
+		{"/p?in_stock=true&on_sale=false&facets=true", "/p?facets=true&on_sale=false&in_stock=true"},
+		{"/p?in_stock=TRUE", "/p?in_stock=1", "/p?in_stock=yes"},
+	}
+	for _, group := range same {
+		for _, other := range group[1:] {
+			if key(group[0]) != key(other) {
+				t.Errorf("%s and %s: keys %q and %q differ", group[0], other, key(group[0]), key(other))
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"/p?search=a+b", "/p?search=a%2Bb"},
+		{"/p?search=radar", "/p"}, {"/p?search=radar", "/p?search=radar&orderby=relevance"},
+		{"/p?orderby=price", "/p?orderby=price&order=desc"}, {"/p?orderby=price", "/p?orderby=title"},
+		{"/p?min_price=10", "/p?max_price=10"}, {"/p?min_price=10", "/p?min_price=10.01"},
+		{"/p?in_stock=true", "/p?in_stock=false"}, {"/p?on_sale=true", "/p?in_stock=true"},
+		{"/p?facets=true", "/p?facets=false"}, {"/p?facets=true", "/p"}} {
+		if key(pair[0]) == key(pair[1]) {
+			t.Errorf("%s and %s share the key %q", pair[0], pair[1], key(pair[0]))
+		}
+	}
+}
+
 // The hit path's key is the request line's target when that is the path
 // and query as they are: an absolute target, or a path rewritten before the
 // cache (restRoute, a trailing slash), gives the same key the long way.
@@ -73,7 +109,9 @@ func TestCacheKeyReusesTheTarget(t *testing.T) {
 // exactly the key the long way gives it.
 func FuzzCacheKey(f *testing.F) {
 	for _, q := range []string{"page=2&per_page=5", "category=ui-hud&framework=esx", "page=02", "per_page=51",
-		"category=%41", "page=1&page=2", "category=&page=1", "framework=ESX", "per_page=50", "page=123456789012345678"} {
+		"category=%41", "page=1&page=2", "category=&page=1", "framework=ESX", "per_page=50", "page=123456789012345678",
+		"search=red+shoes", "search=caf%C3%A9", "orderby=price&order=desc", "max_price=20.5&min_price=10",
+		"facets=true&in_stock=true&on_sale=false"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {

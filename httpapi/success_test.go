@@ -2,7 +2,9 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,3 +216,80 @@ func TestShapes(t *testing.T) {
 		})
 	}
 }
+
+// facets=true adds the facets object, spelt as api.Facets' JSON tags say
+// and nothing more; each facet ignores its own filter (the categories
+// stay whole under category=vehicles). Without facets=true, or with
+// facets=false, the list has no facets key.
+func TestSuccessFacets(t *testing.T) {
+	srv := serve(t, openDB(t, loadShop(t), "wp_", 5*time.Second), "shop")
+	products := base + "/catalog/products"
+	keys := func(t *testing.T, raw json.RawMessage, want ...string) map[string]json.RawMessage {
+		t.Helper()
+		m := keysOf(t, raw)
+		got := slices.Sorted(maps.Keys(m))
+		if slices.Sort(want); !slices.Equal(got, want) {
+			t.Errorf("keys %v, want %v in %s", got, want, raw)
+		}
+		return m
+	}
+	counts := func(t *testing.T, raw json.RawMessage) map[string]int {
+		t.Helper()
+		var m map[string]int
+		if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+			t.Errorf("%s: not an object of counts: %v", raw, err)
+		}
+		return m
+	}
+	allCategories := map[string]int{"jobs": 2, "police": 1, "vehicles": 2}
+	tests := []struct {
+		query      string
+		total      int
+		frameworks map[string]int
+		inStock    int
+	}{
+		{"facets=true", 4, map[string]int{"esx": 2, "qbcore": 2, "qbox": 1, "standalone": 1}, 4},
+		{"facets=true&per_page=1&page=3", 4, map[string]int{"esx": 2, "qbcore": 2, "qbox": 1, "standalone": 1}, 4},
+		{"facets=true&category=vehicles", 2, map[string]int{"qbcore": 1, "standalone": 1}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			r := get(t, srv, products+"?"+tt.query)
+			if r.status != http.StatusOK {
+				t.Fatalf("%d %s", r.status, r.body)
+			}
+			top := keys(t, r.body, "products", "page", "per_page", "total", "total_pages", "facets")
+			if string(top["total"]) != strconv.Itoa(tt.total) {
+				t.Errorf("total %s, want %d", top["total"], tt.total)
+			}
+			f := keys(t, top["facets"], "categories", "frameworks", "stock", "on_sale", "price")
+			if got := counts(t, f["categories"]); !maps.Equal(got, allCategories) {
+				t.Errorf("categories %v, want %v", got, allCategories)
+			}
+			if got := counts(t, f["frameworks"]); !maps.Equal(got, tt.frameworks) {
+				t.Errorf("frameworks %v, want %v", got, tt.frameworks)
+			}
+			stock := keys(t, f["stock"], "in_stock", "out_of_stock")
+			if string(stock["in_stock"]) != strconv.Itoa(tt.inStock) || string(stock["out_of_stock"]) != "0" {
+				t.Errorf("stock %s, want %d in stock, none out", f["stock"], tt.inStock)
+			}
+			if string(f["on_sale"]) != "0" {
+				t.Errorf("on_sale %s, want 0", f["on_sale"])
+			}
+			price := keys(t, f["price"], "min", "max")
+			var low, high string
+			if json.Unmarshal(price["min"], &low) != nil || json.Unmarshal(price["max"], &high) != nil ||
+				!priceRE.MatchString(low) || high != "30.00" {
+				t.Errorf("price %s, want two prices as the list spells them, the highest 30.00", f["price"])
+			}
+		})
+	}
+	for _, q := range []string{"", "?facets=false", "?orderby=price"} {
+		if r := get(t, srv, products+q); r.status != http.StatusOK || keysOf(t, r.body)["facets"] != nil {
+			t.Errorf("%s: %d, facets %s; want none", q, r.status, keysOf(t, r.body)["facets"])
+		}
+	}
+}
+
+// priceRE is a price as the list spells it in the fixture's currency.
+var priceRE = regexp.MustCompile(`^[0-9]+\.[0-9]{2}$`)

@@ -12,17 +12,18 @@ import (
 // (docs/freshness.md#purge-tags). Every response names its kind
 // ({ns}-index, -categories, -list, -product, -docs), which a change to the
 // lists or to a term or setting purges; a product or list page also each
-// product it shows ({ns}-product-{post ID}: stable when a slug is edited);
-// a 400 or 404 {ns}-miss, which a change to the lists purges (a product
-// just published must not stay missing at the edge). None names its
-// categories: a category changes only with a term (every kind is purged)
-// or a product moving (its tag and the lists' are). A response whose tags
-// would not fit tagBudget names its kind and {ns}-overflow, which every
-// product change purges: nothing is left unpurgeable.
+// product it shows ({ns}-product-{post ID}: stable when a slug is edited),
+// a finding page {ns}-query instead (listTags); a 400 or 404 {ns}-miss,
+// which a change to the lists purges. None names its categories: a
+// category changes only with a term (every kind is purged) or a product
+// moving (its tag and the lists' are). A response whose tags would not
+// fit tagBudget names its kind and {ns}-overflow, which every product
+// change purges: nothing is left unpurgeable.
 
 // tagKinds are the kind suffixes: one per kind of response, miss for the
-// 400s and 404s, overflow for the responses whose tags did not fit.
-var tagKinds = []string{"index", "categories", "list", "product", "docs", "miss", "overflow"}
+// 400s and 404s, overflow for the responses whose tags did not fit, query
+// for the finding pages.
+var tagKinds = []string{"index", "categories", "list", "product", "docs", "miss", "overflow", "query"}
 
 // Tags are a namespace's purge tags as a change invalidates them: the one
 // answer to what a change purges, which the response cache drops
@@ -56,9 +57,9 @@ var listKinds = []string{"index", "categories", "list", "docs", "miss"}
 // Invalidated is the tag set a change the catalog applied invalidates:
 // every kind when the settings or terms moved, since any response may
 // have; else the tags of the responses that show a changed product (its
-// own, and the list pages listing it), and every list's, count's, index's
-// and document's when a product entered or left them; nothing when the
-// change left every response as it was.
+// own, the list pages listing it, and every finding page), and every
+// list's, count's, index's and document's when a product entered or left
+// them; nothing when the change left every response as it was.
 func (t Tags) Invalidated(a catalog.Applied) []string {
 	switch {
 	case a.Everything:
@@ -74,6 +75,10 @@ func (t Tags) Invalidated(a catalog.Applied) []string {
 		// The responses whose product tags did not fit carry this one
 		// instead (tagger.fit): any product may be among theirs.
 		named.add(t.tg.kind("overflow"))
+	}
+	if len(a.Products) > 0 || a.Lists {
+		// A finding page may gain, lose or reorder any product.
+		named.add(t.tg.kind("query"))
 	}
 	if a.Lists {
 		for _, k := range listKinds {
@@ -154,8 +159,15 @@ func (tg tagger) fit(tags []string) []string {
 }
 
 // listTags: the kind and every product shown. The category filtered on
-// needs no tag: a term change purges every list by its kind.
+// needs no tag: a term change purges every list by its kind. A finding
+// page (a search, an order other than by ID, a price, stock or sale
+// filter, facets) can change with any product, one it does not show
+// among them: it names the kind and {ns}-query, which every product's
+// change purges, and no product, as each would purge it again.
 func (tg tagger) listTags(l *catalog.ProductList) []string {
+	if l.Finding {
+		return []string{tg.kind("list"), tg.kind("query")}
+	}
 	tags := make([]string, 0, 1+len(l.Items))
 	tags = append(tags, tg.kind("list"))
 	for i := range l.Items {

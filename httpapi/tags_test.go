@@ -102,6 +102,7 @@ func TestTagHeadersFitEveryProxy(t *testing.T) {
 				{"categories", base + "/catalog/categories"},
 				{"list per_page=50 (the largest)", base + "/catalog/products?per_page=50"},
 				{"list per_page=50, a category", base + "/catalog/products?per_page=50&category=kind-0001"},
+				{"list per_page=50, sorted, facets", base + "/catalog/products?per_page=50&orderby=price&facets=true"},
 				{"product", base + "/catalog/products/server-script-00249"},
 				{"404", base + "/catalog/products/no-such-script"},
 				{"400", base + "/catalog/products?category=no-such-kind"},
@@ -164,6 +165,11 @@ func TestTagOverflowIsPurged(t *testing.T) {
 	if len(small) != 11 || slices.Contains(small, ns+"-overflow") {
 		t.Errorf("list of 10: Surrogate-Key %q, want its kind and ten products", small)
 	}
+	// A finding page names no product, so it never overflows.
+	sorted := strings.Fields(get(t, srv, list+"?per_page=50&orderby=price").header.Get("Surrogate-Key"))
+	if !slices.Equal(sorted, []string{ns + "-list", ns + "-query"}) {
+		t.Errorf("sorted list of 50: Surrogate-Key %q, want the kind and the query tag", sorted)
+	}
 
 	var id int64
 	if err := raw.QueryRow(`SELECT ID FROM wp_posts WHERE post_name = 'server-script-00042'`).Scan(&id); err != nil {
@@ -176,6 +182,9 @@ func TestTagOverflowIsPurged(t *testing.T) {
 	hit := slices.ContainsFunc(carried, func(tag string) bool { return slices.Contains(named, tag) })
 	if !hit {
 		t.Errorf("a price edit on the list's 43rd product named %q; none is among the list's %q: it stays stale at the edge", named, carried)
+	}
+	if !slices.Contains(named, ns+"-query") {
+		t.Errorf("a price edit named %q: the sorted list stays stale at the edge", named)
 	}
 	if slices.Contains(named, ns+"-list") {
 		t.Errorf("a price edit named every list (%q): the pages without the product are purged too", named)
@@ -214,20 +223,22 @@ func TestMissIsPurgedWhenPublished(t *testing.T) {
 
 // What a change purges, one answer for the cache and the edge: a change
 // to the settings or terms purges every kind; a product's change its own
-// tag, the overflow tag and the index; one that moves the lists every
-// list's kind too; a change that altered nothing, nothing. The cache
-// drops, and logs, exactly that set.
+// tag, the overflow tag, the finding pages' and the index; one that moves
+// the lists every list's kind too; a change that altered nothing,
+// nothing. The cache drops, and logs, exactly that set.
 func TestInvalidatedTags(t *testing.T) {
-	kinds := []string{"shop-index", "shop-categories", "shop-list", "shop-product", "shop-docs", "shop-miss", "shop-overflow"}
+	kinds := []string{"shop-index", "shop-categories", "shop-list", "shop-product", "shop-docs", "shop-miss", "shop-overflow", "shop-query"}
 	tests := []struct {
 		name string
 		a    catalog.Applied
 		want []string
 	}{
 		{"the settings or terms moved", catalog.Applied{Everything: true}, kinds},
-		{"a price", catalog.Applied{Products: []int64{7}}, []string{"shop-product-7", "shop-overflow", "shop-index"}},
+		{"a price", catalog.Applied{Products: []int64{7}}, []string{"shop-product-7", "shop-overflow", "shop-query", "shop-index"}},
 		{"a product published", catalog.Applied{Products: []int64{7, 9}, Lists: true},
-			[]string{"shop-product-7", "shop-product-9", "shop-overflow", "shop-index", "shop-categories", "shop-list", "shop-docs", "shop-miss"}},
+			[]string{"shop-product-7", "shop-product-9", "shop-overflow", "shop-query", "shop-index", "shop-categories", "shop-list", "shop-docs", "shop-miss"}},
+		{"the lists alone", catalog.Applied{Lists: true},
+			[]string{"shop-query", "shop-index", "shop-categories", "shop-list", "shop-docs", "shop-miss"}},
 		{"nothing that shows", catalog.Applied{}, nil},
 	}
 	tags := httpapi.NewTags("shop")

@@ -69,8 +69,8 @@ func readSecret(t *testing.T, file string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// edge is catalogd (polling a small shop, purging Varnish with the secret
-// in the file secret) and the shipped Varnish in front of it.
+// edge is catalogd (following a shop's changes, purging Varnish with the
+// secret in the file secret) and the shipped Varnish in front of it.
 type edge struct {
 	cd          *proctest.Catalogd
 	v           *varnish
@@ -88,10 +88,18 @@ func smallEdge(t *testing.T, catalogdEnv, varnishEnv []string) edge {
 	s.Add(wpfixture.Product{Title: "Dispatch", RegularPrice: "7", Categories: []string{"police"}})
 	s.Add(wpfixture.Product{Title: "Garage", RegularPrice: "9", Categories: []string{"vehicles"}})
 	dsn, _ := testdb.Load(t, s)
+	return startEdge(t, dsn, append([]string{"CATALOG_CHANGES=poll"}, catalogdEnv...), varnishEnv)
+}
+
+// startEdge starts catalogd on the shop at dsn (its change feed among
+// catalogdEnv), purging the shipped Varnish in front of it, and waits
+// until its first purge reached Varnish.
+func startEdge(t *testing.T, dsn string, catalogdEnv, varnishEnv []string) edge {
+	t.Helper()
 	listen, purgeAddr := proctest.FreeAddr(t), proctest.FreeAddr(t)
 	secret, secretEnv := purgeSecret(t)
 	cd := proctest.MustStart(t, catalogdBin, proctest.Options{DSN: dsn, Env: append([]string{
-		"CATALOG_CHANGES=poll", "CATALOG_PURGE_VARNISH=http://" + purgeAddr, secretEnv, "CATALOG_ACCESS_LOG=false",
+		"CATALOG_PURGE_VARNISH=http://" + purgeAddr, secretEnv, "CATALOG_ACCESS_LOG=false",
 		"CATALOG_SITE_URL=https://shop.example", "CATALOG_RATE_LIMIT=1000000"}, catalogdEnv...)})
 	if _, _, err := cd.WaitReadyz(http.StatusOK, 30*time.Second); err != nil {
 		t.Fatal(err)

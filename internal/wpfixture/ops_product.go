@@ -90,6 +90,16 @@ func (o *Ops) EditExcerpt(ctx context.Context, id int64, excerpt string) error {
 	return o.wcSave(ctx, id, wcChanges{})
 }
 
+// EditTitle is the product's title edited and Update: edit_post →
+// wp_update_post (post_title; a published product keeps its post_name),
+// then WooCommerce's save.
+func (o *Ops) EditTitle(ctx context.Context, id int64, title string) error {
+	if err := o.editPost(ctx, id, []kv{{"post_title", title}}, nil); err != nil {
+		return err
+	}
+	return o.wcSave(ctx, id, wcChanges{})
+}
+
 // SetCategories is the "Product categories" box changed and Update:
 // wp_insert_post's tax_input → wp_set_post_terms(product_cat) (new
 // relationships inserted, old ones deleted, both counted), then

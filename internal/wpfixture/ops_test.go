@@ -125,6 +125,11 @@ func TestOpsStorage(t *testing.T) {
 			equal(t, "_sale_price after the edit", f.meta(t, f.simple, "_sale_price"), []string(nil))
 			equal(t, "lookup min/max after the edit", f.values(t, "SELECT CONCAT(min_price+0, '-', max_price+0) FROM wp_wc_product_meta_lookup WHERE product_id = ?", f.simple), []string{"12.0000-12.0000"})
 
+			// A title edit keeps a published product's slug.
+			must(f.ops.EditTitle(ctx, f.simple, "Simple Renamed"))
+			equal(t, "title after the edit", f.post(t, f.simple, "post_title"), "Simple Renamed")
+			equal(t, "slug after the edit", f.post(t, f.simple, "post_name"), "simple")
+
 			// A variation's price: the parent's _price rows are the
 			// distinct prices, sorted.
 			must(f.ops.EditVariationPrice(ctx, f.cheapVar, "5", ""))
