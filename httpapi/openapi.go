@@ -285,7 +285,8 @@ var cacheHeaders = map[string]any{
 		"description": "Purge tags (Cloudflare), comma-separated, sent instead of Surrogate-Key when catalogd is set up " +
 			"for Cloudflare (--tag-header): the kind ({ns}-index, {ns}-categories, {ns}-list, {ns}-product or {ns}-docs) " +
 			"and, on a product or list page, {ns}-product-{post ID} for every product shown; when those would pass 2 KB, " +
-			"{ns}-overflow instead of them.",
+			"{ns}-overflow instead of them. A list page that searches, sorts by other than ID, filters by price, stock or " +
+			"sale, or asks for facets names {ns}-list and {ns}-query instead of its products: any product's change purges it.",
 		"schema": map[string]any{"type": "string", "pattern": `^[^,\s]+(,[^,\s]+)*$`}},
 	"Surrogate-Key": map[string]any{"required": false,
 		"description": "The purge tags of Cache-Tag, space-separated (Fastly, Varnish xkey); the default tag header.",
