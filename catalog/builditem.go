@@ -10,7 +10,7 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	rows, post := r.rows, &r.rows.Posts[i]
 	id := post.ID
 	meta, ttids := r.meta[i], r.terms[i]
-	it := &item{id: id, typ: tax.productType(ttids), ttids: ttids, modified: post.ModifiedTime(), wpml: rows.WPML[id]}
+	it := &item{id: id, typ: tax.productType(ttids), ttids: ttids, wpml: rows.WPML[id]}
 	sc.prices, sc.kids = sc.prices[:0], sc.kids[:0]
 	st := stored{own: readPrices(meta, &sc.prices)}
 	it.rank = readRanks(post, meta, st.own.price)
@@ -45,8 +45,12 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	st.kids = sc.kids
 	// Every variation or child counts, shown or not: disabling one changes
 	// the price shown.
+	modified := post.ModifiedTime()
 	for _, k := range st.kids {
-		it.modified = latest(it.modified, k.modified)
+		modified = latest(modified, k.modified)
+	}
+	if !modified.IsZero() {
+		it.modified = modified.Unix()
 	}
 
 	cats, fws := sc.cats[:0], sc.fws[:0]

@@ -129,7 +129,7 @@ func (x *itemHasher) sum(it *item) [2]uint64 {
 	x.flag(it.inStock)
 	x.i64(int64(it.typ))
 	x.flag(it.protected)
-	x.i64(it.modified.UnixNano())
+	x.i64(it.modified)
 	x.str(it.description)
 	x.ids(it.childIDs)
 	x.optional(it.price)

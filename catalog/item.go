@@ -28,7 +28,10 @@ type item struct {
 	// protected is whether it has a password: its texts are hidden, and
 	// an anonymous visitor's search does not find it.
 	protected bool
-	modified  time.Time // its own and every variation's or child's post_modified_gmt
+	// modified is the newest post_modified_gmt of its own and every
+	// variation's or child's, in Unix seconds (0: none): a time.Time
+	// would be three words, one a pointer, in every item.
+	modified int64
 	// description is the plain text of the content (the summaries are in
 	// text); like them, it is empty for a protected product.
 	description string
@@ -72,6 +75,14 @@ func (it *item) url() string { return it.cut(textURL) }
 
 // titleKey orders the items as the database orders their titles.
 func (it *item) titleKey() string { return it.cut(textTitleKey) }
+
+// modifiedTime is modified as a time; zero for none.
+func (it *item) modifiedTime() time.Time {
+	if it.modified == 0 {
+		return time.Time{}
+	}
+	return time.Unix(it.modified, 0).UTC()
+}
 
 // summary is the whole plain-text excerpt.
 func (it *item) summary() string { return it.cut(textSummary) }
