@@ -30,7 +30,8 @@ type ProductList struct {
 	PerPage    int       `json:"per_page"`
 	Total      int       `json:"total"`
 	TotalPages int       `json:"total_pages"`
-	Facets     *Facets   `json:"facets,omitempty"`
+	// Facets are set only when the query asks for them (facets=true).
+	Facets *Facets `json:"facets,omitempty"`
 }
 
 // Category is a product category holding at least one visible product.

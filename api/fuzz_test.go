@@ -15,7 +15,8 @@ import (
 
 // listParams are the product list's parameters, in the order in which an
 // error's code names the first offending one.
-var listParams = []string{"page", "per_page", "category", "framework"}
+var listParams = []string{"page", "per_page", "category", "framework", "search", "orderby", "order",
+	"min_price", "max_price", "in_stock", "on_sale", "facets"}
 
 // FuzzParseListQuery checks properties of the parse, whatever the raw query
 // string, rather than a second copy of its rules: it never panics; every
@@ -29,7 +30,10 @@ func FuzzParseListQuery(f *testing.F) {
 	for _, s := range []string{"", "page=2&per_page=10", "per_page=50&category=police&framework=esx", "page=0",
 		"page=-1", "page=%2B1", "page=1&page=1", "per_page=51", "category=", "framework=ESX", "page=%zz",
 		"page=99999999999999999999", "category=%ff", "a=b&&c", ";", "page=1;per_page=2", "category=jobs%00",
-		"page=007", "category=%E6%9D%B1", "category=Police", "category=a%2Fb", "utm=1&framework=qbox"} {
+		"page=007", "category=%E6%9D%B1", "category=Police", "category=a%2Fb", "utm=1&framework=qbox",
+		"search=p%C3%AAche+-radar", "search=%22big+car%22&orderby=relevance", "orderby=relevance", "search=&orderby=relevance",
+		"orderby=rating&order=asc", "order=desc", "min_price=10&max_price=9.99", "min_price=010.50", "max_price=1e3",
+		"in_stock=TRUE", "on_sale=false&facets=true", "search=%ff", "search=100%", "facets=1", "min_price=.5"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -89,7 +93,10 @@ func FuzzParseListQuery(f *testing.F) {
 func FuzzCanonicalQuery(f *testing.F) {
 	for _, q := range []string{"page=2&per_page=5", "category=ui-hud&framework=esx", "page=02", "per_page=51",
 		"category=%41", "page=1&page=2", "category=&page=1", "framework=ESX", "per_page=50", "page=123456789012345678",
-		"category=%e6%9d%b1", "page=1&", "&page=1", "per_page=5&page=2"} {
+		"category=%e6%9d%b1", "page=1&", "&page=1", "per_page=5&page=2", "search=p%C3%AAche+radar", "search=a%20b",
+		"search=%e2%82%ac", "search=a%2Db", "orderby=relevance", "orderby=relevance&search=x", "order=asc&orderby=rating",
+		"max_price=9&min_price=10", "max_price=10&min_price=9.5", "min_price=9.50", "in_stock=true&on_sale=false",
+		"facets=false", "search=", "search", "search&page=1"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -116,14 +123,51 @@ func field(q api.ListQuery, name string) string {
 		return strconv.Itoa(q.PerPage)
 	case "category":
 		return q.Category
+	case "framework":
+		return q.Framework
+	case "search":
+		return q.Search
+	case "orderby":
+		return q.OrderBy
+	case "order":
+		return q.Order
+	case "min_price":
+		return priceText(q.MinPrice)
+	case "max_price":
+		return priceText(q.MaxPrice)
+	case "in_stock":
+		return boolText(q.InStock)
+	case "on_sale":
+		return boolText(q.OnSale)
+	case "facets":
+		return strconv.FormatBool(q.Facets)
 	}
-	return q.Framework
+	panic("no such list parameter: " + name)
+}
+
+func priceText(p *api.Price) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
+}
+
+func boolText(b *bool) string {
+	if b == nil {
+		return ""
+	}
+	return strconv.FormatBool(*b)
 }
 
 // sameQuery compares the parameters of two queries (not the problems they
 // carry, compared through Problems).
 func sameQuery(a, b api.ListQuery) bool {
-	return a.Page == b.Page && a.PerPage == b.PerPage && a.Category == b.Category && a.Framework == b.Framework
+	for _, name := range listParams {
+		if field(a, name) != field(b, name) {
+			return false
+		}
+	}
+	return true
 }
 
 // FuzzValidSlug: ValidSlug accepts exactly the valid UTF-8 strings made of

@@ -51,6 +51,28 @@ var listParams = []listParam{
 	},
 		write:     func(b []byte, q *ListQuery) []byte { return append(b, q.Framework...) },
 		canonical: ValidFramework},
+	{name: "search", read: readSearch, write: writeSearch, canonical: canonicalSearch},
+	{name: "orderby", read: readOrderBy,
+		write:     func(b []byte, q *ListQuery) []byte { return append(b, q.OrderBy...) },
+		canonical: func(s string) bool { return slices.Contains(OrderBys, s) }},
+	{name: "order", read: readOrder,
+		write:     func(b []byte, q *ListQuery) []byte { return append(b, q.Order...) },
+		canonical: func(s string) bool { return slices.Contains(Orders, s) }},
+	{name: "min_price", read: price("min_price", func(q *ListQuery) **Price { return &q.MinPrice }),
+		write:     writePrice(func(q *ListQuery) *Price { return q.MinPrice }),
+		canonical: canonicalPrice},
+	{name: "max_price", read: price("max_price", func(q *ListQuery) **Price { return &q.MaxPrice }),
+		write:     writePrice(func(q *ListQuery) *Price { return q.MaxPrice }),
+		canonical: canonicalPrice},
+	{name: "in_stock", read: flag("in_stock", func(q *ListQuery) **bool { return &q.InStock }),
+		write:     writeFlag(func(q *ListQuery) *bool { return q.InStock }),
+		canonical: validBool},
+	{name: "on_sale", read: flag("on_sale", func(q *ListQuery) **bool { return &q.OnSale }),
+		write:     writeFlag(func(q *ListQuery) *bool { return q.OnSale }),
+		canonical: validBool},
+	{name: "facets", read: readFacets,
+		write:     func(b []byte, q *ListQuery) []byte { return appendBool(b, q.Facets) },
+		canonical: validBool},
 }
 
 // paramSet is a set of listParams, by their index.
@@ -130,17 +152,20 @@ func (q ListQuery) Canonical() string {
 // Canonical spelling of the query it means, so that the cache's hit path
 // need not parse it: only parameters the list reads, each once, sorted,
 // each value in its rule's canonical spelling. FuzzCanonicalQuery checks
-// that such a query parses to itself.
+// that such a query parses to itself. The rules that join parameters
+// (combo) are checked too: each value may be canonical and the whole a
+// problem.
 func CanonicalQuery(raw string) bool {
 	prev := ""
+	var c combo
 	for raw != "" {
 		pair, rest, more := strings.Cut(raw, "&")
 		raw = rest
 		if more && rest == "" {
 			return false // a trailing "&"
 		}
-		k, val, _ := strings.Cut(pair, "=")
-		if k <= prev {
+		k, val, eq := strings.Cut(pair, "=")
+		if !eq || k <= prev { // "search" alone means "search=", its canonical spelling
 			return false
 		}
 		prev = k
@@ -148,8 +173,10 @@ func CanonicalQuery(raw string) bool {
 		if i < 0 || !listParams[i].canonical(val) {
 			return false
 		}
+		c.note(k, val)
 	}
-	return true
+	orderBy, order, minPrice := c.check()
+	return orderBy == "" && order == "" && minPrice == ""
 }
 
 // number reads a plain base-10 whole number from min to max (no bound for

@@ -37,22 +37,27 @@ func ValidFramework(f string) bool {
 // with it; the catalog trusts the values and reports those problems with
 // what only it can tell (an unknown category). A query built in code holds
 // valid values: zero Page and PerPage are the defaults (Paging), empty
-// Category and Framework no restriction.
+// Category and Framework no restriction, and so for the finding
+// parameters: an empty Search, OrderBy and Order, nil bounds and flags.
 type ListQuery struct {
 	Page      int
 	PerPage   int
 	Category  string
 	Framework string
 
-	// Search is the search as sent; "" searches nothing.
+	// Search is the search as sent, percent-decoded; "" is no search.
 	Search string
-	// OrderBy is "" (= "id"), "id", "relevance", "date", "price",
-	// "popularity", "rating", "title" or "menu_order"; Order "", "asc"
-	// or "desc" (Sort applies the defaults).
-	OrderBy, Order     string
-	MinPrice, MaxPrice *Price // nil: not sent
-	InStock, OnSale    *bool  // nil: not sent
-	Facets             bool
+	// OrderBy is one of OrderBys, "" for id; Order is "asc", "desc" or ""
+	// for the default of OrderBy (Sort applies both).
+	OrderBy, Order string
+	// MinPrice and MaxPrice bound the price range a product's must
+	// overlap; nil is no bound.
+	MinPrice, MaxPrice *Price
+	// InStock and OnSale keep the products whose in_stock or on_sale is
+	// the value; nil keeps both.
+	InStock, OnSale *bool
+	// Facets asks for the list's facets (ProductList.Facets).
+	Facets bool
 
 	// sent are the parameters the request named (Canonical writes them).
 	sent paramSet
@@ -112,14 +117,29 @@ var ParamHints = map[string]string{
 	"per_page":  fmt.Sprintf("Send per_page as a plain whole number from 1 to %d (default %d); larger pages are rejected, not clamped.", MaxPerPage, DefaultPerPage),
 	"category":  "Use a slug from the categories endpoint.",
 	"framework": "Use one of " + strings.Join(Frameworks, ", ") + ", or leave framework out.",
-	"slug":      "Use the product's slug as the product list shows it: lowercase letters, digits, underscores and hyphens, other characters percent-encoded (or sent as UTF-8).",
+	"search": fmt.Sprintf("Send search as text of at most %d characters, percent-encoded UTF-8, or leave it out; "+
+		"orderby=relevance needs a non-empty one.", MaxSearchLength),
+	"orderby": "Use one of " + strings.Join(OrderBys, ", ") + " (id is the default; relevance only with a search); " +
+		"for the highest price first send orderby=price&order=desc.",
+	"order": "Use asc or desc, or leave order out for the orderby's default (date descending, the rest ascending); " +
+		"relevance, popularity and rating sort in descending order only.",
+	"min_price": "Send min_price as a plain decimal in the shop's currency, like 10 or 9.99 (no sign, at most 6 decimals), " +
+		"not above max_price.",
+	"max_price": "Send max_price as a plain decimal in the shop's currency, like 50 or 49.99 (no sign, at most 6 decimals), " +
+		"not below min_price.",
+	"in_stock": "Send in_stock=true or in_stock=false, or leave it out for both.",
+	"on_sale":  "Send on_sale=true or on_sale=false, or leave it out for both.",
+	"facets":   "Send facets=true for the facets object, or leave facets out.",
+	"slug":     "Use the product's slug as the product list shows it: lowercase letters, digits, underscores and hyphens, other characters percent-encoded (or sent as UTF-8).",
 }
 
 // ParseListQuery reads the product list's parameters from query values,
 // strictly, by each one's rule (listParams): page and per_page are plain
 // base-10 whole numbers (not empty, signed, fractional, huge or repeated)
 // in range, category a non-empty slug (in its stored form, CanonicalSlug),
-// framework one of Frameworks. Other parameters are ignored, as WordPress
+// framework one of Frameworks, the finding parameters by their rules
+// (findparams.go), each alone and then together (combo). Other
+// parameters are ignored, as WordPress
 // ignores them. The problems name every offending parameter; the query
 // holds what was valid, so that whether an unknown category is a problem
 // too can still be told, and the problems too (Problems).
@@ -140,6 +160,7 @@ func ParseListQuery(values map[string][]string) (ListQuery, Problems) {
 			problems[p.name] = msg
 		}
 	}
+	checkCombo(&q, problems)
 	if len(problems) == 0 {
 		return q, problems
 	}

@@ -14,7 +14,7 @@ func TestParseListQuery(t *testing.T) {
 		{"all set", map[string][]string{"page": {"3"}, "per_page": {"50"}, "category": {"jobs"}, "framework": {"qbox"}},
 			ListQuery{Page: 3, PerPage: 50, Category: "jobs", Framework: "qbox"}, "", nil},
 		{"leading zeros are base 10", map[string][]string{"page": {"007"}}, ListQuery{Page: 7, PerPage: 20}, "", nil},
-		{"unknown parameters ignored", map[string][]string{"orderby": {"price"}}, ListQuery{Page: 1, PerPage: 20}, "", nil},
+		{"unknown parameters ignored", map[string][]string{"stock_status": {"instock"}}, ListQuery{Page: 1, PerPage: 20}, "", nil},
 		{"empty page", map[string][]string{"page": {""}}, ListQuery{}, "invalid_page", []string{"page"}},
 		{"signed page", map[string][]string{"page": {"+2"}}, ListQuery{}, "invalid_page", []string{"page"}},
 		{"negative page", map[string][]string{"page": {"-1"}}, ListQuery{}, "invalid_page", []string{"page"}},

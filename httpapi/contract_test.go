@@ -92,6 +92,10 @@ func TestContract(t *testing.T) {
 		{good, "GET", "/catalog/products", nil, 200},
 		{good, "GET", "/catalog/products?per_page=1&page=2&category=jobs", nil, 200},
 		{good, "GET", "/catalog/products?framework=esx", nil, 200},
+		{good, "GET", "/catalog/products?search=police&orderby=relevance&per_page=2", nil, 200},
+		{good, "GET", "/catalog/products?orderby=price&order=desc&min_price=1&max_price=100", nil, 200},
+		{good, "GET", "/catalog/products?in_stock=true&on_sale=false&facets=true", nil, 200},
+		{good, "GET", "/catalog/products?search=&orderby=date&order=asc&facets=false", nil, 200},
 		{good, "GET", "/catalog/products/police-radar", nil, 200},
 		{good, "GET", "/catalog/products/free-thing", nil, 200},
 		{good, "GET", "/catalog", map[string]string{"If-None-Match": etag}, 304},
@@ -102,6 +106,13 @@ func TestContract(t *testing.T) {
 		{good, "GET", "/catalog/products?category=nope", nil, 400},
 		{good, "GET", "/catalog/products?framework=vrp", nil, 400},
 		{good, "GET", "/catalog/products?page=99", nil, 400},
+		{good, "GET", "/catalog/products?search=" + strings.Repeat("x", 201), nil, 400},
+		{good, "GET", "/catalog/products?orderby=relevance", nil, 400},
+		{good, "GET", "/catalog/products?orderby=rating&order=asc", nil, 400},
+		{good, "GET", "/catalog/products?orderby=price-desc", nil, 400},
+		{good, "GET", "/catalog/products?min_price=10&max_price=5", nil, 400},
+		{good, "GET", "/catalog/products?max_price=1e3", nil, 400},
+		{good, "GET", "/catalog/products?in_stock=yes&on_sale=1&facets=TRUE", nil, 400},
 		{good, "GET", "/catalog/products/Bad_Slug", nil, 400},
 		{good, "GET", "/catalog/products/no-such-product", nil, 404},
 		{good, "GET", "/catalog/products/%d1%81%d0%ba", nil, 404},
@@ -109,6 +120,7 @@ func TestContract(t *testing.T) {
 		{fake, "GET", "/catalog", nil, 200},
 		{fake, "GET", "/catalog/categories", nil, 200},
 		{fake, "GET", "/catalog/products", nil, 200},
+		{fake, "GET", "/catalog/products?facets=true", nil, 200},
 		{fake, "GET", "/catalog/products/" + fakeSlug, nil, 200},
 		{down, "GET", "/catalog/products", nil, 503},
 		{down, "GET", "/catalog/products/" + fakeSlug, nil, 503},
@@ -191,6 +203,29 @@ func TestContract(t *testing.T) {
 		ok, errs := v.ValidateHttpResponse(req, resp)
 		if control := name == "as served (the control)"; ok != control {
 			t.Errorf("%s: validation passed = %v, want %v (%v)", name, ok, control, errs)
+		}
+	}
+
+	// And the facets' shape: a count that is no number, a price that is no
+	// decimal string or a facet the document does not name drifts.
+	facetsPath := base + "/catalog/products?facets=true"
+	faceted := get(t, fake, facetsPath)
+	if !strings.Contains(string(faceted.body), `"facets":{`) {
+		t.Fatalf("the fake list has no facets: %s", faceted.body)
+	}
+	for name, body := range map[string]string{
+		"a count as a string":     strings.Replace(string(faceted.body), `"jobs":1`, `"jobs":"1"`, 1),
+		"a price as a number":     strings.Replace(string(faceted.body), `"min":"20.00"`, `"min":20`, 1),
+		"an unnamed facet":        strings.Replace(string(faceted.body), `"on_sale":0,`, `"on_sale":0,"rating":{},`, 1),
+		"as served (the control)": string(faceted.body),
+	} {
+		h := faceted.header.Clone()
+		h.Del("Content-Encoding")
+		req, _ := http.NewRequest(http.MethodGet, siteURL+facetsPath, nil)
+		resp := &http.Response{StatusCode: 200, Header: h, Body: io.NopCloser(strings.NewReader(body)), Request: req}
+		ok, errs := v.ValidateHttpResponse(req, resp)
+		if control := name == "as served (the control)"; ok != control || !control && body == string(faceted.body) {
+			t.Errorf("facets, %s: validation passed = %v, want %v (%v)", name, ok, control, errs)
 		}
 	}
 }

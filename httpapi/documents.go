@@ -110,6 +110,7 @@ func (s *server) serveLLMsTxt(w http.ResponseWriter, r *http.Request) error {
 		"Ask about one request per second and prefer a larger per_page over more pages; the RateLimit-* headers on every response show the window. "+
 		"Errors are JSON with a stable `code`, a `message` and usually a `data.hint` saying what to do instead.\n\n",
 		api.MaxPerPage)
+	writeFinding(&b, apiURL+"/catalog/products", idx.Currency)
 	b.WriteString("## Categories\n\n")
 	for _, c := range cats.Categories {
 		noun := "products"
@@ -203,4 +204,25 @@ func mdLink(text, href string) string {
 		return "[" + mdText(text) + "](" + u + ")"
 	}
 	return mdText(text)
+}
+
+// writeFinding tells how to find products: the list's search, sort and
+// filters, which the products operation takes beside its paging.
+func writeFinding(b *strings.Builder, list, currency string) {
+	b.WriteString("## Finding products\n\n")
+	b.WriteString("The products operation finds products as the shop's own search box, sort menu and filters do; " +
+		"each parameter is optional and they combine with each other and with the ones above.\n\n")
+	fmt.Fprintf(b, "- `search`: words, \"quoted phrases\" and -excluded words, each found in the name, short description or "+
+		"description, case- and accent-insensitive, as WordPress's search finds them; at most %d characters; empty is no filter\n",
+		api.MaxSearchLength)
+	fmt.Fprintf(b, "- `orderby`: %s (id is the default; relevance only with a search); `order`: asc or desc "+
+		"(date defaults to newest first, relevance, popularity and rating are descending only)\n", orList(api.OrderBys))
+	fmt.Fprintf(b, "- `min_price`, `max_price`: plain decimals in %s like 9.99; a product matches when its price range overlaps them\n",
+		mdText(currency))
+	b.WriteString("- `in_stock`, `on_sale`: true or false\n")
+	b.WriteString("- `facets=true`: adds counts per category, framework, stock and sale, and the price range, over every page of the result\n")
+	if u, ok := mdURL(list + "?search=radar&orderby=price&order=desc&in_stock=true&facets=true"); ok {
+		fmt.Fprintf(b, "\nFor example `%s`.\n", u)
+	}
+	b.WriteString("\n")
 }

@@ -75,7 +75,9 @@ func TestLLMsTxt(t *testing.T) {
 	}
 	for _, want := range []string{"# Script Shop\n", "\n> ", "## API", base + "/catalog/products", "per_page",
 		"## Categories", "[Police](" + siteURL + "/product-category/jobs/police/): 1 product", "esx, qbcore, qbox, standalone",
-		siteURL + "/openapi.json", "[Sitemap](" + siteURL + "/wp-sitemap.xml)", "one language the API serves"} {
+		siteURL + "/openapi.json", "[Sitemap](" + siteURL + "/wp-sitemap.xml)", "one language the API serves",
+		"## Finding products", "- `search`: ", "at most 200 characters", "`orderby`: id, relevance, date", "plain decimals in USD",
+		"`facets=true`", base + "/catalog/products?search=radar&"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("llms.txt lacks %q:\n%s", want, body)
 		}

@@ -128,8 +128,13 @@ func (f *fakeService) Products(ctx context.Context, q api.ListQuery) (*catalog.P
 	}
 	p := f.product()
 	p.Description = nil // the list never carries it
-	return &catalog.ProductList{ProductList: api.ProductList{Products: []api.Product{p.Product}, Page: 1,
-		PerPage: api.DefaultPerPage, Total: 1, TotalPages: 1}, Items: []catalog.Listed{{ID: p.ID, Modified: p.Modified}}, Modified: now}, nil
+	l := &catalog.ProductList{ProductList: api.ProductList{Products: []api.Product{p.Product}, Page: 1,
+		PerPage: api.DefaultPerPage, Total: 1, TotalPages: 1}, Items: []catalog.Listed{{ID: p.ID, Modified: p.Modified}}, Modified: now}
+	if q.Facets {
+		l.Facets = &api.Facets{Categories: map[string]int{"jobs": 1}, Frameworks: map[string]int{"esx": 1},
+			Stock: api.StockFacet{InStock: 1}, Price: &api.PriceFacet{Min: *p.Price, Max: *p.Price}}
+	}
+	return l, nil
 }
 
 func (f *fakeService) Product(ctx context.Context, slug string) (*catalog.Product, error) {

@@ -39,6 +39,33 @@ var (
 			schema: map[string]any{"type": "string", "minLength": 1, "maxLength": api.MaxSlugLength}, example: "police"},
 		{name: "framework", in: "query", desc: "Only products declaring this pa_framework term; combines with category by AND.",
 			schema: map[string]any{"type": "string", "enum": api.Frameworks}, example: "qbox"},
+		{name: "search", in: "query", desc: "The storefront's product search: words (spaces, commas and plus signs " +
+			"between them; \"quoted phrases\"; -word to exclude), each found in the name, short description or " +
+			"description, case- and accent-insensitive; stopwords and single letters are skipped as WordPress skips " +
+			"them. Searches the products the shop's search shows (\"Search results only\" ones too, \"Shop only\" ones " +
+			"not). Empty is no filter.",
+			schema: map[string]any{"type": "string", "maxLength": api.MaxSearchLength}, example: "police"},
+		{name: "orderby", in: "query", desc: "The order: id (post ID, the default), relevance (the search's, only " +
+			"with search), date, price (lowest price ascending, highest descending), popularity (sales), rating, " +
+			"title or menu_order (the shop's custom order, then title); ties as the storefront breaks them.",
+			schema: map[string]any{"type": "string", "enum": api.OrderBys, "default": "id"}, example: "price"},
+		{name: "order", in: "query", desc: "asc or desc; without it, date sorts newest first and the rest ascending. " +
+			"relevance, popularity and rating sort descending only: asc is a 400.",
+			schema: map[string]any{"type": "string", "enum": api.Orders}, example: "desc"},
+		{name: "min_price", in: "query", desc: "Lowest price, a decimal in the shop currency: keeps products whose " +
+			"price range reaches it, as the shop's price filter does; products without a price are left out. " +
+			"Not above max_price.",
+			schema: map[string]any{"type": "string", "pattern": api.PricePattern}, example: "5"},
+		{name: "max_price", in: "query", desc: "Highest price, a decimal in the shop currency: keeps products whose " +
+			"price range starts at or below it; products without a price are left out.",
+			schema: map[string]any{"type": "string", "pattern": api.PricePattern}, example: "20"},
+		{name: "in_stock", in: "query", desc: "Only products whose in_stock is this value.",
+			schema: map[string]any{"type": "boolean"}, example: true},
+		{name: "on_sale", in: "query", desc: "Only products whose on_sale is this value, at the time of the answer.",
+			schema: map[string]any{"type": "boolean"}, example: true},
+		{name: "facets", in: "query", desc: "true adds facets to the answer: counts per category, framework, stock " +
+			"and sale, and the price range, over all pages of the filtered list.",
+			schema: map[string]any{"type": "boolean", "default": false}, example: true},
 	}
 	slugParam = param{name: "slug", in: "path", required: true, desc: "The product's English slug as the product list shows it " +
 		"(WordPress's stored form, ^([a-z0-9_-]|%[0-9a-f]{2})+$: other characters as lowercase percent-encoded UTF-8), " +
@@ -70,6 +97,9 @@ var schemas = []variant{
 	{name: "CategoryList", typ: reflect.TypeFor[api.CategoryList]()},
 	{name: "Category", typ: reflect.TypeFor[api.Category]()},
 	{name: "ProductList", typ: reflect.TypeFor[api.ProductList]()},
+	{name: "Facets", typ: reflect.TypeFor[api.Facets]()},
+	{name: "StockFacet", typ: reflect.TypeFor[api.StockFacet]()},
+	{name: "PriceFacet", typ: reflect.TypeFor[api.PriceFacet]()},
 	{name: "ProductListItem", typ: reflect.TypeFor[api.Product](), omit: []string{"description"}},
 	{name: "Product", typ: reflect.TypeFor[api.Product](), require: []string{"description"}},
 	{name: "Error", typ: reflect.TypeFor[api.Error]()},
@@ -90,6 +120,12 @@ func refName(t reflect.Type, parent string) string {
 		return "Category"
 	case reflect.TypeFor[api.ErrorData]():
 		return "ErrorData"
+	case reflect.TypeFor[api.Facets]():
+		return "Facets"
+	case reflect.TypeFor[api.StockFacet]():
+		return "StockFacet"
+	case reflect.TypeFor[api.PriceFacet]():
+		return "PriceFacet"
 	}
 	return ""
 }
@@ -120,6 +156,16 @@ var fieldDocs = map[string]string{
 	"Error.code":       "Stable machine identifier; branch on it, not on message.",
 	"ErrorData.hint":   "What to do instead, whenever a next step exists.",
 	"ErrorData.params": "Per-parameter messages, on a 400.",
+	"ProductList.facets": "Only with facets=true: counts over every product the filters select, all pages together; " +
+		"each facet ignores its own filter, as the shop's filter widgets do.",
+	"Facets.categories": "Products per category slug, a category counting its descendants' (ignores category); " +
+		"categories with none are left out.",
+	"Facets.frameworks": "Products per pa_framework term (ignores framework); frameworks with none are left out.",
+	"Facets.stock":      "Products in stock and out of stock (ignores in_stock).",
+	"Facets.on_sale":    "Products on sale (ignores on_sale).",
+	"Facets.price":      "The lowest and highest price (ignores min_price and max_price); null when no product has a price.",
+	"PriceFacet.min":    "The lowest price, a decimal string as Product.price spells it.",
+	"PriceFacet.max":    "The highest price, a decimal string as Product.price spells it.",
 }
 
 var uriFields = map[string]bool{"url": true, "image": true, "developers": true, "openapi": true,
@@ -136,7 +182,11 @@ func schemaOf(v variant) map[string]any {
 		if name == "-" || name == "" || !f.IsExported() || slices.Contains(v.omit, name) {
 			continue
 		}
-		s := typeSchema(f.Type, v.name)
+		ft := f.Type
+		if strings.Contains(opts, "omitempty") && ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct {
+			ft = ft.Elem() // left out rather than null
+		}
+		s := typeSchema(ft, v.name)
 		if uriFields[name] {
 			addFormat(s, "uri")
 		}
@@ -175,6 +225,8 @@ func typeSchema(t reflect.Type, parent string) map[string]any {
 		s := typeSchema(t.Elem(), parent)
 		if typ, ok := s["type"].(string); ok {
 			s["type"] = []any{typ, "null"}
+		} else if ref, ok := s["$ref"]; ok {
+			s = map[string]any{"anyOf": []any{map[string]any{"$ref": ref}, map[string]any{"type": "null"}}}
 		}
 		return s
 	}
@@ -280,7 +332,7 @@ func OpenAPI(ns, serverURL string) []byte {
 	components["Link"] = map[string]any{"required": true, "schema": map[string]any{"type": "string", "pattern": `<[^>]+>;\s*rel="`},
 		"description": "RFC 8288 links: always <{site}/openapi.json>; rel=\"service-desc\". The product list adds absolute links to its " +
 			"first, prev, next and last pages (prev not on page 1, next not on the last page, none when total is 0), as WordPress's REST " +
-			"collections do; their query is canonical: category, framework, page, per_page, in that order, only those the request gave, page always."}
+			"collections do; their query is canonical: the list's parameters the request gave, in alphabetical order, page always."}
 	headerRefs["Link"] = map[string]any{"$ref": "#/components/headers/Link"}
 	for h, desc := range map[string]string{
 		"X-WP-Total":      "The list's total, as in the body: the products matching the filters on every page.",
@@ -337,7 +389,7 @@ func OpenAPI(ns, serverURL string) []byte {
 	}
 	doc := map[string]any{
 		"openapi": "3.1.0",
-		"info": map[string]any{"title": "Product catalog", "version": "1.0.0",
+		"info": map[string]any{"title": "Product catalog", "version": "1.1.0",
 			"description": "Read-only catalog of the shop's game-server scripts: products, prices in the shop base currency, " +
 				"stock, categories and framework compatibility. Anonymous GETs only: no operation needs authentication, " +
 				"a key or a cookie. English slugs only. " +

@@ -110,9 +110,10 @@ func (s *server) routes() []route {
 				"slug (the products operation's category filter), name, storefront URL, parent and product count " +
 				"(descendants included: the filtered list's total equals it)."},
 		{name: "listProducts", path: "/catalog/products", handler: s.listProducts, body: "ProductList", tag: tagProducts,
-			summary: "One page of the catalog-visible products, by ascending post ID.", params: listParams,
+			summary: "One page of the catalog-visible products, by ascending post ID unless orderby says otherwise.", params: listParams,
 			desc: "The products an anonymous visitor sees in the shop's catalog, a page at a time, filtered by category " +
-				"(descendants included) and framework. Each shows what the storefront shows: price, regular price, sale, " +
+				"(descendants included) and framework; or found as the storefront finds them: search, orderby and " +
+				"order, a price range, stock and sale, with facets=true for the filter widgets' counts. Each shows what the storefront shows: price, regular price, sale, " +
 				"stock, categories, frameworks, image and a summary cut to 300 characters. X-WP-Total, X-WP-TotalPages " +
 				"and Link (first, prev, next, last) page it as WordPress's REST collections do.",
 			headers: []string{"X-WP-Total", "X-WP-TotalPages"},

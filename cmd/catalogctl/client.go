@@ -336,8 +336,9 @@ func fetch[T any](ctx context.Context, cl *client, path string, required []strin
 // productPage is one page of the product list, decoded and raw.
 type productPage struct {
 	*response
-	list api.ProductList
-	raw  []json.RawMessage // the products as the API sent them
+	list      api.ProductList
+	raw       []json.RawMessage // the products as the API sent them
+	rawFacets json.RawMessage   // the facets as the API sent them, if it did
 }
 
 func (cl *client) products(ctx context.Context, q url.Values) (*productPage, error) {
@@ -360,10 +361,12 @@ func (cl *client) productsAt(ctx context.Context, u string) (*productPage, error
 	}
 	var raw struct {
 		Products []map[string]json.RawMessage `json:"products"`
+		Facets   json.RawMessage              `json:"facets"`
 	}
 	if err := json.Unmarshal(r.body, &raw); err != nil {
 		return nil, fmt.Errorf("GET %s: the answer is not the API's JSON: %w", r.url, err)
 	}
+	pg.rawFacets = raw.Facets
 	for i, p := range raw.Products {
 		if err := requireFields(p, productFields); err != nil {
 			return nil, fmt.Errorf("GET %s: the answer is not the API's JSON: product %d: %w", r.url, i+1, err)
@@ -382,6 +385,10 @@ type allResult struct {
 	products []api.Product
 	raw      []json.RawMessage
 	total    int
+	// facets are the last page's (every page has the same, over the
+	// whole list), when asked for.
+	facets    *api.Facets
+	rawFacets json.RawMessage
 }
 
 // allProducts pages through the list with the largest page, following
@@ -418,6 +425,7 @@ func (cl *client) allProducts(ctx context.Context, q url.Values, progress func(p
 		res.products = append(res.products, pg.list.Products...)
 		res.raw = append(res.raw, pg.raw...)
 		res.total = pg.list.Total
+		res.facets, res.rawFacets = pg.list.Facets, pg.rawFacets
 		if len(pg.list.Products) == 0 {
 			return res, nil
 		}

@@ -27,10 +27,20 @@ var commandDocs = map[string]struct{ usage, about, examples string }{
 	},
 	"products": {
 		usage: "catalogctl [global options] products [--framework F] [--category C]\n" +
-			"                                  [--per-page N] [--page N] [--all] [--json]",
+			"                                  [--search TEXT] [--sort BY[:ORDER]]\n" +
+			"                                  [--min-price P] [--max-price P]\n" +
+			"                                  [--in-stock[=false]] [--on-sale[=false]]\n" +
+			"                                  [--facets] [--per-page N] [--page N]\n" +
+			"                                  [--all] [--json]",
 		about: "Lists the catalog's products as a table: slug, name, price, stock, whether the\n" +
 			"shop sells it now (BUY), frameworks; then the page and the total. Long names and\n" +
 			"slugs are cut with … to fit 80 columns; --json has them whole.\n\n" +
+			"--search finds products as the shop's search box does (quote several words);\n" +
+			"--sort orders them as its \"Sort by\" does: price ascending, price:desc\n" +
+			"descending, relevance (with --search) best first. --min-price and --max-price\n" +
+			"keep the products whose price range overlaps theirs. With --facets the table\n" +
+			"is followed by the counts per category, framework, stock and sale, and the\n" +
+			"price range, over every page of the list.\n\n" +
 			"--all asks for 50 products a page and follows each page's Link rel=\"next\"\n" +
 			"until none, waiting out the rate-limit window, and prints one table (with\n" +
 			"--json one object with every product and the total). On a terminal it shows\n" +
@@ -39,6 +49,9 @@ var commandDocs = map[string]struct{ usage, about, examples string }{
 		examples: "catalogctl products\n" +
 			"catalogctl products --framework qbox --per-page 5\n" +
 			"catalogctl products --category police --per-page 5 --page 2\n" +
+			"catalogctl products --search \"police radar\" --sort relevance\n" +
+			"catalogctl products --sort price:desc --max-price 20 --in-stock --per-page 5\n" +
+			"catalogctl products --on-sale --facets --per-page 3\n" +
 			"catalogctl products --all --json > products.json",
 	},
 	"product": {
@@ -73,6 +86,7 @@ func (c *cli) toolHelp(global *flag.FlagSet) {
 		"catalogctl categories",
 		"catalogctl products --framework qbox --per-page 5",
 		"catalogctl products --category police",
+		"catalogctl products --search radar --sort price:desc",
 		"catalogctl product dispatch-system",
 		"CATALOG_BASE_URL=https://shop.example/wp-json/shop/v1 catalogctl catalog",
 		"catalogctl products --all --json > products.json",

@@ -95,6 +95,34 @@ func productsCases(idx api.Index) []demoCase {
 			},
 		},
 		{
+			name: "products on sale, with facets", args: []string{"products", "--on-sale", "--facets", "--json"},
+			check: func(t *testing.T, r result) {
+				var l api.ProductList
+				if err := json.Unmarshal([]byte(r.stdout), &l); err != nil {
+					t.Fatalf("not JSON: %v\n%s", err, r.stdout)
+				}
+				for _, p := range l.Products {
+					if !p.OnSale {
+						t.Errorf("%s is not on sale", p.Slug)
+					}
+				}
+				if l.Total == 0 || l.Facets == nil || l.Facets.OnSale != l.Total {
+					t.Errorf("total %d, facets %+v: want the products on sale, and as many counted on sale", l.Total, l.Facets)
+				}
+			},
+		},
+		{
+			name: "a search finds some products", args: []string{"products", "--search", "police", "--sort", "relevance"},
+			check: func(t *testing.T, r result) {
+				_, footer := tableOf(t, r.stdout)
+				var pages, total int
+				if _, err := fmt.Sscanf(footer, "page 1 of %d, %d products", &pages, &total); err != nil ||
+					total == 0 || total >= idx.ProductCount {
+					t.Errorf("paging line %q: want some of the %d products", footer, idx.ProductCount)
+				}
+			},
+		},
+		{
 			name: "unknown category: the server's 400", args: []string{"products", "--category", "no-such-category"}, code: 2,
 			stderr: []string{"400 shop_invalid_category", "hint: Use a slug from"},
 		},
@@ -265,7 +293,7 @@ func TestAllPages(t *testing.T) {
 
 func TestProductsUsageErrors(t *testing.T) {
 	expectUsageErrors(t, []usageCase{
-		{"unknown products flag", []string{"products", "--sort", "name"}, nil, "unknown option --sort for products"},
+		{"unknown products flag", []string{"products", "--orderby", "price"}, nil, "unknown option --orderby for products"},
 		{"bad bool value", []string{"products", "--json=maybe"}, nil, `--json "maybe": want true or false`},
 		{"products with an argument", []string{"products", "police"}, nil, "products takes no arguments"},
 		{"per-page 0", []string{"products", "--per-page", "0"}, nil, "--per-page must be a plain whole number from 1 to 50"},

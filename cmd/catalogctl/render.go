@@ -27,12 +27,14 @@ func writeJSON(w io.Writer, body []byte) error {
 	return err
 }
 
-// writeAllJSON prints every product and the total as one JSON object.
+// writeAllJSON prints every product and the total as one JSON object,
+// and the facets when the list sent them.
 func writeAllJSON(w io.Writer, res *allResult) error {
 	b, err := json.MarshalIndent(struct {
 		Products []json.RawMessage `json:"products"`
 		Total    int               `json:"total"`
-	}{res.raw, res.total}, "", "  ")
+		Facets   json.RawMessage   `json:"facets,omitempty"`
+	}{res.raw, res.total, res.rawFacets}, "", "  ")
 	if err != nil {
 		return err
 	}

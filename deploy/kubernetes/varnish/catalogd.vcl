@@ -108,13 +108,13 @@ sub vcl_recv {
     # catalogd decodes and the list below would drop), or one catalogd
     # reads given twice (it takes the last; sorting would move it).
     if (req.url ~ "[?&][^=&]*%" ||
-        req.url ~ "[?&](category|framework|page|per_page|rest_route)=[^&]*&(.*&)?\1(=|&|$)") {
+        req.url ~ "[?&](category|facets|framework|in_stock|max_price|min_price|on_sale|order|orderby|page|per_page|rest_route|search)=[^&]*&(.*&)?\1(=|&|$)") {
         return (pass);
     }
     set req.url = regsub(req.url, "^https?://[^/]*", "");
     if (req.url ~ "\?") {
         set req.http.catalogd-query = regsuball(regsub(req.url, "^[^?]*\?", "&"),
-            "&(?!(?:category|framework|page|per_page|rest_route)(?:=|&|$))[^&]*", "");
+            "&(?!(?:category|facets|framework|in_stock|max_price|min_price|on_sale|order|orderby|page|per_page|rest_route|search)(?:=|&|$))[^&]*", "");
         set req.url = std.querysort(regsub(req.url, "\?.*$", "") +
             regsub(req.http.catalogd-query, "^&", "?"));
         unset req.http.catalogd-query;
