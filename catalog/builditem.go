@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"catalogd/wpsearch"
 )
 
 func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read, i int) *item {
@@ -100,6 +102,16 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	}
 	pk.end()
 	pk.add(post.TitleKey)
+	// What a search reads: the stored texts, folded. A protected product
+	// is never found (searchable): it keeps none.
+	if !it.protected {
+		pk.b = wpsearch.Fold(pk.b, post.Title)
+		sc.fold = wpsearch.Fold(sc.fold[:0], post.Excerpt)
+		it.searchExcerpt = in.text(sc.fold)
+		sc.fold = wpsearch.Fold(sc.fold[:0], post.Content)
+		it.searchContent = in.text(sc.fold)
+	}
+	pk.end()
 	// A password-protected product is listed, priced and sold, but its
 	// texts are hidden from a visitor who has not entered the password
 	// (post_password_required, woocommerce_template_single_excerpt).

@@ -194,6 +194,7 @@ type scratch struct {
 	windows  []window
 	regs     []string
 	texts    packer
+	fold     []byte // a text folded for search, before the interner has it
 	// formatted are the prices formatted so far, by stored value.
 	formatted map[string]*string
 }

@@ -147,6 +147,8 @@ func (x *itemHasher) sum(it *item) [2]uint64 {
 	x.ids(it.varIDs)
 	x.str(it.wpml.Language)
 	x.i64(it.wpml.TRID)
+	x.str(it.searchExcerpt)
+	x.str(it.searchContent)
 	r := &it.rank
 	for _, v := range []int64{int64(r.minPrice), int64(r.maxPrice), r.sales, r.date, int64(r.rating), int64(r.ratings), int64(r.menuOrder)} {
 		x.i64(v)

@@ -59,7 +59,8 @@ func TestDigestNamesTheContent(t *testing.T) {
 // would keep the edge's copies showing the old value).
 func TestItemSumCoversEveryField(t *testing.T) {
 	hashed := []string{"id", "text", "ends", "image", "thumb", "ttids", "cats", "catIDs", "fws", "inStock", "typ",
-		"protected", "modified", "description", "childIDs", "price", "regular", "purchasable", "windows", "varIDs", "wpml", "rank"}
+		"protected", "modified", "description", "childIDs", "price", "regular", "purchasable", "windows", "varIDs", "wpml", "rank",
+		"searchExcerpt", "searchContent"}
 	var fields []string
 	for f := range reflect.TypeFor[item]().Fields() {
 		fields = append(fields, f.Name)

@@ -8,11 +8,12 @@ import "time"
 type item struct {
 	id int64
 	// text holds the short texts end to end, each ending at its ends
-	// entry (texts: slug, name, url, image, title key, summary), and the list's
-	// summary after them when it is a truncation of the summary; the
-	// accessors (slug, name, …) cut them out. A string per text would be a
-	// pointer each to the same object, and the collector marks every
-	// pointer word of every item at every cycle.
+	// entry (texts: slug, name, url, image, title key, search title,
+	// summary), and the list's summary after them when it is a
+	// truncation of the summary; the accessors (slug, name, …) cut them
+	// out. A string per text would be a pointer each to the same object,
+	// and the collector marks every pointer word of every item at every
+	// cycle.
 	text string
 	ends [textCount]uint32
 	// image is also a substring of text, kept as a field of its own: the
@@ -44,6 +45,11 @@ type item struct {
 	wpml           WPMLElement
 	// rank is what the list's sorts and filters read (lookup.go).
 	rank ranks
+	// searchExcerpt and searchContent are post_excerpt and post_content
+	// as stored, HTML and all, folded as a search compares them
+	// (wpsearch.Fold); shared by the products with equal ones (the
+	// interner's). Empty for a protected product: no search finds it.
+	searchExcerpt, searchContent string
 }
 
 // The short texts of an item, in the order they are packed in its text.
@@ -52,7 +58,8 @@ const (
 	textName
 	textURL
 	textImage
-	textTitleKey // Post.TitleKey: bytes, not text
+	textTitleKey    // Post.TitleKey: bytes, not text
+	textSearchTitle // the stored title folded (wpsearch.Fold), what a search reads
 	textSummary
 	textCount
 )
@@ -75,6 +82,9 @@ func (it *item) url() string { return it.cut(textURL) }
 
 // titleKey orders the items as the database orders their titles.
 func (it *item) titleKey() string { return it.cut(textTitleKey) }
+
+// searchTitle is post_title as stored, folded as a search compares it.
+func (it *item) searchTitle() string { return it.cut(textSearchTitle) }
 
 // modifiedTime is modified as a time; zero for none.
 func (it *item) modifiedTime() time.Time {
