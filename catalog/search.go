@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"bytes"
+	"cmp"
 	"math/bits"
+	"slices"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -50,7 +52,9 @@ func holds(m []uint8, i uint32, text func(uint32) string, pattern []byte) bool {
 
 // matchSearch keeps of set the products the search q (parsed from raw)
 // finds. A search not in UTF-8 finds nothing: WordPress's database layer
-// refuses its query.
+// refuses its query. The terms are taken longest first, exclusions last:
+// the products left after a rare term are few, and each later term reads
+// theirs only.
 func (s *Snapshot) matchSearch(q *wpsearch.Query, raw string, set bitset) {
 	if !utf8.ValidString(raw) {
 		clear(set)
@@ -61,7 +65,43 @@ func (s *Snapshot) matchSearch(q *wpsearch.Query, raw string, set bitset) {
 	co := memo(len(x.contents) + len(x.moreContents))
 	defer memos.Put(ex)
 	defer memos.Put(co)
-	for ti, t := range q.Terms {
+	terms := slices.Clone(q.Terms)
+	slices.SortStableFunc(terms, func(a, b wpsearch.Term) int {
+		if a.Exclude != b.Exclude {
+			if a.Exclude {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(len(b.Pattern), len(a.Pattern))
+	})
+	var held *bitset
+	defer func() {
+		if held != nil {
+			scratchSets.Put(held)
+		}
+	}()
+	for ti, t := range terms {
+		left := set.count()
+		if left == 0 {
+			return
+		}
+		// Many products left: the texts are scanned whole, each once, and
+		// whose they are added at once.
+		if left*64 > len(x.titles) {
+			if held == nil {
+				held = scratchSet(len(s.served))
+			}
+			x.holders(t.Pattern, set, *held, inAny)
+			for i := range set {
+				if t.Exclude {
+					set[i] &^= (*held)[i]
+				} else {
+					set[i] &= (*held)[i]
+				}
+			}
+			continue
+		}
 		if ti > 0 {
 			clear(*ex)
 			clear(*co)
@@ -70,9 +110,9 @@ func (s *Snapshot) matchSearch(q *wpsearch.Query, raw string, set bitset) {
 			for rest := w; rest != 0; rest &= rest - 1 {
 				b := bits.TrailingZeros64(rest)
 				pos := wi*64 + b
-				held := holds(*co, x.contentOf[pos], x.content, t.Pattern) ||
-					holds(*ex, x.excerptOf[pos], x.excerpt, t.Pattern) ||
-					bytes.Contains(x.title(pos), t.Pattern)
+				held := bytes.Contains(x.title(pos), t.Pattern) ||
+					holds(*co, x.contentOf[pos], x.content, t.Pattern) ||
+					holds(*ex, x.excerptOf[pos], x.excerpt, t.Pattern)
 				if held == t.Exclude {
 					w &^= 1 << b
 				}
@@ -83,33 +123,94 @@ func (s *Snapshot) matchSearch(q *wpsearch.Query, raw string, set bitset) {
 }
 
 // ranks writes into rank the relevance WordPress orders the search's
-// results by (wpsearch.Query.Rank) of each product in set. What a rank
-// reads of an excerpt or a content, whether it holds the whole search, is
-// read once per distinct text, and Rank handed the search itself for a
-// text that holds it, nothing for one that does not.
+// results by (wpsearch.Query.Rank) of each product in set. A rank reads
+// whether the title holds each term and the whole search, and whether the
+// excerpt and the content hold the whole search: those are found for all
+// products at once (holders), and Rank is asked once for each
+// combination of them, of stand-ins holding just that: the terms the
+// title holds, and the whole search if it does, each apart (a byte no
+// UTF-8 text has between them); the search itself for an excerpt or a
+// content that holds it, nothing for one that does not.
 func (s *Snapshot) ranks(q *wpsearch.Query, set bitset, rank []uint8) {
 	x := s.searchTexts()
-	ex := memo(len(x.excerpts) + len(x.moreExcerpts))
-	co := memo(len(x.contents) + len(x.moreContents))
-	defer memos.Put(ex)
-	defer memos.Put(co)
-	standIn := func(in bool) []byte {
-		if in {
-			return q.Sentence
+	var facts []*bitset // per positive term, then the search in the title, excerpt, content
+	defer func() {
+		for _, b := range facts {
+			scratchSets.Put(b)
 		}
-		return nil
+	}()
+	fact := func(pattern []byte, where int) {
+		b := scratchSet(len(s.served))
+		if pattern == nil {
+			clear(*b)
+		} else {
+			x.holders(pattern, set, *b, where)
+		}
+		facts = append(facts, b)
 	}
+	var positive [][]byte
+	for _, t := range q.Terms {
+		if !t.Exclude {
+			positive = append(positive, t.Pattern)
+		}
+	}
+	if len(positive) > wpsearchMaxTerms { // none Parse makes: each product's own texts
+		for wi, w := range set {
+			for ; w != 0; w &= w - 1 {
+				pos := wi*64 + bits.TrailingZeros64(w)
+				rank[pos] = uint8(q.Rank(x.title(pos), []byte(x.excerpt(x.excerptOf[pos])), []byte(x.content(x.contentOf[pos]))))
+			}
+		}
+		return
+	}
+	for _, p := range positive {
+		fact(p, inTitle)
+	}
+	fact(q.Sentence, inTitle)
+	fact(q.Sentence, inExcerpt)
+	fact(q.Sentence, inContent)
+	// The rank of each combination, +1 (0: not asked yet).
+	var known [1 << (wpsearchMaxTerms + 3)]uint8
+	var title []byte
 	for wi, w := range set {
 		for ; w != 0; w &= w - 1 {
-			pos := wi*64 + bits.TrailingZeros64(w)
-			var exIn, coIn bool
-			if q.Sentence != nil {
-				exIn = holds(*ex, x.excerptOf[pos], x.excerpt, q.Sentence)
-				coIn = holds(*co, x.contentOf[pos], x.content, q.Sentence)
+			b := bits.TrailingZeros64(w)
+			var sig uint32
+			for i, f := range facts {
+				if (*f)[wi]&(1<<b) != 0 {
+					sig |= 1 << i
+				}
 			}
-			rank[pos] = uint8(q.Rank(x.title(pos), standIn(exIn), standIn(coIn)))
+			r := known[sig]
+			if r == 0 {
+				title = title[:0]
+				for i, p := range positive {
+					if sig&(1<<i) != 0 {
+						title = append(append(title, p...), 0xff)
+					}
+				}
+				has := func(i int) bool { return sig&(1<<(len(positive)+i)) != 0 }
+				if has(0) {
+					title = append(title, q.Sentence...)
+				}
+				r = uint8(q.Rank(title, standIn(q, has(1)), standIn(q, has(2)))) + 1
+				known[sig] = r
+			}
+			rank[wi*64+b] = r - 1
 		}
 	}
+}
+
+// wpsearchMaxTerms is the most terms a search has (WordPress matches at
+// most nine one by one; more are one term).
+const wpsearchMaxTerms = 9
+
+// standIn is an excerpt or content that holds the whole search, or not.
+func standIn(q *wpsearch.Query, holds bool) []byte {
+	if holds {
+		return q.Sentence
+	}
+	return nil
 }
 
 // relevancePage returns the positions of the page from the offset-th on,

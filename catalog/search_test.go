@@ -1,11 +1,15 @@
 package catalog
 
 import (
+	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"catalogd/api"
+	"catalogd/wpsearch"
 )
 
 // searchShop is the search tests' shop: texts with accents, ß, HTML and
@@ -147,3 +151,76 @@ func TestSearchWithFiltersAndFacets(t *testing.T) {
 }
 
 func equalFacets(a, b api.Facets) bool { return facetString(&a) == facetString(&b) }
+
+// TestSearchAsWPSearch: what matchSearch finds and the ranks it gives are
+// wpsearch's Match and Rank of each product's own texts, whichever way
+// the texts are read (the titles scanned at once or one by one, shared
+// texts once), a patched snapshot's included.
+func TestSearchAsWPSearch(t *testing.T) {
+	st := searchShop()
+	for i := range 40 { // enough titles that both ways are taken
+		st.add(product{Title: fmt.Sprintf("Police radar %d pêche", i), Regular: "1",
+			Excerpt: []string{"Radar kit", "Police radar", "<b>Reads</b> plates"}[i%3],
+			Content: []string{"", "Police radar for servers", "pêche melba"}[i%3]})
+	}
+	c, src, _ := serve(t, st)
+	searches := []string{"radar", "police radar", "radar police", `"police radar" kit`, "pêche -radar", "reads plates",
+		"radar 1", "police radar for servers", "a b c d e f g h", "-police", "kit", "p"}
+	check := func(t *testing.T, snap *Snapshot) {
+		t.Helper()
+		all := snap.cols().searchable
+		// A few products: each read on its own.
+		few := newBitset(len(snap.served))
+		for pos := range len(snap.served) {
+			if all.has(pos) && pos%16 == 3 {
+				few.set(pos)
+			}
+		}
+		for _, search := range searches {
+			for _, from := range []bitset{all, few} {
+				q := wpsearch.Parse(search, snap.sh.stopwords)
+				set := slices.Clone(from)
+				snap.matchSearch(&q, search, set)
+				rank := make([]uint8, len(snap.served))
+				snap.ranks(&q, set, rank)
+				for pos, it := range snap.served {
+					if !from.has(pos) {
+						continue
+					}
+					title, ex, co := []byte(it.searchTitle()), []byte(it.searchExcerpt), []byte(it.searchContent)
+					if want := q.Match(title, ex, co); set.has(pos) != want {
+						t.Errorf("%q on %q: found %v, Match says %v", search, it.name(), set.has(pos), want)
+					}
+					if want := q.Rank(title, ex, co); set.has(pos) && int(rank[pos]) != want {
+						t.Errorf("%q on %q: rank %d, Rank says %d", search, it.name(), rank[pos], want)
+					}
+				}
+			}
+		}
+	}
+	snap, err := c.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, snap)
+	// Renamed, a new excerpt: the patched snapshot derives its texts.
+	var ids []int64
+	src.do(func(s *store) {
+		for id, p := range s.posts {
+			if p.Type == "product" && strings.HasPrefix(p.Title, "Police radar 1") {
+				s.update(id, t0, func(p *Post) { p.Title, p.Excerpt = "Pêche radar", "police radar" })
+				ids = append(ids, id)
+			}
+		}
+	})
+	if err := c.Refresh(context.Background(), ids...); err != nil {
+		t.Fatal(err)
+	}
+	if snap, err = c.Snapshot(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if x := snap.find.texts.peek(); x == nil || len(x.patched) == 0 {
+		t.Fatal("the patched snapshot made its search texts anew: its parent's were not derived")
+	}
+	check(t, snap)
+}
