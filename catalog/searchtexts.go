@@ -132,7 +132,7 @@ func (s *Snapshot) searchTexts() *searchTexts {
 			size += len(it.searchTitle())
 		}
 		x := &searchTexts{titles: make([]byte, 0, size), titleStart: make([]uint32, n), titleEnd: make([]uint32, n),
-			inTitles: make([]uint32, n),
+			inTitles:  make([]uint32, n),
 			excerptOf: make([]uint32, n), contentOf: make([]uint32, n)}
 		ex := textIndex{of: map[textID]uint32{}, list: &x.excerpts}
 		co := textIndex{of: map[textID]uint32{}, list: &x.contents}
