@@ -106,10 +106,8 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	// is never found (searchable): it keeps none.
 	if !it.protected {
 		pk.b = wpsearch.Fold(pk.b, post.Title)
-		sc.fold = wpsearch.Fold(sc.fold[:0], post.Excerpt)
-		it.searchExcerpt = in.text(sc.fold)
-		sc.fold = wpsearch.Fold(sc.fold[:0], post.Content)
-		it.searchContent = in.text(sc.fold)
+		it.searchExcerpt = sc.excerpt.fold(sc, in, post.Excerpt)
+		it.searchContent = sc.content.fold(sc, in, post.Content)
 	}
 	pk.end()
 	// A password-protected product is listed, priced and sold, but its
@@ -231,4 +229,18 @@ func formatted(stored string, decimals int) *string {
 		return nil
 	}
 	return &s
+}
+
+// lastText is the text a core folded last, and the interner's copy of it
+// folded: products in a row often share a text (a shop's boilerplate),
+// which is then neither folded nor looked up again.
+type lastText struct{ raw, folded string }
+
+func (l *lastText) fold(sc *scratch, in *interner, raw string) string {
+	if raw == l.raw && l.folded != "" {
+		return l.folded
+	}
+	sc.fold = wpsearch.Fold(sc.fold[:0], raw)
+	l.raw, l.folded = raw, in.text(sc.fold)
+	return l.folded
 }

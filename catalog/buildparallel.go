@@ -195,6 +195,8 @@ type scratch struct {
 	regs     []string
 	texts    packer
 	fold     []byte // a text folded for search, before the interner has it
+	// excerpt and content are the last ones folded.
+	excerpt, content lastText
 	// formatted are the prices formatted so far, by stored value.
 	formatted map[string]*string
 }

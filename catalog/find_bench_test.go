@@ -207,30 +207,38 @@ func reportP99(b *testing.B, took []time.Duration) {
 }
 
 // BenchmarkFindMemory reports the heap of a snapshot of 100 000 products
-// (snapshot-MB), and what its finder adds once every order, the columns
-// and the on-sale set are made (finder-MB).
+// (snapshot-MB), and what its finder adds once every order, the columns,
+// the on-sale set and the search texts are made (finder-MB).
 func BenchmarkFindMemory(b *testing.B) {
-	rows := benchShopRows(findBenchSize)
-	for b.Loop() {
-		runtime.GC()
-		base := heapBytes()
-		fresh := cloneRows(rows)
-		s, err := Build(fresh, Config{}, 1, t0)
-		if err != nil {
-			b.Fatal(err)
-		}
-		fresh = nil
-		runtime.GC()
-		built := heapBytes()
-		for k := range orderKinds {
-			s.order(k)
-		}
-		s.onSale(t0)
-		runtime.GC()
-		made := heapBytes()
-		runtime.KeepAlive(s)
-		b.ReportMetric(float64(built-base)/(1<<20), "snapshot-MB")
-		b.ReportMetric(float64(made-built)/(1<<20), "finder-MB")
+	for _, shop := range []struct {
+		name  string
+		store func(int) *store
+	}{{"bench-shop", seedStore}, {"own-excerpts", benchStore}} {
+		b.Run(shop.name, func(b *testing.B) {
+			rows := shop.store(findBenchSize).shopRows()
+			for b.Loop() {
+				runtime.GC()
+				base := heapBytes()
+				fresh := cloneRows(rows)
+				s, err := Build(fresh, Config{}, 1, t0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				fresh = nil
+				runtime.GC()
+				built := heapBytes()
+				for k := range orderKinds {
+					s.order(k)
+				}
+				s.onSale(t0)
+				s.searchTexts()
+				runtime.GC()
+				made := heapBytes()
+				runtime.KeepAlive(s)
+				b.ReportMetric(float64(built-base)/(1<<20), "snapshot-MB")
+				b.ReportMetric(float64(made-built)/(1<<20), "finder-MB")
+			}
+		})
 	}
 }
 
