@@ -186,21 +186,23 @@ func (f *finding) release() {
 // bound 0 and a missing upper one none.
 func (s *Snapshot) priceSet(dst bitset, base bitset, lo, hi *api.Price) bitset {
 	c := s.cols()
-	low, high := api.Price(0), api.Price(1<<63-1)
+	// Bounds and prices are far inside int64 (a bound has at most twelve
+	// whole digits, a price is clamped: readRanks), so the differences
+	// below cannot overflow; their sign bits say whether both hold,
+	// without a branch, which random prices would mispredict.
+	low, high := api.Price(0), api.Price(1<<62)
 	if lo != nil {
 		low = *lo
 	}
 	if hi != nil {
-		high = *hi
+		high = min(*hi, high)
 	}
 	for wi, w := range base {
 		var out uint64
 		for ; w != 0; w &= w - 1 {
 			b := bits.TrailingZeros64(w)
 			pos := wi*64 + b
-			if c.minPrice[pos] <= high && c.maxPrice[pos] >= low {
-				out |= 1 << b
-			}
+			out |= (uint64((high-c.minPrice[pos])|(c.maxPrice[pos]-low))>>63 ^ 1) << b
 		}
 		dst[wi] = out
 	}
