@@ -24,8 +24,24 @@ func TestFindOnMariaDB(t *testing.T) {
 			MenuOrder: i % 3, Date: now.Add(-time.Duration(i) * time.Hour),
 			Content: "<p>" + title + " <strong>bold</strong></p>"})
 	}
+	// Sales and ratings as WooCommerce stores them: total_sales updated in
+	// place, the rating meta added when a review is approved.
+	ratings := map[string][3]string{ // slug: total_sales, _wc_average_rating, _wc_rating_count
+		"p-x": {"7", "4.50", `a:2:{i:4;i:1;i:5;i:1;}`}, "p-xx": {"7", "4.50", `a:1:{i:5;i:3;}`}, "p-xxx": {"12", "3", `a:1:{i:3;i:1;}`},
+	}
 	f := load(t, shop)
 	ctx := context.Background()
+	for slug, r := range ratings {
+		for i, stmt := range []string{
+			`UPDATE wp_postmeta SET meta_value = ? WHERE meta_key = 'total_sales' AND post_id = (SELECT ID FROM wp_posts WHERE post_name = ?)`,
+			`UPDATE wp_postmeta SET meta_value = ? WHERE meta_key = '_wc_average_rating' AND post_id = (SELECT ID FROM wp_posts WHERE post_name = ?)`,
+			`INSERT INTO wp_postmeta (post_id, meta_key, meta_value) SELECT ID, '_wc_rating_count', ? FROM wp_posts WHERE post_name = ?`,
+		} {
+			if _, err := f.raw.ExecContext(ctx, stmt, r[i], slug); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 
 	sqlOrder := func(orderBy string) []string {
 		t.Helper()
@@ -73,6 +89,11 @@ func TestFindOnMariaDB(t *testing.T) {
 		{"title", api.ListQuery{OrderBy: "title", PerPage: 50}, sqlOrder("post_title, ID")},
 		{"menu_order", api.ListQuery{OrderBy: "menu_order", PerPage: 50}, sqlOrder("menu_order, post_title, ID")},
 		{"date", api.ListQuery{OrderBy: "date", PerPage: 50}, sqlOrder("post_date DESC, ID DESC")},
+		// The lookup's values read from the meta: 12 sales, then 7 and 7
+		// by ID descending, then the rest (0) likewise; 4.50 with 3
+		// ratings, 4.50 with 2, 3, then the rest.
+		{"popularity", api.ListQuery{OrderBy: "popularity", PerPage: 3}, []string{"p-xxx", "p-xx", "p-x"}},
+		{"rating", api.ListQuery{OrderBy: "rating", PerPage: 3}, []string{"p-xx", "p-x", "p-xxx"}},
 		{"search peche", api.ListQuery{Search: "peche", PerPage: 50}, sqlLike("peche")},
 		{"search strasse", api.ListQuery{Search: "strasse", PerPage: 50}, sqlLike("strasse")},
 		{"search œ", api.ListQuery{Search: "œ", PerPage: 50}, sqlLike("œ")},
