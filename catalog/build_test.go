@@ -15,7 +15,10 @@ import (
 // it, built in memory: block-editor descriptions and classic excerpts with
 // markup and entities, simple products on sale, variable products with
 // three variations, an image each, forty categories in a tree.
-func benchShopRows(n int) *ShopRows {
+func benchShopRows(n int) *ShopRows { return benchStore(n).shopRows() }
+
+// benchStore is the store benchShopRows reads.
+func benchStore(n int) *store {
 	s := newStore()
 	for i := range 40 {
 		parent := ""
@@ -46,7 +49,7 @@ func benchShopRows(n int) *ShopRows {
 		}
 		s.add(p)
 	}
-	return s.shopRows()
+	return s
 }
 
 // BenchmarkBuild measures catalog.Build alone, from rows in memory: the

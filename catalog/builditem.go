@@ -4,13 +4,15 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"catalogd/wpsearch"
 )
 
 func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read, i int) *item {
 	rows, post := r.rows, &r.rows.Posts[i]
 	id := post.ID
 	meta, ttids := r.meta[i], r.terms[i]
-	it := &item{id: id, typ: tax.productType(ttids), ttids: ttids, modified: post.ModifiedTime(), wpml: rows.WPML[id]}
+	it := &item{id: id, typ: tax.productType(ttids), ttids: ttids, wpml: rows.WPML[id]}
 	sc.prices, sc.kids = sc.prices[:0], sc.kids[:0]
 	st := stored{own: readPrices(meta, &sc.prices)}
 	it.rank = readRanks(post, meta, st.own.price)
@@ -45,8 +47,12 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	st.kids = sc.kids
 	// Every variation or child counts, shown or not: disabling one changes
 	// the price shown.
+	modified := post.ModifiedTime()
 	for _, k := range st.kids {
-		it.modified = latest(it.modified, k.modified)
+		modified = latest(modified, k.modified)
+	}
+	if !modified.IsZero() {
+		it.modified = modified.Unix()
 	}
 
 	cats, fws := sc.cats[:0], sc.fws[:0]
@@ -103,6 +109,14 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	} else {
 		pk.end()
 	}
+	// What a search reads: the stored texts, folded. A protected product
+	// is never found (searchable): it keeps none.
+	if !it.protected {
+		pk.b = wpsearch.Fold(pk.b, post.Title)
+		it.searchExcerpt = sc.excerpt.fold(sc, in, post.Excerpt)
+		it.searchContent = sc.content.fold(sc, in, post.Content)
+	}
+	pk.end()
 	// A password-protected product is listed, priced and sold, but its
 	// texts are hidden from a visitor who has not entered the password
 	// (post_password_required, woocommerce_template_single_excerpt).
@@ -223,4 +237,18 @@ func formatted(stored string, decimals int) *string {
 		return nil
 	}
 	return &s
+}
+
+// lastText is the text a core folded last, and the interner's copy of it
+// folded: products in a row often share a text (a shop's boilerplate),
+// which is then neither folded nor looked up again.
+type lastText struct{ raw, folded string }
+
+func (l *lastText) fold(sc *scratch, in *interner, raw string) string {
+	if raw == l.raw && l.folded != "" {
+		return l.folded
+	}
+	sc.fold = wpsearch.Fold(sc.fold[:0], raw)
+	l.raw, l.folded = raw, in.text(sc.fold)
+	return l.folded
 }

@@ -195,6 +195,9 @@ type scratch struct {
 	kidPrices []kidPrice
 	regs      []string
 	texts     packer
+	fold      []byte // a text folded for search, before the interner has it
+	// excerpt and content are the last ones folded.
+	excerpt, content lastText
 	// formatted are the prices formatted so far, by stored value.
 	formatted map[string]*string
 }

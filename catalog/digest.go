@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"hash/crc32"
+	"unsafe"
 )
 
 // A snapshot's digest names its content: two catalogd processes that read
@@ -63,14 +64,27 @@ func shopSum(rows *ShopRows, cfg Config) [sha256.Size]byte {
 }
 
 // itemHasher hashes items, one at a time, into a buffer it reuses: a
-// whole read hashes every product. Two CRC-32s of the item's bytes, by two
-// polynomials (Castagnoli and IEEE, both computed by the CPU's
+// whole read hashes every product. Two CRC-32s of the item's bytes (a
+// long string's own two in its place), by two polynomials (Castagnoli and IEEE, both computed by the CPU's
 // instructions) rather than SHA-256, which nearly doubled a build's time
 // where these add next to nothing (docs/performance.md#what-a-load-holds).
 // They guard against accidents (an edit that happens to leave the digest
 // as it was), not an adversary: the shop's own data is hashed, and an
 // unequal digest only costs a purge.
-type itemHasher struct{ buf []byte }
+type itemHasher struct {
+	buf []byte
+	// long are the sums of the long strings hashed last, by where they
+	// are: a long string goes into an item's hash as its sums, and
+	// products share long texts (the interner's), hashed once then.
+	long [4]longSum
+	next int
+}
+
+type longSum struct {
+	p   *byte
+	n   int
+	sum uint64
+}
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -80,7 +94,22 @@ func (x *itemHasher) i64(v int64) { x.buf = binary.LittleEndian.AppendUint64(x.b
 
 func (x *itemHasher) str(s string) {
 	x.i64(int64(len(s)))
-	x.buf = append(x.buf, s...)
+	if len(s) < 64 {
+		x.buf = append(x.buf, s...)
+		return
+	}
+	p := unsafe.StringData(s)
+	for _, l := range x.long {
+		if l.p == p && l.n == len(s) {
+			x.i64(int64(l.sum))
+			return
+		}
+	}
+	b := unsafe.Slice(p, len(s)) // read only
+	sum := uint64(crc32.Checksum(b, castagnoli))<<32 | uint64(crc32.ChecksumIEEE(b))
+	x.long[x.next] = longSum{p, len(s), sum}
+	x.next = (x.next + 1) % len(x.long)
+	x.i64(int64(sum))
 }
 
 func (x *itemHasher) ids(v []int64) {
@@ -146,7 +175,7 @@ func (x *itemHasher) sum(it *item) [2]uint64 {
 	x.flag(it.inStock)
 	x.i64(int64(it.typ))
 	x.flag(it.protected)
-	x.i64(it.modified.UnixNano())
+	x.i64(it.modified)
 	x.str(it.description)
 	x.ids(it.childIDs)
 	x.optional(it.price)
@@ -165,6 +194,8 @@ func (x *itemHasher) sum(it *item) [2]uint64 {
 	x.ids(it.varIDs)
 	x.str(it.wpml.Language)
 	x.i64(it.wpml.TRID)
+	x.str(it.searchExcerpt)
+	x.str(it.searchContent)
 	r := &it.rank
 	for _, v := range []int64{int64(r.minPrice), int64(r.maxPrice), r.sales, r.date, int64(r.rating), int64(r.ratings), int64(r.menuOrder)} {
 		x.i64(v)

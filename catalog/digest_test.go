@@ -59,7 +59,8 @@ func TestDigestNamesTheContent(t *testing.T) {
 // would keep the edge's copies showing the old value).
 func TestItemSumCoversEveryField(t *testing.T) {
 	hashed := []string{"id", "text", "ends", "inStock", "typ", "protected", "purchasable", "image", "thumb", "ttids", "cats",
-		"catIDs", "fws", "modified", "description", "childIDs", "price", "regular", "windows", "prange", "varIDs", "wpml", "rank"}
+		"catIDs", "fws", "modified", "description", "childIDs", "price", "regular", "windows", "prange", "varIDs", "wpml", "rank",
+		"searchExcerpt", "searchContent"}
 	var fields []string
 	for f := range reflect.TypeFor[item]().Fields() {
 		fields = append(fields, f.Name)

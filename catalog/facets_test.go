@@ -114,7 +114,8 @@ func TestFacetsPriceFormat(t *testing.T) {
 // or not.
 func TestFindAfterPatches(t *testing.T) {
 	ctx := context.Background()
-	queries := []api.ListQuery{{Facets: true}, {OnSale: flag(true)}, {InStock: flag(false)}, {MaxPrice: price("9")}}
+	queries := []api.ListQuery{{Facets: true}, {OnSale: flag(true)}, {InStock: flag(false)}, {MaxPrice: price("9")},
+		{Search: "golf"}, {Search: "aardvark", OrderBy: "relevance"}, {Search: "alpha", Facets: true}}
 	for _, by := range []string{"date", "price", "popularity", "rating", "title", "menu_order"} {
 		for _, order := range []string{"asc", "desc"} {
 			queries = append(queries, api.ListQuery{OrderBy: by, Order: order})
@@ -183,8 +184,9 @@ func TestFindAfterPatches(t *testing.T) {
 				}
 				if snap, err := c.Snapshot(ctx); err != nil {
 					t.Fatal(err)
-				} else if made := snap.find.orders[orderTitle].peek() != nil; made != warm {
-					t.Errorf("the title order made before the patch: %v; carried into the patched snapshot: %v", warm, made)
+				} else if made, texts := snap.find.orders[orderTitle].peek() != nil, snap.find.texts.peek() != nil; made != warm || texts != warm {
+					t.Errorf("the title order and search texts made before the patch: %v; carried into the patched snapshot: %v, %v",
+						warm, made, texts)
 				}
 				fresh, _, _ := serve(t, st)
 				got, want := answers(c), answers(fresh)

@@ -267,7 +267,7 @@ func getProduct(t *testing.T, c *Catalog, slug string) *Product {
 	return p
 }
 
-func getList(t *testing.T, c *Catalog, q api.ListQuery) *ProductList {
+func getList(t testing.TB, c *Catalog, q api.ListQuery) *ProductList {
 	t.Helper()
 	l, err := c.Products(context.Background(), q)
 	if err != nil {

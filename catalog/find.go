@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"catalogd/api"
+	"catalogd/wpsearch"
 )
 
 // A finding request is a product list with a search, a sort other than
@@ -104,8 +105,10 @@ type finding struct {
 	total int
 	// sale is the on-sale set read, when a filter or facet read it.
 	sale *saleSet
-	// price is the request's price filter's set, from the pool.
-	price *bitset
+	// price is the request's price filter's set, match its search's,
+	// from the pool; search is the search parsed.
+	price, match *bitset
+	search       wpsearch.Query
 }
 
 // isFinding reports whether the query is a finding request.
@@ -143,6 +146,23 @@ func (s *Snapshot) finding(q api.ListQuery, cat []bitset, fw []bitset, now time.
 		f.price = scratchSet(len(s.served))
 		f.fs.set(filterPrice, false, s.priceSet(*f.price, f.fs.base, q.MinPrice, q.MaxPrice))
 	}
+	if q.Search != "" {
+		// Matched among the products the other filters select, or, for
+		// facets, which leave those filters out, among all it may find.
+		f.match = scratchSet(len(s.served))
+		if q.Facets {
+			copy(*f.match, f.fs.base)
+		} else {
+			f.fs.into(*f.match, filterNone)
+		}
+		f.search = wpsearch.Parse(q.Search, s.sh.stopwords)
+		s.matchSearch(&f.search, q.Search, *f.match)
+		if by, _ := q.Sort(); by == "relevance" && f.search.RelevanceFails() {
+			// WordPress's query fails: the storefront finds nothing.
+			clear(*f.match)
+		}
+		f.fs.set(filterSearch, false, *f.match)
+	}
 	f.sel = scratchSet(len(s.served))
 	f.fs.into(*f.sel, filterNone)
 	f.total = f.sel.count()
@@ -152,12 +172,12 @@ func (s *Snapshot) finding(q api.ListQuery, cat []bitset, fw []bitset, now time.
 // release gives the request's sets back to the pool: nothing it returned
 // holds them.
 func (f *finding) release() {
-	for _, b := range []*bitset{f.sel, f.price} {
+	for _, b := range []*bitset{f.sel, f.price, f.match} {
 		if b != nil {
 			scratchSets.Put(b)
 		}
 	}
-	f.sel, f.price = nil, nil
+	f.sel, f.price, f.match = nil, nil, nil
 }
 
 // priceSet writes into dst the products of base whose price range meets
@@ -166,21 +186,23 @@ func (f *finding) release() {
 // bound 0 and a missing upper one none.
 func (s *Snapshot) priceSet(dst bitset, base bitset, lo, hi *api.Price) bitset {
 	c := s.cols()
-	low, high := api.Price(0), api.Price(1<<63-1)
+	// Bounds and prices are far inside int64 (a bound has at most twelve
+	// whole digits, a price is clamped: readRanks), so the differences
+	// below cannot overflow; their sign bits say whether both hold,
+	// without a branch, which random prices would mispredict.
+	low, high := api.Price(0), api.Price(1<<62)
 	if lo != nil {
 		low = *lo
 	}
 	if hi != nil {
-		high = *hi
+		high = min(*hi, high)
 	}
 	for wi, w := range base {
 		var out uint64
 		for ; w != 0; w &= w - 1 {
 			b := bits.TrailingZeros64(w)
 			pos := wi*64 + b
-			if c.minPrice[pos] <= high && c.maxPrice[pos] >= low {
-				out |= 1 << b
-			}
+			out |= (uint64((high-c.minPrice[pos])|(c.maxPrice[pos]-low))>>63 ^ 1) << b
 		}
 		dst[wi] = out
 	}
@@ -194,6 +216,9 @@ func (f *finding) page(offset, limit int) []int {
 	sel := *f.sel
 	if k, backward, ok := orderOf(by, desc); ok {
 		return walk(f.s.order(k), backward, sel, offset, limit)
+	}
+	if by == "relevance" {
+		return f.s.relevancePage(&f.search, sel, offset, limit)
 	}
 	if desc {
 		return sel.pageBackward(offset, limit)

@@ -15,6 +15,7 @@ import (
 type finder struct {
 	cols   lazy[columns]
 	orders orders
+	texts  lazy[searchTexts]
 	// sale is the last on-sale set made, and the span of time it holds.
 	sale atomic.Pointer[saleSet]
 }
@@ -106,6 +107,11 @@ func (f *finder) derive(n *Snapshot, changed []int32) *finder {
 		}
 		nc.searchable = n.searchable(nc.protected)
 		d.cols.set(nc)
+	}
+	if x := f.texts.peek(); x != nil {
+		if dx := x.derive(n, changed); dx != nil {
+			d.texts.set(dx)
+		}
 	}
 	out := newBitset(len(n.served))
 	for _, pos := range changed {

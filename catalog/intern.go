@@ -28,12 +28,37 @@ type interner struct {
 	windows map[uint64][]window
 	prices  map[string]*string
 	ranges  map[[2]string]*priceRange // the fixed ones, by min and max
-	mu      sync.Mutex
+	// texts are the folded excerpts and contents a search reads: many
+	// products share theirs (a shop's boilerplate), and a text is most of
+	// an item's bytes.
+	texts map[uint64]string
+	mu    sync.Mutex
 }
 
 func newInterner() *interner {
 	return &interner{ints: map[uint64][]int64{}, strs: map[uint64][]string{},
-		windows: map[uint64][]window{}, prices: map[string]*string{}, ranges: map[[2]string]*priceRange{}}
+		windows: map[uint64][]window{}, prices: map[string]*string{}, ranges: map[[2]string]*priceRange{},
+		texts: map[uint64]string{}}
+}
+
+// text is the build's string equal to b (scratch), made when it has none.
+// Safe for concurrent use.
+func (in *interner) text(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	h := maphash.Bytes(stringSeed, b)
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	got, ok := in.texts[h]
+	if ok && got == string(b) {
+		return got
+	}
+	s := string(b)
+	if !ok {
+		in.texts[h] = s
+	}
+	return s
 }
 
 // item replaces the item's shareable values by the build's copies. Its

@@ -8,11 +8,12 @@ import "time"
 type item struct {
 	id int64
 	// text holds the short texts end to end, each ending at its ends
-	// entry (texts: slug, name, url, image, title key, SKU, summary), and the list's
-	// summary after them when it is a truncation of the summary; the
-	// accessors (slug, name, …) cut them out. A string per text would be a
-	// pointer each to the same object, and the collector marks every
-	// pointer word of every item at every cycle.
+	// entry (texts: slug, name, url, image, title key, SKU, search title,
+	// summary), and the list's summary after them when it is a
+	// truncation of the summary; the accessors (slug, name, …) cut them
+	// out. A string per text would be a pointer each to the same object,
+	// and the collector marks every pointer word of every item at every
+	// cycle.
 	text string
 	ends [textCount]uint32
 	// The flags fill the padding ends leaves before the next word.
@@ -24,13 +25,16 @@ type item struct {
 	purchasable bool // computed by prepare
 	// image is also a substring of text, kept as a field of its own: the
 	// wire's Image points at it (product). "": none (the wire's null).
-	image    string
-	thumb    int64   // image's attachment: an edit of its file (the media library's) changes image
-	ttids    []int64 // every term it carries, for the filters
-	cats     []string
-	catIDs   []int64
-	fws      []string
-	modified time.Time // its own and every variation's or child's post_modified_gmt
+	image  string
+	thumb  int64   // image's attachment: an edit of its file (the media library's) changes image
+	ttids  []int64 // every term it carries, for the filters
+	cats   []string
+	catIDs []int64
+	fws    []string
+	// modified is the newest post_modified_gmt of its own and every
+	// variation's or child's, in Unix seconds (0: none): a time.Time
+	// would be three words, one a pointer, in every item.
+	modified int64
 	// description is the plain text of the content (the summaries are in
 	// text); like them, it is empty for a protected product.
 	description string
@@ -43,6 +47,11 @@ type item struct {
 	wpml           WPMLElement
 	// rank is what the list's sorts and filters read (lookup.go).
 	rank ranks
+	// searchExcerpt and searchContent are post_excerpt and post_content
+	// as stored, HTML and all, folded as a search compares them
+	// (wpsearch.Fold); shared by the products with equal ones (the
+	// interner's). Empty for a protected product: no search finds it.
+	searchExcerpt, searchContent string
 }
 
 // The short texts of an item, in the order they are packed in its text.
@@ -53,6 +62,7 @@ const (
 	textImage
 	textTitleKey // Post.TitleKey: bytes, not text
 	textSKU
+	textSearchTitle // the stored title folded (wpsearch.Fold), what a search reads
 	textSummary
 	textCount
 )
@@ -78,6 +88,17 @@ func (it *item) titleKey() string { return it.cut(textTitleKey) }
 
 // sku is the _sku meta as stored; "" for none.
 func (it *item) sku() string { return it.cut(textSKU) }
+
+// searchTitle is post_title as stored, folded as a search compares it.
+func (it *item) searchTitle() string { return it.cut(textSearchTitle) }
+
+// modifiedTime is modified as a time; zero for none.
+func (it *item) modifiedTime() time.Time {
+	if it.modified == 0 {
+		return time.Time{}
+	}
+	return time.Unix(it.modified, 0).UTC()
+}
 
 // summary is the whole plain-text excerpt.
 func (it *item) summary() string { return it.cut(textSummary) }

@@ -49,8 +49,9 @@ func readRanks(post *Post, meta []MetaRow, prices []string) ranks {
 		if !ok {
 			continue
 		}
-		// decimal(19,4): rounded to the column's four places.
-		v := api.Price(d.scaled(4) * 100)
+		// decimal(19,4): rounded to the column's four places; in
+		// millionths, within a hundredth of int64's range.
+		v := api.Price(clamp(d.scaled(4), math.MinInt64/100, math.MaxInt64/100) * 100)
 		if first || v < r.minPrice {
 			r.minPrice = v
 		}

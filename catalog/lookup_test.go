@@ -1,6 +1,9 @@
 package catalog
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestReadRanks: a product's sort and filter values are its lookup row as
 // WooCommerce writes it, the meta read as MariaDB stores a string in the
@@ -33,6 +36,8 @@ func TestReadRanks(t *testing.T) {
 		{"four places, rounded half away from zero", Post{}, nil, []string{"7.12345", "7.12355"},
 			ranks{minPrice: 7_123_500, maxPrice: 7_123_600}, pricesOnly},
 		{"the leading number", Post{}, nil, []string{" 3.5x"}, ranks{minPrice: 3_500_000, maxPrice: 3_500_000}, pricesOnly},
+		{"a price past int64 in millionths", Post{}, nil, []string{"99999999999999", "-99999999999999"},
+			ranks{minPrice: math.MinInt64 / 100 * 100, maxPrice: math.MaxInt64 / 100 * 100}, pricesOnly},
 		{"sales rounded", Post{}, []MetaRow{{metaTotalSales, "12.5"}}, nil, ranks{sales: 13}, nil},
 		{"sales' leading number", Post{}, []MetaRow{{metaTotalSales, "12abc"}}, nil, ranks{sales: 12}, nil},
 		{"no sales", Post{}, []MetaRow{{metaTotalSales, ""}}, nil, ranks{}, nil},

@@ -12,7 +12,7 @@ import (
 func (sh *shop) product(it *item, full bool, now time.Time) Product {
 	var sale bool
 	var until time.Time
-	modified := it.modified
+	modified := it.modifiedTime()
 	for i := range it.windows {
 		w := &it.windows[i]
 		sale = sale || w.onSale(now)

@@ -56,6 +56,8 @@ var ShopReads = Reads{
 		// The sitemap the index links: search engine visibility, an SEO
 		// plugin's sitemap switched on or off.
 		"blog_public", wpopt.OptionYoast, wpopt.OptionRankMathModules,
+		// The site's language: a search's stopwords are its translation's.
+		"WPLANG",
 	},
 	Taxonomies:       []string{taxCategory, taxVisibility, taxType, taxFramework, taxTag, taxLanguage, taxTermLanguage},
 	MemberTaxonomies: []string{taxTermLanguage},

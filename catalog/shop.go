@@ -5,6 +5,7 @@ import (
 
 	"catalogd/api"
 	"catalogd/wpopt"
+	"catalogd/wpsearch"
 )
 
 // shop is the shop's settings as the rules need them.
@@ -23,6 +24,9 @@ type shop struct {
 	sitemap           string   // the sitemap index's URL; "" when the shop has none
 	multilingual               // translation plugin and the language served, if any
 	ignored           []string // translation plugins' leftovers not taken for a plugin
+	// stopwords are the words a search drops (get_search_stopwords) in
+	// the site's language, the WPLANG option.
+	stopwords []string
 }
 
 // readShop decodes the shop's settings from its options.
@@ -35,6 +39,7 @@ func (b *builder) readShop(rows *ShopRows) (*shop, error) {
 		decimals:       2,
 		hideOutOfStock: opts["woocommerce_hide_out_of_stock_items"] == "yes",
 		frameworkOrder: rows.OrderBy[attrFramework],
+		stopwords:      wpsearch.Stopwords(opts["WPLANG"]),
 	}
 	if sh.currency == "" {
 		sh.currency = "USD" // WooCommerce's default (get_woocommerce_currency)

@@ -100,6 +100,9 @@ func RatingCount(raw string) int64 {
 	if !looksSerialized(raw) {
 		return phpIntval(raw)
 	}
+	if n, ok := intArraySum(strings.TrimSpace(raw)); ok {
+		return n
+	}
 	var v any
 	if err := unserialize(strings.TrimSpace(raw), &v); err != nil {
 		return 0
@@ -172,4 +175,44 @@ func phpIntval(s string) int64 {
 		return -n
 	}
 	return n
+}
+
+// intArraySum is the sum of intval() of the values of s when it is a
+// serialized array of integer keys and integer values, as WooCommerce
+// writes a rating count (a:2:{i:4;i:1;i:5;i:3;}), read without the
+// decoder's allocations: every product carries one. ok is false for any
+// other shape.
+func intArraySum(s string) (sum int64, ok bool) {
+	rest, found := strings.CutPrefix(s, "a:")
+	if !found {
+		return 0, false
+	}
+	count, rest, found := strings.Cut(rest, ":{")
+	n, err := strconv.Atoi(count)
+	if !found || err != nil || n < 0 {
+		return 0, false
+	}
+	next := func() (int64, bool) {
+		var digits string
+		var found bool
+		if rest, found = strings.CutPrefix(rest, "i:"); !found {
+			return 0, false
+		}
+		if digits, rest, found = strings.Cut(rest, ";"); !found {
+			return 0, false
+		}
+		v, err := strconv.ParseInt(digits, 10, 64)
+		return v, err == nil
+	}
+	for range n {
+		if _, ok := next(); !ok {
+			return 0, false
+		}
+		v, ok := next()
+		if !ok {
+			return 0, false
+		}
+		sum += v
+	}
+	return sum, rest == "}"
 }
