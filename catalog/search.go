@@ -214,15 +214,17 @@ func standIn(q *wpsearch.Query, holds bool) []byte {
 }
 
 // relevancePage returns the positions of the page from the offset-th on,
-// at most limit, by relevance: rank, then post_date and ID descending
-// (WordPress adds post_date DESC; the ID breaks ties as the date sort's).
+// at most limit, by relevance: rank, then post_date descending, then ID
+// ascending (WordPress adds post_date DESC and no more; MariaDB returns
+// the rows it leaves tied in the table's order, wpsearch's oracle shows).
 func (s *Snapshot) relevancePage(q *wpsearch.Query, sel bitset, offset, limit int) []int {
-	if !q.Ranks() {
-		return walk(s.order(orderDate), true, sel, offset, limit)
-	}
 	rank := memo(len(s.served))
 	defer memos.Put(rank)
-	s.ranks(q, sel, *rank)
+	if q.Ranks() {
+		s.ranks(q, sel, *rank)
+	} else {
+		clear(*rank) // WordPress orders such a search by date alone
+	}
 	var counts [256]int
 	for wi, w := range sel {
 		for ; w != 0; w &= w - 1 {
@@ -239,16 +241,26 @@ func (s *Snapshot) relevancePage(q *wpsearch.Query, sel bitset, offset, limit in
 			offset -= counts[r]
 			continue
 		}
-		for i := len(date) - 1; i >= 0 && len(out) < limit; i-- {
-			pos := int(date[i])
-			if !sel.has(pos) || (*rank)[pos] != uint8(r) {
-				continue
+		// Newest date first, and within one date the lowest ID first: the
+		// date order's runs of equal dates walked forwards.
+		for end := len(date); end > 0 && len(out) < limit; {
+			d := s.served[date[end-1]].rank.date
+			start := end - 1
+			for start > 0 && s.served[date[start-1]].rank.date == d {
+				start--
 			}
-			if offset > 0 {
-				offset--
-				continue
+			for _, p := range date[start:end] {
+				pos := int(p)
+				if len(out) == limit || !sel.has(pos) || (*rank)[pos] != uint8(r) {
+					continue
+				}
+				if offset > 0 {
+					offset--
+					continue
+				}
+				out = append(out, pos)
 			}
-			out = append(out, pos)
+			end = start
 		}
 	}
 	return out
