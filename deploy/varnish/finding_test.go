@@ -51,13 +51,14 @@ func (c findingCheck) String() string {
 	return c.part
 }
 
-// TestVarnishFindingPagesFollowEdits: sorted, price-filtered, stock-filtered
-// and faceted pages cached by the shipped Varnish follow edits made in the
-// shop, through catalogd's purge of shop-query: a product repriced into a
-// sorted page and across a price range, renamed to the head of a title
-// order, an order taking the last unit, its refund. Each page is cached
-// (a HIT) before the edit, and Varnish must serve the new answer within
-// the deadline; a plain page no edit touched stays cached.
+// TestVarnishFindingPagesFollowEdits: sorted, price-filtered, searched,
+// stock-filtered and faceted pages cached by the shipped Varnish follow
+// edits made in the shop, through catalogd's purge of shop-query: a
+// product repriced into a sorted page and across a price range, renamed
+// to the head of a title order, into a search and out of it, an order
+// taking the last unit, its refund. Each page is cached (a HIT) before
+// the edit, and Varnish must serve the new answer within the deadline; a
+// plain page no edit touched stays cached.
 func TestVarnishFindingPagesFollowEdits(t *testing.T) {
 	s := wpfixture.New("wp_", "https://shop.example")
 	s.Category("Police", "police", "", 1)
@@ -112,6 +113,12 @@ func TestVarnishFindingPagesFollowEdits(t *testing.T) {
 			{"an order takes radar's last unit", func() error { return ops.OrderReducesStock(ctx, radar, 1) },
 				findingCheck{slugs: []string{"radar"}}},
 			{"its refund restocks it", func() error { return ops.RefundRestoresStock(ctx, radar, 1) },
+				findingCheck{slugs: []string{}}},
+		}},
+		{"a search", list + "?search=beacon", findingCheck{slugs: []string{}}, []edit{
+			{"tow truck renamed into the search", func() error { return ops.EditTitle(ctx, tow, "Tow Truck Beacon") },
+				findingCheck{slugs: []string{"tow-truck"}}},
+			{"and out of it", func() error { return ops.EditTitle(ctx, tow, "Tow Truck") },
 				findingCheck{slugs: []string{}}},
 		}},
 		{"facets", list + "?facets=true&per_page=1", findingCheck{part: `"stock":{"in_stock":5,"out_of_stock":0}`}, []edit{
