@@ -144,3 +144,14 @@ func (n *Snapshot) deriveOrder(k orderKind, p []int32, changed []int32, out bits
 	}
 	return kept
 }
+
+// warm makes, on the calling goroutine, the orders old had made: a whole
+// read's snapshot has none, and the first request of each sort would
+// otherwise sort the whole shop while a visitor waits.
+func (s *Snapshot) warm(old *Snapshot) {
+	for k := range orderKinds {
+		if old.find.orders[k].peek() != nil {
+			s.order(k)
+		}
+	}
+}

@@ -127,6 +127,9 @@ func (c *Catalog) reload(ctx context.Context) (*Snapshot, error) {
 		return nil, err
 	}
 	c.lastSeen(c.cfg.Now()) // the first load starts the clocks of Modified
+	if old := c.cur.Load(); old != nil {
+		go s.warm(old)
+	}
 	c.swap(s)
 	if c.cfg.OnBuild != nil {
 		c.cfg.OnBuild(s, s.took)
