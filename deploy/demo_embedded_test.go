@@ -104,8 +104,8 @@ var statementAnswers = []struct{ starts, err, why string }{
 		"MariaDB's or MySQL's own, read only by the binary-log feed, which a server without a binary log never starts"},
 	{"SELECT @@log_", "Unknown system variable",
 		"log_slave_updates (log_replica_updates on MySQL 8.4), read only where the server writes a binary log (wpdb/binlog/replica.go)"},
-	{"SELECT WEIGHT_STRING('a')", "function: 'weight_string' not found",
-		"the probe for the server's sort weights: without them the title sort folds the titles itself (wpdb/titlekey.go)"},
+	{"SELECT ID, post_parent, post_type, post_status,", "function: 'weight_string' not found",
+		"the products read with the server's title sort keys: read again without them, the titles folded instead (wpdb/titlekey.go)"},
 	{"SHOW ALL SLAVES STATUS", "syntax error",
 		"MariaDB's, sent only where the server writes a binary log; a server without it is asked SHOW SLAVE STATUS (wpdb/binlog/replica.go)"},
 }

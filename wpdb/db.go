@@ -84,8 +84,8 @@ type DB struct {
 	// CONSISTENT SNAPSHOT (load_streams.go): whole loads read in one
 	// transaction from then on.
 	noSnapshots atomic.Bool
-	// weights is whether the server has WEIGHT_STRING (titlekey.go).
-	weights atomic.Int32
+	// noWeights is set once the server refused WEIGHT_STRING (titlekey.go).
+	noWeights atomic.Bool
 }
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_]{0,32}$`)

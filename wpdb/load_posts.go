@@ -48,13 +48,10 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		typ, status    sql.RawBytes
 		pub, variation bool
 	)
-	key, err := tx.titleKeyColumn(ctx)
-	if err != nil {
-		return err
-	}
 	dest := []any{&id, &parent, &typ, &status, &pub, &variation,
 		&p.Slug, &p.Title, &p.Excerpt, &p.Content, &p.Password, &p.Modified, &p.MenuOrder, &p.Date, &p.TitleKey}
-	err = tx.Each(ctx, `
+	read := func() error {
+		return tx.Each(ctx, `
 		SELECT ID, post_parent, post_type, post_status,
 		       post_type = 'product' AND post_status = 'publish' AS pub,
 		       post_type = 'product_variation' AS variation,
@@ -65,24 +62,30 @@ func (tx *Tx) productPosts(ctx context.Context, rows *catalog.ProductRows, br *b
 		       IF(post_type = 'product' AND post_status = 'publish', post_password, '') AS post_password,
 		       CAST(post_modified_gmt AS CHAR) AS post_modified_gmt, menu_order,
 		       IF(post_type = 'product' AND post_status = 'publish', CAST(post_date AS CHAR), '') AS post_date,
-		       IF(post_type = 'product' AND post_status = 'publish', `+key+`, '') AS title_key
+		       IF(post_type = 'product' AND post_status = 'publish', `+tx.titleKeyColumn()+`, '') AS title_key
 		FROM {posts} WHERE post_type IN ('product', 'product_variation')`, nil, func(r *sqlx.Rows) error {
-		p = catalog.Post{}
-		if err := r.Scan(dest...); err != nil {
-			return err
-		}
-		p.ID, p.Parent = int64(id), int64(parent)
-		p.Type, p.Status = shared(strs, typ), shared(strs, status)
-		switch {
-		case pub:
-			products = append(products, p)
-		case variation:
-			variations = append(variations, p)
-		case br != nil:
-			rest = append(rest, p)
-		}
-		return nil
-	})
+			p = catalog.Post{}
+			if err := r.Scan(dest...); err != nil {
+				return err
+			}
+			p.ID, p.Parent = int64(id), int64(parent)
+			p.Type, p.Status = shared(strs, typ), shared(strs, status)
+			switch {
+			case pub:
+				products = append(products, p)
+			case variation:
+				variations = append(variations, p)
+			case br != nil:
+				rest = append(rest, p)
+			}
+			return nil
+		})
+	}
+	err := read()
+	if tx.withoutWeights(err) {
+		products, variations, rest = products[:0], variations[:0], rest[:0]
+		err = read()
+	}
 	if err != nil {
 		return fmt.Errorf("wpdb: read products and variations: %w", err)
 	}

@@ -22,16 +22,20 @@ func (tx *Tx) Posts(ctx context.Context, ids []int64, withContent bool) ([]catal
 	if withContent {
 		content = `post_content`
 	}
-	key, err := tx.titleKeyColumn(ctx)
-	if err != nil {
-		return nil, err
-	}
 	var posts []catalog.Post
-	if err := tx.Select(ctx, &posts, `
+	read := func() error {
+		return tx.Select(ctx, &posts, `
 		SELECT ID, post_parent, post_type, post_status, post_name, post_title, post_excerpt,
 		       `+content+`, post_password, CAST(post_modified_gmt AS CHAR) AS post_modified_gmt,
-		       CAST(post_date AS CHAR) AS post_date, menu_order, `+key+` AS title_key
-		FROM {posts} WHERE ID IN (?)`, ids); err != nil {
+		       CAST(post_date AS CHAR) AS post_date, menu_order, `+tx.titleKeyColumn()+` AS title_key
+		FROM {posts} WHERE ID IN (?)`, ids)
+	}
+	err := read()
+	if tx.withoutWeights(err) {
+		posts = nil
+		err = read()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("wpdb: read posts: %w", err)
 	}
 	tx.foldTitleKeys(posts)

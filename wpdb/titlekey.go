@@ -1,9 +1,7 @@
 package wpdb
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
@@ -24,41 +22,33 @@ const titleKey = `SUBSTRING(IF(CONCAT(LEFT(post_title, 0), 'a') = CONCAT(LEFT(po
 		WEIGHT_STRING(CONCAT(TRIM(TRAILING ' ' FROM post_title), ' ')), WEIGHT_STRING(post_title)),
 		1, @@max_sort_length)`
 
-// Whether the server has WEIGHT_STRING, as the DB last found out.
-const (
-	weightsUnknown int32 = iota
-	weightsServer
-	weightsNone
-)
-
 // titleKeyColumn is the expression the posts reads select as title_key:
-// titleKey, or on a server without WEIGHT_STRING (the demo's embedded
-// one) the title itself, which foldTitleKeys turns into a key.
-func (tx *Tx) titleKeyColumn(ctx context.Context) (string, error) {
-	switch tx.db.weights.Load() {
-	case weightsServer:
-		return titleKey, nil
-	case weightsNone:
-		return "post_title", nil
+// titleKey, or on a server found to have no WEIGHT_STRING (the demo's
+// embedded one) the title itself, which foldTitleKeys turns into a key.
+func (tx *Tx) titleKeyColumn() string {
+	if tx.db.noWeights.Load() {
+		return "post_title"
 	}
-	var w []byte
-	err := tx.Get(ctx, &w, `SELECT WEIGHT_STRING('a')`)
-	switch {
-	case err == nil:
-		tx.db.weights.Store(weightsServer)
-		return titleKey, nil
-	case IsUnknownFunction(err):
-		tx.db.weights.Store(weightsNone)
-		return "post_title", nil
+	return titleKey
+}
+
+// withoutWeights reports whether a posts read failed for want of
+// WEIGHT_STRING, and if so has the reads do without it: the caller reads
+// again. Found by the read itself, not a probe, so that a server that has
+// it is sent nothing more.
+func (tx *Tx) withoutWeights(err error) bool {
+	if !IsUnknownFunction(err) || tx.db.noWeights.Load() {
+		return false
 	}
-	return "", fmt.Errorf("wpdb: ask for the server's sort weights: %w", err)
+	tx.db.noWeights.Store(true)
+	return true
 }
 
 // foldTitleKeys makes the title keys of posts read without the server's
 // weights: each title folded as the search folds it, case and accents
 // aside, close to the collation's order though not its exact one.
 func (tx *Tx) foldTitleKeys(posts []catalog.Post) {
-	if tx.db.weights.Load() != weightsNone {
+	if !tx.db.noWeights.Load() {
 		return
 	}
 	for i := range posts {
