@@ -163,8 +163,6 @@ func TestWPQueryOracle(t *testing.T) {
 		len(searches), found, ties, ranked)
 }
 
-func sorted(ids []int) []int { return slices.Sorted(slices.Values(ids)) }
-
 func deref(s *string) string {
 	if s == nil {
 		return "(none)"
