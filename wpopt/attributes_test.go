@@ -15,7 +15,6 @@ func attrEntry(key, name, value string, position, visible, taxonomy int) string 
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-
 func TestParseProductAttributes(t *testing.T) {
 	fw := attrEntry("pa_framework", "pa_framework", "", 0, 1, 1)
 	size := attrEntry("screen-size", "Screen Size", "Small | Large", 1, 0, 0)
