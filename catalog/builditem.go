@@ -17,6 +17,7 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	st := stored{own: readPrices(meta, &sc.prices)}
 	it.rank = readRanks(post, meta, st.own.price)
 	it.protected = post.Password != ""
+	it.attrs = itemAttributes(meta, tax, it.protected)
 	// is_in_stock(): the stock status is not outofstock (onbackorder is in
 	// stock); an external product's setter keeps it in stock whatever the
 	// meta says.

@@ -31,6 +31,7 @@ type item struct {
 	cats   []string
 	catIDs []int64
 	fws    []string
+	attrs  []attribute // the visible ones; nil for none
 	// modified is the newest post_modified_gmt of its own and every
 	// variation's or child's, in Unix seconds (0: none): a time.Time
 	// would be three words, one a pointer, in every item.

@@ -40,6 +40,11 @@ type Reads struct {
 	// prices and dates).
 	MetaLists  []string
 	Attributes []string // global attributes whose attribute_orderby is read
+	// AttributeTaxonomies adds every registered global attribute: its
+	// registration (ShopRows.AttributeTaxonomies) and the terms of every
+	// taxonomy named pa_… (a registered attribute's), read and watched as
+	// Taxonomies are.
+	AttributeTaxonomies bool
 	// Tables are optional tables (translation plugins'): read when present.
 	Tables []string
 }
@@ -63,10 +68,11 @@ var ShopReads = Reads{
 	MemberTaxonomies: []string{taxTermLanguage},
 	MetaKeys: []string{metaPrice, metaRegularPrice, metaSalePrice, metaSaleFrom, metaSaleTo,
 		metaStockStatus, MetaThumbnail, MetaChildren, MetaAttachedFile,
-		metaTotalSales, metaAverageRating, metaRatingCount, metaSKU},
-	MetaLists:  []string{metaPrice},
-	Attributes: []string{attrFramework},
-	Tables:     []string{TableWPMLTranslations, TableWPMLLanguages, TableTRPSlugOriginals, TableTRPSlugTranslations},
+		metaTotalSales, metaAverageRating, metaRatingCount, metaSKU, metaProductAttributes},
+	MetaLists:           []string{metaPrice},
+	Attributes:          []string{attrFramework},
+	AttributeTaxonomies: true,
+	Tables:              []string{TableWPMLTranslations, TableWPMLLanguages, TableTRPSlugOriginals, TableTRPSlugTranslations},
 }
 
 // Translation plugins' tables (unprefixed).
@@ -82,6 +88,9 @@ type ShopRows struct {
 	Options map[string]string // the Reads.Options present; a missing one is absent
 	// OrderBy is attribute_orderby per registered attribute of Reads.Attributes.
 	OrderBy map[string]string
+	// AttributeTaxonomies are the registered global attributes, when
+	// Reads.AttributeTaxonomies asks for them, in attribute_id order.
+	AttributeTaxonomies []AttributeTaxonomy
 	// NetworkPlugins are the network-activated plugin files (multisite);
 	// NetworkNote says why they could not be read, if so.
 	NetworkPlugins []string
@@ -194,6 +203,18 @@ func (m Meta) Values(id int64, key string) []string {
 	}
 	return out
 }
+
+// AttributeTaxonomy is a global attribute as registered
+// (woocommerce_attribute_taxonomies); its taxonomy is pa_{Name}.
+type AttributeTaxonomy struct {
+	Name    string `db:"attribute_name"`
+	Label   string `db:"attribute_label"`
+	OrderBy string `db:"attribute_orderby"`
+}
+
+// AttributeTaxonomyPrefix begins the name of every global attribute's
+// taxonomy (wc_attribute_taxonomy_name).
+const AttributeTaxonomyPrefix = "pa_"
 
 // Term is one term of a taxonomy, joined on term_taxonomy.
 type Term struct {
