@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"catalogd/wpopt"
@@ -47,6 +49,22 @@ type Reads struct {
 	AttributeTaxonomies bool
 	// Tables are optional tables (translation plugins'): read when present.
 	Tables []string
+}
+
+// TaxonomyLike is the LIKE pattern of the taxonomies read beyond
+// Taxonomies (every attribute's, pa\_%), "" for none.
+func (r Reads) TaxonomyLike() string {
+	if r.AttributeTaxonomies {
+		return strings.ReplaceAll(AttributeTaxonomyPrefix, "_", `\_`) + "%"
+	}
+	return ""
+}
+
+// ReadsTaxonomy says whether the terms of the taxonomy are read (and
+// watched).
+func (r Reads) ReadsTaxonomy(taxonomy string) bool {
+	return slices.Contains(r.Taxonomies, taxonomy) || slices.Contains(r.MemberTaxonomies, taxonomy) ||
+		r.AttributeTaxonomies && strings.HasPrefix(taxonomy, AttributeTaxonomyPrefix)
 }
 
 // ShopReads is what the catalog reads.

@@ -166,6 +166,11 @@ func (tx *Tx) loadSettings(ctx context.Context, r catalog.Reads, rows *catalog.S
 	if rows.OrderBy, err = tx.AttributeOrderBy(ctx, r.Attributes); err != nil {
 		return err
 	}
+	if r.AttributeTaxonomies {
+		if rows.AttributeTaxonomies, err = tx.AttributeTaxonomies(ctx); err != nil {
+			return err
+		}
+	}
 	rows.NetworkPlugins, err = tx.NetworkPlugins(ctx)
 	if errors.Is(err, ErrDenied) {
 		// Most likely a single site whose catalogd user may read the
@@ -179,7 +184,7 @@ func (tx *Tx) loadSettings(ctx context.Context, r catalog.Reads, rows *catalog.S
 	if rows.Tables, rows.Unreadable, err = tx.tables(ctx, r.Tables); err != nil {
 		return err
 	}
-	if rows.Terms, err = tx.Terms(ctx, r.Taxonomies); err != nil {
+	if rows.Terms, err = tx.Terms(ctx, r.Taxonomies, r.TaxonomyLike()); err != nil {
 		return err
 	}
 	var memberTerms []int64

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"catalogd/catalog"
 	"catalogd/internal/wpdbtest"
 )
 
@@ -87,4 +88,27 @@ func TestAttributeOrderBy(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestAttributeTaxonomies: every registered attribute, its label as
+// stored (wc_clean leaves "&" as typed) and its order setting, in
+// attribute_id order.
+func TestAttributeTaxonomies(t *testing.T) {
+	t.Parallel()
+	shop := wpdbtest.NewShop("wp_")
+	attrCols := []string{"attribute_name", "attribute_label", "attribute_type", "attribute_orderby", "attribute_public"}
+	shop.Row("woocommerce_attribute_taxonomies", attrCols, "size", "Size & Fit", "select", "name_num", 1)
+	db, _ := openShop(t, shop)
+	view(t, db, func(ctx context.Context, tx *Tx) error {
+		got, err := tx.AttributeTaxonomies(ctx)
+		if err != nil {
+			return err
+		}
+		want := []catalog.AttributeTaxonomy{{Name: "framework", Label: "Framework", OrderBy: "menu_order"},
+			{Name: "size", Label: "Size & Fit", OrderBy: "name_num"}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("AttributeTaxonomies = %+v, want %+v", got, want)
+		}
+		return nil
+	})
 }
