@@ -88,7 +88,7 @@ func newBinlogMapper(schema, prefix string, r catalog.Reads) *binlogMapper {
 		options: setOf(r.Options), metaKeys: setOf(r.MetaKeys),
 		taxonomies: setOf(append(slices.Clone(r.Taxonomies), r.MemberTaxonomies...)),
 		like:       r.TaxonomyLike(), reads: r,
-		members:    setOf(r.MemberTaxonomies)}
+		members: setOf(r.MemberTaxonomies)}
 	for _, t := range wpdb.ReadTables {
 		m.tables[strings.ToLower(prefix+t)] = roleOf[t]
 	}
