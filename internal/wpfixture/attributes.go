@@ -1,6 +1,7 @@
 package wpfixture
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -63,4 +64,38 @@ func (s *Shop) relateAttributes(id int64, attrs []Attribute) {
 			}
 		}
 	}
+}
+
+// EditAttributeTerm is Products → Attributes → Configure terms → Edit →
+// Update with a new name: wp_update_term's two updates (an attribute's
+// taxonomy is not hierarchical: no {taxonomy}_children option).
+func (o *Ops) EditAttributeTerm(ctx context.Context, taxonomy, slug, name string) error {
+	ttID, termID, err := o.TermTTID(ctx, taxonomy, slug)
+	if err != nil {
+		return err
+	}
+	if err := o.exec(ctx, "UPDATE "+o.t("terms")+" SET name = ?, slug = ?, term_group = 0 WHERE term_id = ?", escapeName(name), slug, termID); err != nil {
+		return err
+	}
+	return o.exec(ctx, "UPDATE "+o.t("term_taxonomy")+" SET term_id = ?, taxonomy = ?, parent = 0 WHERE term_taxonomy_id = ?", termID, taxonomy, ttID)
+}
+
+// EditAttributeLabel is Products → Attributes → Edit → Update with a new
+// name: wc_update_attribute's $wpdb->update of the attribute's row, then
+// delete_transient('wc_attribute_taxonomies').
+func (o *Ops) EditAttributeLabel(ctx context.Context, name, label string) error {
+	if err := o.exec(ctx, "UPDATE "+o.t("woocommerce_attribute_taxonomies")+" SET attribute_label = ? WHERE attribute_name = ?", label, name); err != nil {
+		return err
+	}
+	_, err := o.deleteOption(ctx, "_transient_wc_attribute_taxonomies")
+	return err
+}
+
+// SetAttributes is the Attributes tab's "Save attributes" with the
+// Framework attribute's terms and more attributes after them: the save
+// writes _product_attributes (update_attributes). A global attribute's
+// terms other than the framework's stay as they are.
+func (o *Ops) SetAttributes(ctx context.Context, id int64, frameworks []string, more ...Attribute) error {
+	attrs := (&Shop{}).productAttributes(frameworks, nil, false, more...)
+	return o.wcSave(ctx, id, wcChanges{frameworks: append([]string{}, frameworks...), attrsMeta: attrs})
 }
