@@ -14,10 +14,14 @@ import (
 // "Additional information" lists it (wc_display_product_attributes). A
 // global attribute's values are the item's terms of its taxonomy, read at
 // render from the item's term_taxonomy_ids: the item keeps only its key.
+// Comparable, so that the items with equal lists share one (interner).
 type attribute struct {
-	key    string   // the taxonomy (pa_framework), or a local attribute's sanitized name
-	label  string   // a local attribute's name as stored; a global one's comes from its registration
-	local  []string // a local attribute's values
+	key   string // the taxonomy (pa_framework), or a local attribute's sanitized name
+	label string // a local attribute's name as stored; a global one's comes from its registration
+	// local is a local attribute's values joined by WC_DELIMITER, which
+	// none of them holds: one string where a list would be one more
+	// object for the collector.
+	local  string
 	global bool
 }
 
@@ -86,7 +90,7 @@ func itemAttributes(meta []MetaRow, tax *terms, protected bool) []attribute {
 				out = append(out, attribute{key: reg.taxonomy, global: true})
 			}
 		default:
-			out = append(out, attribute{key: a.Key, label: a.Name, local: textAttributes(a.Value)})
+			out = append(out, attribute{key: a.Key, label: a.Name, local: strings.Join(textAttributes(a.Value), "|")})
 		}
 	}
 	return out
@@ -109,12 +113,18 @@ func textAttributes(raw string) []string {
 // [] for none. A global attribute's values are the product's terms of its
 // taxonomy (wc_get_product_terms), in the attribute's order.
 func (tax *terms) attributes(it *item) *[]api.Attribute {
-	out := make([]api.Attribute, 0, len(it.attrs))
-	for _, a := range it.attrs {
+	var attrs []attribute
+	if it.attrs != nil {
+		attrs = *it.attrs
+	}
+	out := make([]api.Attribute, 0, len(attrs))
+	for _, a := range attrs {
 		w := api.Attribute{Name: a.key, Label: a.label, Values: []api.AttributeValue{}}
 		if !a.global {
-			for _, v := range a.local {
-				w.Values = append(w.Values, api.AttributeValue{Slug: v, Name: v})
+			if a.local != "" {
+				for v := range strings.SplitSeq(a.local, "|") {
+					w.Values = append(w.Values, api.AttributeValue{Slug: v, Name: v})
+				}
 			}
 			out = append(out, w)
 			continue
