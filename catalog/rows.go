@@ -117,7 +117,7 @@ type ShopRows struct {
 	// Unreadable are the Reads.Tables the database user may not read, and
 	// why: whether they exist cannot be told.
 	Unreadable map[string]string
-	Terms      []Term // of Reads.Taxonomies, in the database's name order
+	Terms      []Term // of the taxonomies Reads reads (ReadsTaxonomy), in the database's name order
 	// Members are the relationships of the Reads.MemberTaxonomies' terms.
 	Members []Member
 	// WPMLLanguages are WPML's active languages, by code.

@@ -163,13 +163,15 @@ func (tx *Tx) loadSettings(ctx context.Context, r catalog.Reads, rows *catalog.S
 	if rows.Options, err = tx.Options(ctx, r.Options); err != nil {
 		return err
 	}
-	if rows.OrderBy, err = tx.AttributeOrderBy(ctx, r.Attributes); err != nil {
-		return err
-	}
+	// Every registered attribute, when asked for, in the one statement
+	// that reads the named ones' order too.
 	if r.AttributeTaxonomies {
 		if rows.AttributeTaxonomies, err = tx.AttributeTaxonomies(ctx); err != nil {
 			return err
 		}
+		rows.OrderBy = attributeOrderBy(rows.AttributeTaxonomies, r.Attributes)
+	} else if rows.OrderBy, err = tx.AttributeOrderBy(ctx, r.Attributes); err != nil {
+		return err
 	}
 	rows.NetworkPlugins, err = tx.NetworkPlugins(ctx)
 	if errors.Is(err, ErrDenied) {

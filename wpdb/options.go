@@ -3,6 +3,7 @@ package wpdb
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"catalogd/catalog"
 )
@@ -60,4 +61,17 @@ func (tx *Tx) AttributeTaxonomies(ctx context.Context) ([]catalog.AttributeTaxon
 		return nil, fmt.Errorf("wpdb: read attributes: %w", err)
 	}
 	return rows, nil
+}
+
+// attributeOrderBy is AttributeOrderBy's answer from every registered
+// attribute: the named ones' order, the first registration of a name
+// counting.
+func attributeOrderBy(all []catalog.AttributeTaxonomy, names []string) map[string]string {
+	out := map[string]string{}
+	for _, a := range all {
+		if _, ok := out[a.Name]; !ok && slices.Contains(names, a.Name) {
+			out[a.Name] = a.OrderBy
+		}
+	}
+	return out
 }
