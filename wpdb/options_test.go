@@ -112,3 +112,27 @@ func TestAttributeTaxonomies(t *testing.T) {
 		return nil
 	})
 }
+
+// TestAttributeOrderByFromAll: LoadShop's order of the named attributes
+// from every registered one is AttributeOrderBy's: the first registration
+// of a name counts, an unregistered name is absent.
+func TestAttributeOrderByFromAll(t *testing.T) {
+	all := []catalog.AttributeTaxonomy{{Name: "framework", OrderBy: "name_num"}, {Name: "size", OrderBy: "id"},
+		{Name: "framework", OrderBy: "name"}}
+	tests := []struct {
+		name  string
+		names []string
+		want  map[string]string
+	}{
+		{"the first registration", []string{"framework"}, map[string]string{"framework": "name_num"}},
+		{"unregistered left out", []string{"framework", "color"}, map[string]string{"framework": "name_num"}},
+		{"none asked", nil, map[string]string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := attributeOrderBy(all, tt.names); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("attributeOrderBy(%q) = %v, want %v", tt.names, got, tt.want)
+			}
+		})
+	}
+}
