@@ -23,10 +23,30 @@ type Product struct {
 	// Tags is only set in the single-product response ([] for none).
 	Tags       *[]string `json:"tags,omitempty"`
 	Frameworks []string  `json:"frameworks"`
-	Image      *string   `json:"image"`
-	Summary    string    `json:"summary"`
+	// Attributes is only set in the single-product response ([] for none).
+	Attributes *[]Attribute `json:"attributes,omitempty"`
+	Image      *string      `json:"image"`
+	Summary    string       `json:"summary"`
 	// Description is only set in the single-product response.
 	Description *string `json:"description,omitempty"`
+}
+
+// Attribute is one row of the product page's "Additional information":
+// a global attribute (a pa_… taxonomy) or a product's own.
+type Attribute struct {
+	// Name is the attribute's key: its taxonomy (pa_framework), or a local
+	// attribute's sanitized name (screen-size).
+	Name   string           `json:"name"`
+	Label  string           `json:"label"`
+	Values []AttributeValue `json:"values"`
+}
+
+// AttributeValue is one value of an attribute. A global attribute's is a
+// term (its slug, its name); a local attribute's slug is the value as
+// typed, which is what a variation stores for it.
+type AttributeValue struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
 }
 
 // PriceRange is the lowest and the highest price a variable or grouped

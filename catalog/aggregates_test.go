@@ -131,6 +131,8 @@ func TestAggregatesFollowPatches(t *testing.T) {
 // bigShop is a catalog of n products over a tree of 60 categories (12
 // roots of 4 children each), some hidden and some out of stock, a fifth
 // variable, each with a SKU and two tags, as the benchmarks' large shop.
+// The variable ones show their framework attribute, and one product in
+// ten a local attribute, as "Additional information" rows.
 func bigShop(b *testing.B, n int) (*Catalog, *store) {
 	b.Helper()
 	st := newStore()
@@ -161,6 +163,10 @@ func bigShop(b *testing.B, n int) (*Catalog, *store) {
 			for k, fw := range []string{"esx", "qbcore", "qbox"} {
 				p.Variations = append(p.Variations, variation{Framework: fw, Regular: strconv.Itoa(8 + k + i%3)})
 			}
+			p.Attributes = []productAttr{{Name: "pa_framework", Taxonomy: true}}
+		}
+		if i%10 == 0 {
+			p.Attributes = append(p.Attributes, productAttr{Name: "Requires", Value: "OneSync | txAdmin", Position: 1})
 		}
 		st.add(p)
 	}

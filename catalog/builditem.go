@@ -17,6 +17,9 @@ func (b *builder) item(sc *scratch, in *interner, sh *shop, tax *terms, r *read,
 	st := stored{own: readPrices(meta, &sc.prices)}
 	it.rank = readRanks(post, meta, st.own.price)
 	it.protected = post.Password != ""
+	if attrs := itemAttributes(meta, tax, it.protected); len(attrs) > 0 {
+		it.attrs = &attrs // the interner may swap it for an equal list's
+	}
 	// is_in_stock(): the stock status is not outofstock (onbackorder is in
 	// stock); an external product's setter keeps it in stock whatever the
 	// meta says.

@@ -172,6 +172,17 @@ func (x *itemHasher) sum(it *item) [2]uint64 {
 	for _, f := range it.fws {
 		x.str(f)
 	}
+	var attrs []attribute
+	if it.attrs != nil {
+		attrs = *it.attrs
+	}
+	x.i64(int64(len(attrs)))
+	for _, a := range attrs {
+		x.str(a.key)
+		x.str(a.label)
+		x.flag(a.global)
+		x.str(a.local)
+	}
 	x.flag(it.inStock)
 	x.i64(int64(it.typ))
 	x.flag(it.protected)

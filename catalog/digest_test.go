@@ -59,7 +59,7 @@ func TestDigestNamesTheContent(t *testing.T) {
 // would keep the edge's copies showing the old value).
 func TestItemSumCoversEveryField(t *testing.T) {
 	hashed := []string{"id", "text", "ends", "inStock", "typ", "protected", "purchasable", "image", "thumb", "ttids", "cats",
-		"catIDs", "fws", "modified", "description", "childIDs", "price", "regular", "windows", "prange", "varIDs", "wpml", "rank",
+		"catIDs", "fws", "attrs", "modified", "description", "childIDs", "price", "regular", "windows", "prange", "varIDs", "wpml", "rank",
 		"searchExcerpt", "searchContent"}
 	var fields []string
 	for f := range reflect.TypeFor[item]().Fields() {
@@ -73,6 +73,9 @@ func TestItemSumCoversEveryField(t *testing.T) {
 	}
 	if n := reflect.TypeFor[priceRange]().NumField(); n != 2 {
 		t.Errorf("priceRange has %d fields; itemSum hashes 2", n)
+	}
+	if n := reflect.TypeFor[attribute]().NumField(); n != 4 {
+		t.Errorf("attribute has %d fields; itemSum hashes 4", n)
 	}
 	if n := reflect.TypeFor[ranks]().NumField(); n != 7 {
 		t.Errorf("ranks has %d fields; itemSum hashes 7", n)

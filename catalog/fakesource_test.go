@@ -32,12 +32,14 @@ func (s *store) shopRows() *ShopRows {
 	}
 	for k, v := range s.orderBy {
 		rows.OrderBy[k] = v
+		rows.AttributeTaxonomies = append(rows.AttributeTaxonomies, AttributeTaxonomy{Name: k, Label: cmp.Or(s.labels[k], k), OrderBy: v})
 	}
+	slices.SortFunc(rows.AttributeTaxonomies, func(a, b AttributeTaxonomy) int { return cmp.Compare(a.Name, b.Name) })
 	for _, name := range ShopReads.Tables {
 		rows.Tables[name] = s.tables[name]
 	}
 	for _, t := range s.terms {
-		if slices.Contains(ShopReads.Taxonomies, t.Taxonomy) {
+		if slices.Contains(ShopReads.Taxonomies, t.Taxonomy) || strings.HasPrefix(t.Taxonomy, AttributeTaxonomyPrefix) {
 			rows.Terms = append(rows.Terms, t)
 		}
 	}

@@ -26,6 +26,7 @@ type interner struct {
 	ints    map[uint64][]int64
 	strs    map[uint64][]string
 	windows map[uint64][]window
+	attrs   map[uint64]*[]attribute
 	prices  map[string]*string
 	ranges  map[[2]string]*priceRange // the fixed ones, by min and max
 	// texts are the folded excerpts and contents a search reads: many
@@ -37,7 +38,7 @@ type interner struct {
 
 func newInterner() *interner {
 	return &interner{ints: map[uint64][]int64{}, strs: map[uint64][]string{},
-		windows: map[uint64][]window{}, prices: map[string]*string{}, ranges: map[[2]string]*priceRange{},
+		windows: map[uint64][]window{}, attrs: map[uint64]*[]attribute{}, prices: map[string]*string{}, ranges: map[[2]string]*priceRange{},
 		texts: map[uint64]string{}}
 }
 
@@ -69,6 +70,7 @@ func (in *interner) text(b []byte) string {
 func (in *interner) item(it *item) {
 	// Hashed before the lock: only the lookups are shared.
 	hTT, hCatIDs, hCats, hFws, hWindows := hashInts(it.ttids), hashInts(it.catIDs), hashStrings(it.cats), hashStrings(it.fws), hashWindows(it.windows)
+	hAttrs := hashAttributes(it.attrs)
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	it.ttids = share(in.ints, hTT, it.ttids, false)
@@ -76,6 +78,7 @@ func (in *interner) item(it *item) {
 	it.cats = share(in.strs, hCats, it.cats, true)
 	it.fws = share(in.strs, hFws, it.fws, true)
 	it.windows = share(in.windows, hWindows, it.windows, true)
+	it.attrs = in.attributes(hAttrs, it.attrs)
 	it.price = in.price(it.price)
 	it.regular = in.price(it.regular)
 	it.prange = in.priceRange(it.prange)
@@ -121,6 +124,34 @@ func hashStrings(v []string) uint64 {
 	h := uint64(len(v))
 	for _, s := range v {
 		h = mix(h, maphash.String(stringSeed, s))
+	}
+	return h
+}
+
+// attributes is the build's list equal to *p, p itself when it is the
+// first.
+func (in *interner) attributes(h uint64, p *[]attribute) *[]attribute {
+	if p == nil {
+		return nil
+	}
+	got, ok := in.attrs[h]
+	if ok && slices.Equal(*got, *p) {
+		return got
+	}
+	if !ok {
+		in.attrs[h] = p
+	}
+	return p
+}
+
+func hashAttributes(p *[]attribute) uint64 {
+	if p == nil {
+		return 0
+	}
+	v := *p
+	h := uint64(len(v))
+	for _, a := range v {
+		h = mix(mix(mix(h, maphash.String(stringSeed, a.key)), maphash.String(stringSeed, a.label)), maphash.String(stringSeed, a.local))
 	}
 	return h
 }

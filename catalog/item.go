@@ -31,6 +31,10 @@ type item struct {
 	cats   []string
 	catIDs []int64
 	fws    []string
+	// attrs are the visible attributes; nil for none. A pointer: the item
+	// stays in its allocation size class, which a slice's three words
+	// pushed it out of.
+	attrs *[]attribute
 	// modified is the newest post_modified_gmt of its own and every
 	// variation's or child's, in Unix seconds (0: none): a time.Time
 	// would be three words, one a pointer, in every item.

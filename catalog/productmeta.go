@@ -14,6 +14,8 @@ const (
 	metaSaleTo       = "_sale_price_dates_to"
 	metaStockStatus  = "_stock_status"
 	metaSKU          = "_sku"
+	// metaProductAttributes is PHP-serialized (wpopt.ParseProductAttributes).
+	metaProductAttributes = "_product_attributes"
 )
 
 // Meta keys that name other posts a product shows (its image, a grouped

@@ -51,10 +51,11 @@ func (sh *shop) product(it *item, full bool, now time.Time) Product {
 }
 
 // single is the single product's resource at now: the full product with
-// its tags, which the list leaves out.
+// its tags and attributes, which the list leaves out.
 func (s *Snapshot) single(it *item, now time.Time) Product {
 	p := s.sh.product(it, true, now)
 	p.Tags = s.t.tags(it.ttids)
+	p.Attributes = s.t.attributes(it)
 	return p
 }
 

@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"catalogd/wpopt"
@@ -40,8 +42,29 @@ type Reads struct {
 	// prices and dates).
 	MetaLists  []string
 	Attributes []string // global attributes whose attribute_orderby is read
+	// AttributeTaxonomies adds every registered global attribute: its
+	// registration (ShopRows.AttributeTaxonomies) and the terms of every
+	// taxonomy named pa_… (a registered attribute's), read and watched as
+	// Taxonomies are.
+	AttributeTaxonomies bool
 	// Tables are optional tables (translation plugins'): read when present.
 	Tables []string
+}
+
+// TaxonomyLike is the LIKE pattern of the taxonomies read beyond
+// Taxonomies (every attribute's, pa\_%), "" for none.
+func (r Reads) TaxonomyLike() string {
+	if r.AttributeTaxonomies {
+		return strings.ReplaceAll(AttributeTaxonomyPrefix, "_", `\_`) + "%"
+	}
+	return ""
+}
+
+// ReadsTaxonomy says whether the terms of the taxonomy are read (and
+// watched).
+func (r Reads) ReadsTaxonomy(taxonomy string) bool {
+	return slices.Contains(r.Taxonomies, taxonomy) || slices.Contains(r.MemberTaxonomies, taxonomy) ||
+		r.AttributeTaxonomies && strings.HasPrefix(taxonomy, AttributeTaxonomyPrefix)
 }
 
 // ShopReads is what the catalog reads.
@@ -63,10 +86,11 @@ var ShopReads = Reads{
 	MemberTaxonomies: []string{taxTermLanguage},
 	MetaKeys: []string{metaPrice, metaRegularPrice, metaSalePrice, metaSaleFrom, metaSaleTo,
 		metaStockStatus, MetaThumbnail, MetaChildren, MetaAttachedFile,
-		metaTotalSales, metaAverageRating, metaRatingCount, metaSKU},
-	MetaLists:  []string{metaPrice},
-	Attributes: []string{attrFramework},
-	Tables:     []string{TableWPMLTranslations, TableWPMLLanguages, TableTRPSlugOriginals, TableTRPSlugTranslations},
+		metaTotalSales, metaAverageRating, metaRatingCount, metaSKU, metaProductAttributes},
+	MetaLists:           []string{metaPrice},
+	Attributes:          []string{attrFramework},
+	AttributeTaxonomies: true,
+	Tables:              []string{TableWPMLTranslations, TableWPMLLanguages, TableTRPSlugOriginals, TableTRPSlugTranslations},
 }
 
 // Translation plugins' tables (unprefixed).
@@ -82,6 +106,9 @@ type ShopRows struct {
 	Options map[string]string // the Reads.Options present; a missing one is absent
 	// OrderBy is attribute_orderby per registered attribute of Reads.Attributes.
 	OrderBy map[string]string
+	// AttributeTaxonomies are the registered global attributes, when
+	// Reads.AttributeTaxonomies asks for them, in attribute_id order.
+	AttributeTaxonomies []AttributeTaxonomy
 	// NetworkPlugins are the network-activated plugin files (multisite);
 	// NetworkNote says why they could not be read, if so.
 	NetworkPlugins []string
@@ -90,7 +117,7 @@ type ShopRows struct {
 	// Unreadable are the Reads.Tables the database user may not read, and
 	// why: whether they exist cannot be told.
 	Unreadable map[string]string
-	Terms      []Term // of Reads.Taxonomies, in the database's name order
+	Terms      []Term // of the taxonomies Reads reads (ReadsTaxonomy), in the database's name order
 	// Members are the relationships of the Reads.MemberTaxonomies' terms.
 	Members []Member
 	// WPMLLanguages are WPML's active languages, by code.
@@ -194,6 +221,18 @@ func (m Meta) Values(id int64, key string) []string {
 	}
 	return out
 }
+
+// AttributeTaxonomy is a global attribute as registered
+// (woocommerce_attribute_taxonomies); its taxonomy is pa_{Name}.
+type AttributeTaxonomy struct {
+	Name    string `db:"attribute_name"`
+	Label   string `db:"attribute_label"`
+	OrderBy string `db:"attribute_orderby"`
+}
+
+// AttributeTaxonomyPrefix begins the name of every global attribute's
+// taxonomy (wc_attribute_taxonomy_name).
+const AttributeTaxonomyPrefix = "pa_"
 
 // Term is one term of a taxonomy, joined on term_taxonomy.
 type Term struct {

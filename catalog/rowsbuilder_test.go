@@ -30,7 +30,8 @@ type store struct {
 	now     time.Time // when WooCommerce saves: the sale it writes _price for
 	nextID  int64
 	options map[string]string
-	orderBy map[string]string
+	orderBy map[string]string // registered attributes: name → attribute_orderby
+	labels  map[string]string // their attribute_label, when not the name
 	tables  map[string]bool
 	terms   []Term
 	termIx  map[string]map[string]int // taxonomy → slug → index in terms
@@ -51,6 +52,7 @@ type store struct {
 // home at https://shop.example, saving at t0.
 func newStore() *store {
 	s := &store{now: t0, nextID: 1, options: map[string]string{}, orderBy: map[string]string{"framework": "menu_order"},
+		labels: map[string]string{"framework": "Framework"},
 		tables: map[string]bool{}, termIx: map[string]map[string]int{}, posts: map[int64]Post{},
 		menu: map[int64]int{}, meta: map[int64]map[string][]string{}, rels: map[int64][]int64{},
 		wpml: map[int64]WPMLElement{}, wpmlTT: map[int64]string{}, groups: map[int64]map[string]int64{},
@@ -234,6 +236,9 @@ type product struct {
 	// Tags are product_tag slugs of terms added before (store.tag).
 	SKU  string
 	Tags []string
+	// Attributes are stored in _product_attributes, a global one's terms
+	// related (storeAttributes).
+	Attributes []productAttr
 }
 
 // variation is one variation of a variable product.
@@ -403,6 +408,7 @@ func (s *store) add(p product) int64 {
 	for _, tg := range p.Tags {
 		s.relate(id, "product_tag", tg)
 	}
+	s.storeAttributes(id, p.Attributes)
 	if p.Image != "" {
 		att := s.post(Post{Type: "attachment", Status: "inherit", Parent: id, Slug: "image-" + strconv.FormatInt(id, 10)}, time.Time{})
 		s.setMeta(att, MetaAttachedFile, p.Image)

@@ -49,6 +49,8 @@ type terms struct {
 	fwSlug     map[int64]string // term_taxonomy_id → slug
 	fwBySlug   map[string]int64
 	tagByTT    map[int64]tag
+	attrTax    map[string]*attrTaxonomy // registered global attributes by taxonomy
+	attrTerms  map[int64]attrTerm       // their terms by term_taxonomy_id
 }
 
 // tag is a product_tag term as a product's tags show it.
@@ -110,6 +112,7 @@ func buildTerms(rows *ShopRows, sh *shop) *terms {
 		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.nameRank, b.nameRank))
 	})
 
+	tax.placeAttributes(rows)
 	sortFrameworks(fws, sh.frameworkOrder)
 	for i, f := range fws {
 		tax.fwByTT[f.TTID] = i

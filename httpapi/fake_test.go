@@ -149,6 +149,8 @@ func (f *fakeService) Product(ctx context.Context, slug string) (*catalog.Produc
 	d := "<p>The full description.</p>"
 	p.Description = &d
 	p.Tags = &[]string{"police"}
+	p.Attributes = &[]api.Attribute{{Name: "pa_framework", Label: "Framework", Values: []api.AttributeValue{{Slug: "esx", Name: "ESX"}}},
+		{Name: "screen-size", Label: "Screen Size", Values: []api.AttributeValue{{Slug: "Large", Name: "Large"}}}}
 	return &p, nil
 }
 

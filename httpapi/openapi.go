@@ -100,9 +100,11 @@ var schemas = []variant{
 	{name: "Facets", typ: reflect.TypeFor[api.Facets]()},
 	{name: "StockFacet", typ: reflect.TypeFor[api.StockFacet]()},
 	{name: "PriceFacet", typ: reflect.TypeFor[api.PriceFacet]()},
-	{name: "ProductListItem", typ: reflect.TypeFor[api.Product](), omit: []string{"description", "tags"}},
-	{name: "Product", typ: reflect.TypeFor[api.Product](), require: []string{"description", "tags"}},
+	{name: "ProductListItem", typ: reflect.TypeFor[api.Product](), omit: []string{"description", "tags", "attributes"}},
+	{name: "Product", typ: reflect.TypeFor[api.Product](), require: []string{"description", "tags", "attributes"}},
 	{name: "PriceRange", typ: reflect.TypeFor[api.PriceRange]()},
+	{name: "Attribute", typ: reflect.TypeFor[api.Attribute]()},
+	{name: "AttributeValue", typ: reflect.TypeFor[api.AttributeValue]()},
 	{name: "Error", typ: reflect.TypeFor[api.Error]()},
 	{name: "ErrorData", typ: reflect.TypeFor[api.ErrorData]()},
 }
@@ -129,6 +131,10 @@ func refName(t reflect.Type, parent string) string {
 		return "PriceFacet"
 	case reflect.TypeFor[api.PriceRange]():
 		return "PriceRange"
+	case reflect.TypeFor[api.Attribute]():
+		return "Attribute"
+	case reflect.TypeFor[api.AttributeValue]():
+		return "AttributeValue"
 	}
 	return ""
 }
@@ -154,6 +160,16 @@ var fieldDocs = map[string]string{
 		"one price: simple and external products, and prices that do not differ.",
 	"Product.tags": "Slugs of the product's tags (product_tag), by name, as the product page lists them; " +
 		"only in the single-product response.",
+	"Product.attributes": "The attributes the product page lists under \"Additional information\", in their order: " +
+		"the visible ones of the product's attributes, a global attribute while it is registered; [] for none and for a " +
+		"password-protected product. Only in the single-product response.",
+	"Attribute.name": "The attribute's key: a global attribute's taxonomy (pa_framework), or a local attribute's " +
+		"sanitized name.",
+	"Attribute.label": "The row's label: a global attribute's registered name, a local attribute's name as typed.",
+	"Attribute.values": "A global attribute's terms on the product, in the attribute's term order; a local " +
+		"attribute's values as typed.",
+	"AttributeValue.slug":           "A term's slug; a local attribute's value as typed (what a variation stores for it).",
+	"AttributeValue.name":           "The value as the page shows it, plain text.",
 	"PriceRange.min":                "The lowest price, a decimal string as Product.price spells it.",
 	"PriceRange.max":                "The highest price, a decimal string as Product.price spells it.",
 	"Product.summary":               "Plain text of the short description; cut to 300 characters in the list.",

@@ -120,7 +120,7 @@ func TestQueriesCountsEveryStatement(t *testing.T) {
 			if _, err := tx.Options(ctx, []string{"blogname"}); err != nil {
 				return err
 			}
-			_, err := tx.Terms(ctx, []string{"product_cat"})
+			_, err := tx.Terms(ctx, []string{"product_cat"}, "")
 			return err
 		}, 3},
 		{"a read that finds nothing still counts", func(ctx context.Context, tx *Tx) error {

@@ -163,7 +163,14 @@ func (tx *Tx) loadSettings(ctx context.Context, r catalog.Reads, rows *catalog.S
 	if rows.Options, err = tx.Options(ctx, r.Options); err != nil {
 		return err
 	}
-	if rows.OrderBy, err = tx.AttributeOrderBy(ctx, r.Attributes); err != nil {
+	// Every registered attribute, when asked for, in the one statement
+	// that reads the named ones' order too.
+	if r.AttributeTaxonomies {
+		if rows.AttributeTaxonomies, err = tx.AttributeTaxonomies(ctx); err != nil {
+			return err
+		}
+		rows.OrderBy = attributeOrderBy(rows.AttributeTaxonomies, r.Attributes)
+	} else if rows.OrderBy, err = tx.AttributeOrderBy(ctx, r.Attributes); err != nil {
 		return err
 	}
 	rows.NetworkPlugins, err = tx.NetworkPlugins(ctx)
@@ -179,7 +186,7 @@ func (tx *Tx) loadSettings(ctx context.Context, r catalog.Reads, rows *catalog.S
 	if rows.Tables, rows.Unreadable, err = tx.tables(ctx, r.Tables); err != nil {
 		return err
 	}
-	if rows.Terms, err = tx.Terms(ctx, r.Taxonomies); err != nil {
+	if rows.Terms, err = tx.Terms(ctx, r.Taxonomies, r.TaxonomyLike()); err != nil {
 		return err
 	}
 	var memberTerms []int64

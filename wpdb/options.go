@@ -3,6 +3,9 @@ package wpdb
 import (
 	"context"
 	"fmt"
+	"slices"
+
+	"catalogd/catalog"
 )
 
 // Options reads the named rows of the options table. A missing option is
@@ -47,4 +50,28 @@ func (tx *Tx) AttributeOrderBy(ctx context.Context, names []string) (map[string]
 		}
 	}
 	return out, nil
+}
+
+// AttributeTaxonomies returns every registered global attribute, in
+// attribute_id order.
+func (tx *Tx) AttributeTaxonomies(ctx context.Context) ([]catalog.AttributeTaxonomy, error) {
+	var rows []catalog.AttributeTaxonomy
+	if err := tx.Select(ctx, &rows, `SELECT attribute_name, attribute_label, attribute_orderby
+		FROM {woocommerce_attribute_taxonomies} ORDER BY attribute_id`); err != nil {
+		return nil, fmt.Errorf("wpdb: read attributes: %w", err)
+	}
+	return rows, nil
+}
+
+// attributeOrderBy is AttributeOrderBy's answer from every registered
+// attribute: the named ones' order, the first registration of a name
+// counting.
+func attributeOrderBy(all []catalog.AttributeTaxonomy, names []string) map[string]string {
+	out := map[string]string{}
+	for _, a := range all {
+		if _, ok := out[a.Name]; !ok && slices.Contains(names, a.Name) {
+			out[a.Name] = a.OrderBy
+		}
+	}
+	return out
 }

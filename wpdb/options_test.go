@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"catalogd/catalog"
 	"catalogd/internal/wpdbtest"
 )
 
@@ -85,6 +86,53 @@ func TestAttributeOrderBy(t *testing.T) {
 				}
 				return nil
 			})
+		})
+	}
+}
+
+// TestAttributeTaxonomies: every registered attribute, its label as
+// stored (wc_clean leaves "&" as typed) and its order setting, in
+// attribute_id order.
+func TestAttributeTaxonomies(t *testing.T) {
+	t.Parallel()
+	shop := wpdbtest.NewShop("wp_")
+	attrCols := []string{"attribute_name", "attribute_label", "attribute_type", "attribute_orderby", "attribute_public"}
+	shop.Row("woocommerce_attribute_taxonomies", attrCols, "size", "Size & Fit", "select", "name_num", 1)
+	db, _ := openShop(t, shop)
+	view(t, db, func(ctx context.Context, tx *Tx) error {
+		got, err := tx.AttributeTaxonomies(ctx)
+		if err != nil {
+			return err
+		}
+		want := []catalog.AttributeTaxonomy{{Name: "framework", Label: "Framework", OrderBy: "menu_order"},
+			{Name: "size", Label: "Size & Fit", OrderBy: "name_num"}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("AttributeTaxonomies = %+v, want %+v", got, want)
+		}
+		return nil
+	})
+}
+
+// TestAttributeOrderByFromAll: LoadShop's order of the named attributes
+// from every registered one is AttributeOrderBy's: the first registration
+// of a name counts, an unregistered name is absent.
+func TestAttributeOrderByFromAll(t *testing.T) {
+	all := []catalog.AttributeTaxonomy{{Name: "framework", OrderBy: "name_num"}, {Name: "size", OrderBy: "id"},
+		{Name: "framework", OrderBy: "name"}}
+	tests := []struct {
+		name  string
+		names []string
+		want  map[string]string
+	}{
+		{"the first registration", []string{"framework"}, map[string]string{"framework": "name_num"}},
+		{"unregistered left out", []string{"framework", "color"}, map[string]string{"framework": "name_num"}},
+		{"none asked", nil, map[string]string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := attributeOrderBy(all, tt.names); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("attributeOrderBy(%q) = %v, want %v", tt.names, got, tt.want)
+			}
 		})
 	}
 }

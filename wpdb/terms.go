@@ -7,9 +7,10 @@ import (
 	"catalogd/catalog"
 )
 
-// Terms returns every term of the taxonomies, ordered by name as the
-// database collates it (the storefront's tie-breaker), then by term ID.
-func (tx *Tx) Terms(ctx context.Context, taxonomies []string) ([]catalog.Term, error) {
+// Terms returns every term of the taxonomies and of those whose name is
+// LIKE the pattern (none when ""), ordered by name as the database
+// collates it (the storefront's tie-breaker), then by term ID.
+func (tx *Tx) Terms(ctx context.Context, taxonomies []string, like string) ([]catalog.Term, error) {
 	var terms []catalog.Term
 	// MIN() folds a duplicated "order" meta row (WordPress allows several)
 	// into one; CAST mirrors the storefront's meta_value+0.
@@ -19,8 +20,8 @@ func (tx *Tx) Terms(ctx context.Context, taxonomies []string) ([]catalog.Term, e
 		                 WHERE tm.term_id = t.term_id AND tm.meta_key = 'order'), 0) AS term_order
 		FROM {term_taxonomy} tt
 		JOIN {terms} t ON t.term_id = tt.term_id
-		WHERE tt.taxonomy IN (?)
-		ORDER BY t.name, t.term_id`, taxonomies)
+		WHERE tt.taxonomy IN (?) OR (? <> '' AND tt.taxonomy LIKE ?)
+		ORDER BY t.name, t.term_id`, taxonomies, like, like)
 	if err != nil {
 		return nil, fmt.Errorf("wpdb: read terms: %w", err)
 	}

@@ -33,6 +33,8 @@ func TestTerms(t *testing.T) {
 	shop.Row("term_taxonomy", []string{"term_taxonomy_id", "term_id", "taxonomy", "description", "parent", "count"},
 		601, 501, "product_cat", "", 500, 0)
 	tag := shop.Term("product_tag", "Jobs", "jobs-tag", 0)
+	large := shop.Term("pa_size", "Large", "large", 0)
+	shop.Term("pa1odd", "Odd", "odd", 0) // "_" is no wildcard in the pattern
 	postCat := shop.TermRef("category", "uncategorized")
 	prodUnc := shop.TermRef("product_cat", "uncategorized")
 	db, _ := openShop(t, shop)
@@ -62,22 +64,29 @@ func TestTerms(t *testing.T) {
 	tests := []struct {
 		name       string
 		taxonomies []string
+		like       string
 		want       []catalog.Term
 	}{
-		{"product categories", []string{"product_cat"}, productCats},
-		{"post categories only", []string{"category"}, []catalog.Term{
+		{"product categories", []string{"product_cat"}, "", productCats},
+		{"post categories only", []string{"category"}, "", []catalog.Term{
 			{TTID: postCat.TTID, TermID: postCat.TermID, Taxonomy: "category", Slug: "uncategorized", Name: "Uncategorized"},
 		}},
-		{"attribute terms", []string{"pa_framework"}, frameworks},
-		{"tags", []string{"product_tag"}, []catalog.Term{
+		{"attribute terms", []string{"pa_framework"}, "", frameworks},
+		{"tags", []string{"product_tag"}, "", []catalog.Term{
 			{TTID: tag.TTID, TermID: tag.TermID, Taxonomy: "product_tag", Slug: "jobs-tag", Name: "Jobs"},
 		}},
-		{"no such taxonomy", []string{"pa_color"}, nil},
+		{"no such taxonomy", []string{"pa_color"}, "", nil},
+		{"tags and every attribute's (Reads.TaxonomyLike)", []string{"product_tag"}, `pa\_%`, []catalog.Term{
+			frameworks[0],
+			{TTID: tag.TTID, TermID: tag.TermID, Taxonomy: "product_tag", Slug: "jobs-tag", Name: "Jobs"},
+			{TTID: large.TTID, TermID: large.TermID, Taxonomy: "pa_size", Slug: "large", Name: "Large"},
+			frameworks[1], frameworks[2], frameworks[3],
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			view(t, db, func(ctx context.Context, tx *Tx) error {
-				got, err := tx.Terms(ctx, tt.taxonomies)
+				got, err := tx.Terms(ctx, tt.taxonomies, tt.like)
 				if err != nil {
 					return err
 				}
@@ -94,7 +103,7 @@ func TestTerms(t *testing.T) {
 
 	t.Run("several taxonomies", func(t *testing.T) {
 		view(t, db, func(ctx context.Context, tx *Tx) error {
-			got, err := tx.Terms(ctx, []string{"product_cat", "pa_framework"})
+			got, err := tx.Terms(ctx, []string{"product_cat", "pa_framework"}, "")
 			if err != nil {
 				return err
 			}

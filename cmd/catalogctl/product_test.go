@@ -19,7 +19,7 @@ func productCases() []demoCase {
 				"10.00 EUR (on sale)", "Regular price:  14.00 EUR", "On sale:        yes", "in stock",
 				"Purchasable:    yes", "ems, police", "qbcore, qbox", "dispatch-system.jpg",
 				"SKU:            NW-DISPATCH\n", "Price range:    —\n", "Tags:           escrow-free, roleplay\n",
-				"One dispatch for all emergency services", "Panic button\nCall history per unit\nSound alerts"},
+				"Attributes:     Framework: QBCore, Qbox\n", "One dispatch for all emergency services", "Panic button\nCall history per unit\nSound alerts"},
 			check: func(t *testing.T, r result) {
 				_, text, ok := strings.Cut(r.stdout, "\nSummary:\n")
 				if !ok {

@@ -268,6 +268,19 @@ func renderProduct(w io.Writer, p *api.Product) error {
 	if p.Tags != nil && len(*p.Tags) > 0 {
 		tags = strings.Join(*p.Tags, ", ")
 	}
+	// The "Additional information" rows, each "Label: value, value".
+	attributes := "none"
+	if p.Attributes != nil && len(*p.Attributes) > 0 {
+		rows := make([]string, 0, len(*p.Attributes))
+		for _, a := range *p.Attributes {
+			names := make([]string, 0, len(a.Values))
+			for _, v := range a.Values {
+				names = append(names, oneLine(v.Name))
+			}
+			rows = append(rows, oneLine(a.Label)+": "+strings.Join(names, ", "))
+		}
+		attributes = strings.Join(rows, "; ")
+	}
 	writeFields(&b, [][2]string{
 		{"Slug", p.Slug},
 		{"URL", p.URL},
@@ -281,6 +294,7 @@ func renderProduct(w io.Writer, p *api.Product) error {
 		{"Categories", categories},
 		{"Tags", tags},
 		{"Frameworks", frameworks},
+		{"Attributes", attributes},
 		{"Image", image},
 	})
 	if strings.TrimSpace(p.Summary) != "" {

@@ -34,13 +34,14 @@ type Product struct {
 	Visibility string // visible (default), catalog ("shop only"), search, hidden
 	Featured   bool
 
-	Categories      []string // product_cat slugs; none: the default category
-	Tags            []string // product_tag slugs of tags added before (Shop.Tag)
-	SKU             string   // _sku ("": the empty row every product carries)
-	Frameworks      []string // pa_framework slugs (a global attribute)
-	LocalFrameworks []string // a local "Framework" attribute, not a taxonomy
-	Image           string   // featured image file under uploads, e.g. 2026/11/radar.jpg
-	Gallery         []string // gallery files (no featured image from these)
+	Categories      []string    // product_cat slugs; none: the default category
+	Tags            []string    // product_tag slugs of tags added before (Shop.Tag)
+	SKU             string      // _sku ("": the empty row every product carries)
+	Frameworks      []string    // pa_framework slugs (a global attribute)
+	LocalFrameworks []string    // a local "Framework" attribute, not a taxonomy
+	Attributes      []Attribute // more attributes, after the framework ones
+	Image           string      // featured image file under uploads, e.g. 2026/11/radar.jpg
+	Gallery         []string    // gallery files (no featured image from these)
 
 	Variations []Variation // variable products
 	Children   []int64     // grouped products: IDs of products added before
@@ -338,7 +339,8 @@ func (s *Shop) Add(p Product) int64 {
 		t := s.tables["wc_product_meta_lookup"]
 		t.rows[len(t.rows)-1][1] = p.SKU
 	}
-	s.PostMeta(id, "_product_attributes", s.productAttributes(frameworks, p.LocalFrameworks, p.Type == "variable"))
+	s.relateAttributes(id, p.Attributes)
+	s.PostMeta(id, "_product_attributes", s.productAttributes(frameworks, p.LocalFrameworks, p.Type == "variable", p.Attributes...))
 
 	if p.Image != "" {
 		s.PostMeta(id, "_thumbnail_id", fmt.Sprint(s.attachment(id, p.Image)))
@@ -381,7 +383,7 @@ func (s *Shop) attachment(parent int64, file string) int64 {
 }
 
 // productAttributes is the serialized _product_attributes meta.
-func (s *Shop) productAttributes(global, local []string, variation bool) string {
+func (s *Shop) productAttributes(global, local []string, variation bool, more ...Attribute) string {
 	var parts []string
 	n := 0
 	isVar := 0
@@ -400,7 +402,8 @@ func (s *Shop) productAttributes(global, local []string, variation bool) string 
 			"name", "value", "position", "is_visible", "is_variation", "is_taxonomy"))
 		n++
 	}
-	return fmt.Sprintf("a:%d:{%s}", n, strings.Join(parts, ""))
+	parts = append(parts, attributeEntries(more, n)...)
+	return fmt.Sprintf("a:%d:{%s}", len(parts), strings.Join(parts, ""))
 }
 
 // lookup adds the wc_product_meta_lookup row WooCommerce keeps: "no price"

@@ -73,6 +73,11 @@ func TestBinlogFeedMapsWordPressWrites(t *testing.T) {
 		{"a product tag's slug edited (wp_update_term)", false, []string{
 			"UPDATE wp_terms SET slug = 'sales' WHERE term_id = 7001",
 		}, &catalog.Change{All: true, Kind: catalog.KindTerm}},
+		{"a term of a new attribute's taxonomy created and renamed", true, []string{
+			"INSERT INTO wp_terms (term_id, name, slug, term_group) VALUES (7002, 'Red', 'red', 0)",
+			"INSERT INTO wp_term_taxonomy (term_id, taxonomy, description, parent, count) VALUES (7002, 'pa_color', '', 0, 0)",
+			"UPDATE wp_terms SET name = 'Crimson' WHERE term_id = 7002",
+		}, &catalog.Change{All: true, Kind: catalog.KindTerm}},
 		{"currency changed (update_option)", false, []string{
 			"UPDATE wp_options SET option_value = 'JPY' WHERE option_name = 'woocommerce_currency'",
 		}, &optionChange},

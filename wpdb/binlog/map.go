@@ -63,6 +63,8 @@ type binlogMapper struct {
 	options    map[string]bool
 	metaKeys   map[string]bool
 	taxonomies map[string]bool
+	like       string          // the LIKE pattern of the other taxonomies read (Reads.TaxonomyLike)
+	reads      catalog.Reads   // ReadsTaxonomy: a taxonomy of either
 	members    map[string]bool // taxonomies whose relationships relate terms, not posts
 
 	mu      sync.Mutex
@@ -85,7 +87,8 @@ func newBinlogMapper(schema, prefix string, r catalog.Reads) *binlogMapper {
 	m := &binlogMapper{schema: schema, tables: map[string]tableRole{},
 		options: setOf(r.Options), metaKeys: setOf(r.MetaKeys),
 		taxonomies: setOf(append(slices.Clone(r.Taxonomies), r.MemberTaxonomies...)),
-		members:    setOf(r.MemberTaxonomies)}
+		like:       r.TaxonomyLike(), reads: r,
+		members: setOf(r.MemberTaxonomies)}
 	for _, t := range wpdb.ReadTables {
 		m.tables[strings.ToLower(prefix+t)] = roleOf[t]
 	}
@@ -138,10 +141,14 @@ func (m *binlogMapper) load(ctx context.Context, db *wpdb.DB) error {
 			FROM information_schema.COLUMNS WHERE `+schemaIs+` AND LOWER(TABLE_NAME) IN (?)`, m.schema, names); err != nil {
 			return fmt.Errorf("wpdb: binlog: the tables' columns: %w", err)
 		}
-		if len(taxes) == 0 {
+		if len(taxes) == 0 && m.like == "" {
 			return nil
 		}
-		if err := tx.Select(ctx, &terms, `SELECT term_id, term_taxonomy_id, taxonomy FROM {term_taxonomy} WHERE taxonomy IN (?)`, taxes); err != nil {
+		if len(taxes) == 0 {
+			taxes = []string{""}
+		}
+		if err := tx.Select(ctx, &terms, `SELECT term_id, term_taxonomy_id, taxonomy FROM {term_taxonomy}
+			WHERE taxonomy IN (?) OR (? <> '' AND taxonomy LIKE ?)`, taxes, m.like, m.like); err != nil {
 			return fmt.Errorf("wpdb: binlog: the terms read: %w", err)
 		}
 		return nil
@@ -357,7 +364,7 @@ func (m *binlogMapper) rows(e *replication.RowsEvent, update bool, c *catalog.Ch
 		case roleTermTaxonomy:
 			ours := false
 			for _, img := range images {
-				if tax := toString(col(img, "taxonomy")); m.taxonomies[tax] {
+				if tax := toString(col(img, "taxonomy")); m.reads.ReadsTaxonomy(tax) {
 					ours = true
 					m.terms[toInt64(col(img, "term_id"))] = true
 					if m.members[tax] {

@@ -77,7 +77,7 @@ func (p *Poller) round(ctx context.Context, baseline bool) ([]catalog.Change, er
 		if s.options, err = optionSums(ctx, tx, p.reads.Options); err != nil {
 			return err
 		}
-		if s.terms, s.attrs, err = termSums(ctx, tx, p.reads.Taxonomies, p.reads.MemberTaxonomies); err != nil {
+		if s.terms, s.attrs, err = termSums(ctx, tx, p.reads.Taxonomies, p.reads.TaxonomyLike(), p.reads.MemberTaxonomies); err != nil {
 			return err
 		}
 		if s.maxID, err = tx.MaxPostID(ctx, nil); err != nil {

@@ -19,7 +19,7 @@ import (
 // otherwise reload the whole shop. It also covers the member taxonomies'
 // relationships (Polylang's term_language: a category's language), through
 // term_relationships' term_taxonomy_id index: a row per category.
-func termSums(ctx context.Context, tx *wpdb.Tx, taxonomies, members []string) (terms, attributes string, err error) {
+func termSums(ctx context.Context, tx *wpdb.Tx, taxonomies []string, like string, members []string) (terms, attributes string, err error) {
 	if len(taxonomies) == 0 {
 		taxonomies = []string{""}
 	}
@@ -37,13 +37,13 @@ func termSums(ctx context.Context, tx *wpdb.Tx, taxonomies, members []string) (t
 		          tm.meta_value))), 0))
 		   FROM {term_taxonomy} tt JOIN {terms} t ON t.term_id = tt.term_id
 		   LEFT JOIN {termmeta} tm ON tm.term_id = t.term_id AND tm.meta_key = 'order'
-		   WHERE tt.taxonomy IN (?)) AS terms,
+		   WHERE tt.taxonomy IN (?) OR (? <> '' AND tt.taxonomy LIKE ?)) AS terms,
 		  (SELECT CONCAT(COUNT(*), '/', COALESCE(SUM(CRC32(CONCAT_WS('|', tr.object_id, tr.term_taxonomy_id))), 0))
 		   FROM {term_taxonomy} tt JOIN {term_relationships} tr ON tr.term_taxonomy_id = tt.term_taxonomy_id
 		   WHERE tt.taxonomy IN (?)) AS members,
 		  (SELECT CONCAT(COUNT(*), '/', COALESCE(SUM(CRC32(CONCAT_WS('|', attribute_id, attribute_name, attribute_label,
 		          attribute_type, attribute_orderby, attribute_public))), 0))
-		   FROM {woocommerce_attribute_taxonomies}) AS attributes`, taxonomies, members)
+		   FROM {woocommerce_attribute_taxonomies}) AS attributes`, taxonomies, like, like, members)
 	if err != nil {
 		return "", "", fmt.Errorf("wpdb: read term digests: %w", err)
 	}

@@ -56,6 +56,25 @@ func tags(slug string, wantTags ...string) func(context.Context, *catalog.Catalo
 	})
 }
 
+// attributes checks the single product's attributes as the page's table
+// reads: "Label: a, b; …".
+func attributes(slug, wantText string) func(context.Context, *catalog.Catalog, *opsShop) error {
+	return product(slug, func(p *catalog.Product) error {
+		if p.Attributes == nil {
+			return fmt.Errorf("no attributes, want %s", wantText)
+		}
+		var rows []string
+		for _, a := range *p.Attributes {
+			var names []string
+			for _, v := range a.Values {
+				names = append(names, v.Name)
+			}
+			rows = append(rows, a.Label+": "+strings.Join(names, ", "))
+		}
+		return want("attributes", strings.Join(rows, "; "), wantText)
+	})
+}
+
 // both holds when each check does.
 func both(a, b func(context.Context, *catalog.Catalog, *opsShop) error) func(context.Context, *catalog.Catalog, *opsShop) error {
 	return func(ctx context.Context, cat *catalog.Catalog, s *opsShop) error {

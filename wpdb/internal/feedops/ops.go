@@ -27,6 +27,7 @@ type opsShop struct {
 	mover, framed, delta    int64
 	radar, soldOut, farAway int64
 	tagged, skued           int64
+	specced                 int64
 }
 
 func newOpsShop(objectCache bool) *opsShop {
@@ -79,6 +80,9 @@ func newOpsShop(objectCache bool) *opsShop {
 	s.Tag("Vehicles", "vehicles")
 	o.tagged = add(wpfixture.Product{Title: "Tagged", Tags: []string{"police"}})
 	o.skued = add(wpfixture.Product{Title: "Skued", SKU: "SKU-1"})
+	s.Attribute("size", "Size", "menu_order", [2]string{"Small", "small"}, [2]string{"Large", "large"})
+	o.specced = add(wpfixture.Product{Title: "Specced", Attributes: []wpfixture.Attribute{
+		{Name: "pa_size", Values: []string{"small"}}, {Name: "Screen", Values: []string{"15 in"}}}})
 	if !objectCache {
 		wpfixture.SeedTransients(s, now, o.bundle, o.radar, o.stocky)
 	}
@@ -198,6 +202,16 @@ var feedOps = []Op{
 	{name: "framework term added", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		return o.SetFrameworks(ctx, s.framed, false, "esx", "qbox")
 	}, check: listedIn("framed", api.ListQuery{Framework: "qbox"})},
+	{name: "attribute term renamed", Cheap: true, do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
+		return o.EditAttributeTerm(ctx, "pa_size", "small", "Petite")
+	}, check: attributes("specced", "Size: Petite; Screen: 15 in")},
+	{name: "attribute label edited", Cheap: true, do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
+		return o.EditAttributeLabel(ctx, "size", "Dimensions")
+	}, check: attributes("specced", "Dimensions: Petite; Screen: 15 in")},
+	{name: "product's attributes edited", do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
+		return o.SetAttributes(ctx, s.specced, nil, wpfixture.Attribute{Name: "pa_size", Values: []string{"small"}},
+			wpfixture.Attribute{Name: "Screen", Values: []string{"17 in"}})
+	}, check: attributes("specced", "Dimensions: Petite; Screen: 17 in")},
 	{name: "new product published", Cheap: true, do: func(ctx context.Context, o *wpfixture.Ops, s *opsShop) error {
 		_, err := o.PublishNew(ctx, wpfixture.NewProduct{Title: "Fresh Product", RegularPrice: "9",
 			Excerpt: "<p>Fresh</p>", Categories: []string{"beta"}})
