@@ -24,8 +24,10 @@ func docExamples(ns, site, base string) map[string]any {
 		SKU: str("NW-DISPATCH"), Price: str("10.00"), RegularPrice: str("14.00"), OnSale: true, Currency: "EUR", InStock: true,
 		Purchasable: true, Categories: []string{"ems", "police"}, Tags: &[]string{"escrow-free", "roleplay"},
 		Frameworks: []string{"qbcore", "qbox"},
-		Image:      str(site + "/wp-content/uploads/2026/10/dispatch-system.jpg"),
-		Summary:    "One dispatch for all emergency services — on sale.",
+		Attributes: &[]api.Attribute{{Name: "pa_framework", Label: "Framework",
+			Values: []api.AttributeValue{{Slug: "qbcore", Name: "QBCore"}, {Slug: "qbox", Name: "Qbox"}}}},
+		Image:   str(site + "/wp-content/uploads/2026/10/dispatch-system.jpg"),
+		Summary: "One dispatch for all emergency services — on sale.",
 		Description: str("Shared dispatch for police and EMS: calls, blips, units and priorities on one screen.\n\n" +
 			"Features\n\nPanic button\nCall history per unit\nSound alerts")}
 	return map[string]any{
