@@ -130,12 +130,18 @@ func startBinlogServer(extra ...string) (s *binlogServer, missing bool, err erro
 		}
 	}()
 	data := filepath.Join(dir, "data")
+	// Its own temporary directory: servers bootstrapping at once in the
+	// shared /tmp have lost each other's temporary tables.
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return nil, false, err
+	}
 	// mariadbd refuses to run as root unless told to; as anyone else the
 	// option is ignored.
 	userOpt := "--user=" + me.Username
 	var out bytes.Buffer
-	cmd := exec.Command(install, "--no-defaults", "--datadir="+data, "--auth-root-authentication-method=normal",
-		"--skip-test-db", userOpt)
+	cmd := exec.Command(install, "--no-defaults", "--datadir="+data, "--tmpdir="+tmp,
+		"--auth-root-authentication-method=normal", "--skip-test-db", userOpt)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
 		return nil, false, fmt.Errorf("%s: %v\n%s", filepath.Base(install), err, tail(out.Bytes()))
@@ -158,7 +164,7 @@ func startBinlogServer(extra ...string) (s *binlogServer, missing bool, err erro
 func (s *binlogServer) launch(binlog bool, extra []string) error {
 	errLog := filepath.Join(s.dir, "error.log")
 	cmd := exec.Command(s.daemon, "--no-defaults", "--datadir="+filepath.Join(s.dir, "data"),
-		"--socket="+filepath.Join(s.dir, "sock"),
+		"--socket="+filepath.Join(s.dir, "sock"), "--tmpdir="+filepath.Join(s.dir, "tmp"),
 		"--port="+strconv.Itoa(s.port), "--bind-address=127.0.0.1", "--skip-name-resolve",
 		"--pid-file="+filepath.Join(s.dir, "mariadbd.pid"), "--log-error="+errLog,
 		"--server-id=1", s.user,
