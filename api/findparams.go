@@ -24,7 +24,7 @@ var Orders = []string{"asc", "desc"}
 func descOnly(by string) bool { return by == "relevance" || by == "popularity" || by == "rating" }
 
 // Sort is the order the list is sorted in, the defaults applied: by is
-// one of OrderBys ("id" when none was asked for); date, and the orders
+// one of OrderBys ("id" when the query names none); date, and the orders
 // that are descending only, default to descending, the rest to ascending.
 func (q ListQuery) Sort() (by string, desc bool) {
 	by = q.OrderBy
@@ -167,10 +167,10 @@ func appendBool(b []byte, v bool) []byte {
 }
 
 // combo is what the rules that join parameters read: values each valid
-// on its own (the zero value where one was not sent or was rejected).
+// on its own (the zero value where the request sent none or a rejected one).
 type combo struct {
-	// search is whether a search was sent that is not empty, or was
-	// rejected (then its own problem is the one to report).
+	// search is whether the request sends a non-empty search, or a
+	// rejected one (then its own problem is the one to report).
 	search         bool
 	orderBy, order string
 	min, max       Price

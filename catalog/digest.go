@@ -65,9 +65,9 @@ func shopSum(rows *ShopRows, cfg Config) [sha256.Size]byte {
 
 // itemHasher hashes items, one at a time, into a buffer it reuses: a
 // whole read hashes every product. Two CRC-32s of the item's bytes (a
-// long string's own two in its place), by two polynomials (Castagnoli and IEEE, both computed by the CPU's
-// instructions) rather than SHA-256, which nearly doubled a build's time
-// where these add next to nothing (docs/performance.md#what-a-load-holds).
+// long string's own two in its place), by two polynomials (Castagnoli
+// and IEEE, both computed by the CPU's instructions) rather than
+// SHA-256, far dearer in a build (docs/performance.md#what-a-load-holds).
 // They guard against accidents (an edit that happens to leave the digest
 // as it was), not an adversary: the shop's own data is hashed, and an
 // unequal digest only costs a purge.

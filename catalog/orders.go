@@ -104,7 +104,7 @@ func (l *lazy[T]) get(make func() *T) *T {
 
 func (l *lazy[T]) peek() *T { return l.v.Load() }
 
-// set makes the value v, unless it was made.
+// set makes the value v, unless already made.
 func (l *lazy[T]) set(v *T) { l.once.Do(func() { l.v.Store(v) }) }
 
 // order returns the order of the kind over s's served products.

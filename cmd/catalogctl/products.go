@@ -142,7 +142,7 @@ func setSort(q url.Values, sort string) error {
 }
 
 // describeParams words the API's parameter problems in terms of the flags
-// of the query q that was checked.
+// of the checked query q.
 func describeParams(problems api.Problems, flagOf map[string]string, q url.Values) string {
 	var msgs []string
 	for _, p := range api.ParamOrder {
